@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the system packages the test suite runs for real. Idempotent and quiet when all are present.
+# With CI=true a package that cannot be installed fails the run; elsewhere the tests that need it fail
+# with a message naming it.
+set -euo pipefail
+
+declare -A wanted=(
+  [redis-server]=redis-server
+  [iptables]=iptables
+  [ip]=iproute2
+  [unshare]=util-linux
+  [curl]=curl
+  [openssl]=openssl
+)
+missing=()
+for cmd in "${!wanted[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || missing+=("${wanted[$cmd]}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-prereqs: installing ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+elif command -v sudo >/dev/null 2>&1; then
+  sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "install-prereqs: cannot install ${missing[*]} (not root, no sudo)" >&2
+  [ "${CI:-}" = "true" ] && exit 1
+fi
