@@ -148,7 +148,7 @@ function isPrintableText(decoded: string): boolean {
       printable++;
     if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) letters++;
   }
-  return printable / decoded.length >= 0.95 && letters / decoded.length >= 0.5;
+  return printable / decoded.length >= 0.95 && letters / decoded.length >= 0.3 && decoded.includes(" ");
 }
 
 interface Cleaned {
