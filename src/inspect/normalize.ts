@@ -165,7 +165,8 @@ function needsNoCleaning(raw: string): boolean {
     const code = raw.charCodeAt(i);
     if (code < 0x20 && code !== 0x0a && code !== 0x09 && code !== 0x0d) return false;
     if (code >= 0x7f && code <= 0x9f) return false;
-    if (code === 0x00ad || code === 0x034f || code === 0x061c || code === 0x115f || code === 0x1160) return false;
+    if (code === 0x00ad || code === 0x034f || code === 0x061c || code === 0x115f || code === 0x1160)
+      return false;
     if (code === 0x180e || code === 0x3164 || code === 0xffa0 || code === 0xfeff) return false;
     if ((code >= 0x200b && code <= 0x200f) || (code >= 0x202a && code <= 0x202e)) return false;
     if (code >= 0x2060 && code <= 0x2069) return false;
