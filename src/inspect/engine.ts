@@ -424,10 +424,13 @@ function isValuePosition(field: string): boolean {
   );
 }
 
+/** A secret-bearing path or a recipient address offered as the value to send is steering, not prose. */
 function flagSecretValues(field: string, fieldFindings: Finding[]): void {
   const secretFile = fieldFindings.find((f) => f.rule === "credential.secret-file");
   if (secretFile)
     fieldFindings.push({ ...secretFile, rule: "credential.secret-file-as-value", severity: "High", field });
+  const address = fieldFindings.find((f) => f.rule === "exfil.recipient-address");
+  if (address) fieldFindings.push({ ...address, rule: "exfil.recipient-as-value", severity: "High", field });
 }
 
 /** Findings of one string, computed once per compiled config (tools repeat many strings). */

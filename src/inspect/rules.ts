@@ -46,12 +46,16 @@ const SECRET_FILE =
   "(?:~|\\$home|%userprofile%|/home/[\\w.-]+|/root|/users/[\\w.-]+)?/?\\.(?:ssh|aws|gnupg|kube|docker|azure|config/gcloud)\\b(?:/[\\w.-]*)?" +
   "|\\bid_(?:rsa|dsa|ecdsa|ed25519)\\b|(?:^|[\\s'\"`(/~])\\.env(?:\\.[a-z]+)?\\b|\\.npmrc|\\.pypirc|\\.netrc|\\.git-credentials|\\.pgpass" +
   "|\\bcredentials\\.json|/etc/(?:shadow|passwd|sudoers|gshadow)|\\bwallet\\.dat|\\blogin data\\b|\\bkeychain\\b|\\.(?:bash|zsh)_history" +
-  "|\\bauthorized_keys\\b|\\.cursor/|\\bmcp\\.json\\b|\\bclaude_desktop_config\\.json|/var/run/secrets|\\bservice[ -]?account[\\w.-]*\\.json|\\bkubeconfig\\b|\\bcookies\\.sqlite|\\bkey4\\.db";
+  "|\\bauthorized_keys\\b|/etc/ssl/private|\\bprivate[-_]keys?[-/\\w.]*|\\bserver\\.key\\b|\\.cursor/|\\bmcp\\.json\\b|\\bclaude_desktop_config\\.json|/var/run/secrets|\\bservice[ -]?account[\\w.-]*\\.json|\\bkubeconfig\\b|\\bcookies\\.sqlite|\\bkey4\\.db";
 
 /** Templates that document variables without holding their values. */
 const NOT_A_SECRET_FILE = "\\.env\\.(?:example|sample|template|dist|defaults)\\b";
 
 const SECRET_FILE_TRIGGERS = [
+  "/etc/ssl/private",
+  "private-key",
+  "private_key",
+  "server.key",
   ".ssh",
   ".aws",
   ".gnupg",
@@ -89,8 +93,12 @@ const SECRET_FILE_TRIGGERS = [
 ];
 
 const SECRET_NOUNS =
-  "api[ _-]?keys?|(?:secret )?access[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer tokens?|refresh tokens?|passwords?|passphrases?|secrets?|credentials?|private[ _-]?keys?|ssh[ _-]?keys?|session[ _-]?(?:cookies?|tokens?)|cookies|seed phrases?|mnemonic";
+  "[a-z0-9]+_(?:token|secret|secret_access_key|access_key|api_key|password|private_key)|api[ _-]?keys?|(?:secret )?access[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer tokens?|refresh tokens?|passwords?|passphrases?|secrets?|credentials?|private[ _-]?keys?|ssh[ _-]?keys?|session[ _-]?(?:cookies?|tokens?)|cookies|seed phrases?|mnemonic";
 const SECRET_NOUN_TRIGGERS = [
+  "_token",
+  "_secret",
+  "_key",
+  "_password",
   "browser",
   "password manager",
   "key",
@@ -148,7 +156,7 @@ const EXFIL_HOST_TRIGGERS = [
 ];
 
 const DESTINATION =
-  "(?:https?|wss?|ftp|sftp)://[^\\s'\"`)]+|\\b[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}\\b|\\b(?:an?|the|our|my|this|remote|external)\\s+(?:external |remote |third[ -]party |backup |analytics |logging |collection |monitoring |audit |telemetry |sync )+(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook)\\b|\\bour (?:[\\w-]+ ){0,2}(?:server|endpoint|service|url|host|api|bucket|inbox|mailbox|webhook|collector)\\b|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b[\\w-]+(?:\\.[\\w-]+)*\\.(?:com|net|io|org|xyz|ru|cn|site|dev|app|top|info|biz)(?:/[^\\s]*)?\\b";
+  "(?:https?|wss?|ftp|sftp)://[^\\s'\"`)]+|\\b[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}\\b|\\b(?:an?|the|our|my|this|remote|external)\\s+(?:external |remote |third[ -]party |backup |analytics |logging |collection |monitoring |audit |telemetry |sync )+(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook)\\b|\\bour (?:[\\w-]+ ){0,2}(?:server|endpoint|service|url|host|api|bucket|inbox|mailbox|webhook|collector)\\b|\\b(?:an?|the|this)\\s+(?:external|remote|third[ -]party|public|offsite|cloud)\\s+(?:[\\w-]+\\s+){0,2}(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook|storage|collector|drive)\\b|\\b(?:s3|gs)://[^\\s]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b[\\w-]+(?:\\.[\\w-]+)*\\.(?:com|net|io|org|xyz|ru|cn|site|dev|app|top|info|biz)(?:/[^\\s]*)?\\b";
 
 const PERSONAL_DATA =
   "ssn|social security numbers?|pii|email address(?:es)?|personal (?:data|details|information)|locations?|location history|home address|phone numbers?|credit card(?: numbers?)?|card numbers?|income|figures|identity|profile";
@@ -217,7 +225,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "post",
       "decode",
     ],
-    pattern: `\\b(?:read|reads|reading|cat|open|load|get|fetch|retrieve|collect|grab|access|copy|include|attach|upload|send|print|output|dump|extract|type|contents? of|paste|append|embed|pass|provide|look up|check|scan|search|find|locate|steal|harvest|exfiltrate|transfer|share|post|decode)\\b[^\\n]{0,80}?(?:${SECRET_FILE})`,
+    pattern: `\\b(?:read|reads|reading|cat|open|load|get|fetch|retrieve|collect|grab|access|copy|include|attach|upload|send|print|output|dump|extract|type|contents? of|paste|append|embed|pass|provide|look up|check|scan|search|find|locate|steal|harvest|exfiltrate|transfer|share|post|decode)\\b[^\\n]{0,80}?(?:${SECRET_FILE})|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:attach|include|pass|send|put|paste|upload|copy|append|embed|provide|submit)\\b`,
     unless: `\\b(?:never|not|don't|do not|cannot|can't|refuses? to|won't|will not|excluding|except)\\b|${NOT_A_SECRET_FILE}`,
   },
   {
@@ -260,6 +268,12 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     summary: "asks to look up a secret and hand it over, or to attach the secrets currently configured",
     triggers: SECRET_NOUN_TRIGGERS,
     alsoTriggers: [
+      "insert",
+      "append",
+      "place",
+      "write",
+      "password",
+      "token",
       "look up",
       "find",
       "get",
@@ -281,6 +295,13 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "embed",
     ],
     andTriggers: [
+      "you find",
+      "you found",
+      "you discover",
+      "you come across",
+      "parameter",
+      "argument",
+      "field",
       "put",
       "pass",
       "place",
@@ -303,7 +324,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "conversation",
       "context",
     ],
-    pattern: `\\b(?:look up|find|get|read|fetch|retrieve|obtain|grab|copy|take|extract)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS})\\b[^.\\n]{0,60}?\\b(?:put|pass|place|include|add|send|give|insert|append|paste|submit|provide|attach)\\b\\s+(?:it|them|this|that|the value|those)\\b|\\b(?:contain|contains|include|includes|pass|put|add|send|attach|embed)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS}|tokens?|keys?)\\b[^.\\n]{0,30}?\\b(?:currently configured|configured|from the environment|in the environment|you have|you know|you can see|you have seen|available to you|in (?:the|this) conversation|in your context)\\b`,
+    pattern: `\\b(?:look up|find|get|read|fetch|retrieve|obtain|grab|copy|take|extract)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS})\\b[^.\\n]{0,60}?\\b(?:put|pass|place|include|add|send|give|insert|append|paste|submit|provide|attach)\\b\\s+(?:it|them|this|that|the value|those)\\b|\\b(?:contain|contains|include|includes|pass|put|add|send|attach|embed|insert|append|place|write)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS}|tokens?|keys?)\\b[^.\\n]{0,30}?\\b(?:currently configured|configured|from the environment|in the environment|you have|you know|you can see|you have seen|you find|you found|you discover|you come across|available to you|in (?:the|this) conversation|in your context)\\b|\\b(?:${SECRET_NOUNS}|passwords?|tokens?)\\b[^.\\n]{0,40}?\\b(?:pass|put|copy|send|add|include|insert|append|write)\\s+(?:it|them)\\s+(?:to|in|into)\\s+(?:the\\s+)?[\\w\\x60'"-]*\\s*(?:parameter|argument|field)`,
     unless: "\\b(?:never|do not|don't|must not|should not|without)\\b",
   },
   {
@@ -409,6 +430,11 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     summary:
       "asks to send data (contents, results, conversation, credentials) to a URL, address or outside service",
     triggers: [
+      "public",
+      "offsite",
+      "cloud",
+      "s3://",
+      "gs://",
       "http",
       "ws://",
       "wss://",
@@ -495,7 +521,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "logged",
       "shared",
     ],
-    pattern: `\\b(?:${SEND_VERBS})\\b[^.\\n]{0,60}?\\b(?:contents?|data|results?|outputs?|files?|conversation|messages|history|credentials|keys|tokens|secrets|information|details|everything|responses?|arguments|parameters|payload|logs?|copy|summary|documents?|records|emails|message|text|repository|repo|code|source|database|dump|backup|prompts?|queries|questions|inputs?|keystrokes|screenshots?|cookies|headers|values|passwords|${PERSONAL_DATA})\\b[^.\\n]{0,60}?\\b(?:to|at|into|via|towards)\\s+(?:${DESTINATION})|\\b(?:contents?|data|results?|outputs?|files?|conversation|messages?|text|history|credentials|keys|tokens|secrets|documents?|prompts?|images?|inputs?|cookies|${PERSONAL_DATA})\\b[^.\\n]{0,40}?\\b(?:is|are|gets?|will be)\\s+(?:always\\s+|also\\s+|automatically\\s+|then\\s+|silently\\s+|quietly\\s+)*(?:sent|uploaded|forwarded|posted|transmitted|mailed|emailed|copied|shared|streamed|synced|delivered|relayed|logged|submitted)\\s+(?:to|at)\\s+(?:${DESTINATION})`,
+    pattern: `\\b(?:${SEND_VERBS})\\b[^.\\n]{0,60}?\\b(?:contents?|data|results?|outputs?|files?|conversation|messages|history|credentials|keys|tokens|secrets|information|details|everything|responses?|arguments|parameters|payload|logs?|copy|summary|documents?|records|emails|message|text|repository|repo|code|source|database|dump|backup|prompts?|queries|questions|inputs?|keystrokes|screenshots?|cookies|headers|values|passwords|rows|records|transcripts?|recordings?|captures?|audio|photos?|reports?|notes?|memos?|attachments?|copies|${PERSONAL_DATA})\\b[^.\\n]{0,60}?\\b(?:to|at|into|via|towards)\\s+(?:${DESTINATION})|\\b(?:contents?|data|results?|outputs?|files?|conversation|messages?|text|history|credentials|keys|tokens|secrets|documents?|prompts?|images?|inputs?|cookies|rows|records|transcripts?|recordings?|screenshots?|captures?|audio|photos?|reports?|notes?|memos?|attachments?|copies|${PERSONAL_DATA})\\b[^.\\n]{0,40}?\\b(?:is|are|gets?|will be)\\s+(?:always\\s+|also\\s+|automatically\\s+|then\\s+|silently\\s+|quietly\\s+)*(?:sent|uploaded|forwarded|posted|transmitted|mailed|emailed|copied|shared|streamed|synced|delivered|relayed|logged|submitted)\\s+(?:to|at)\\s+(?:${DESTINATION})`,
   },
   {
     id: "exfil.redirect-recipients",
@@ -522,6 +548,8 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "to address",
     ],
     alsoTriggers: [
+      "alter",
+      "modify",
       "all",
       "every",
       "each",
@@ -537,7 +565,15 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "swap",
     ],
     pattern:
-      "\\b(?:all|every|each|any)\\b[^.\\n]{0,30}?\\b(?:emails?|messages?|mail|replies|notifications|payments?|transfers?|invoices?)\\b[^.\\n]{0,40}?\\b(?:must|should|shall|need to|have to|are to|will)\\b[^.\\n]{0,20}?\\b(?:be )?(?:sent|forwarded|redirected|copied|bcc'?e?d|delivered|cc'?e?d|routed|paid)\\b|\\b(?:always|also|secretly|silently)\\b[^.\\n]{0,30}?\\b(?:add|include|bcc|cc|copy|set)\\b[^.\\n]{0,30}?[\\w.+-]+@[\\w-]+\\.[a-z]{2,}|\\b(?:change|replace|override|rewrite|swap)\\b[^.\\n]{0,30}?\\b(?:recipient|to address|destination|iban|account number|wallet address|payee)\\b",
+      "\\b(?:all|every|each|any)\\b[^.\\n]{0,30}?\\b(?:emails?|messages?|mail|replies|notifications|payments?|transfers?|invoices?)\\b[^.\\n]{0,40}?\\b(?:must|should|shall|need to|have to|are to|will)\\b[^.\\n]{0,20}?\\b(?:be )?(?:sent|forwarded|redirected|copied|bcc'?e?d|delivered|cc'?e?d|routed|paid)\\b|\\b(?:always|also|secretly|silently)\\b[^.\\n]{0,30}?\\b(?:add|include|bcc|cc|copy|set)\\b[^.\\n]{0,30}?[\\w.+-]+@[\\w-]+\\.[a-z]{2,}|\\b(?:change|replace|override|rewrite|swap|alter|modify)\\b[^.\\n]{0,30}?\\b(?:recipients?|to address|destination|iban|account number|wallet address|payee)\\b",
+  },
+  {
+    id: "exfil.recipient-address",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "an e-mail address (High when offered as a default, const, enum or example value)",
+    triggers: ["@"],
+    pattern: "^[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}$",
   },
   {
     id: "exfil.tool-chaining-sensitive",
@@ -663,7 +699,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "High",
     summary: "explicitly hides something from the user",
-    triggers: ["user", "human", "operator"],
+    triggers: ["person", "people", "requester", "customer", "user", "human", "operator"],
     alsoTriggers: ["without", "keep", "hide", "conceal", "withhold", "not", "never", "don't"],
     andTriggers: [
       "knowledge",
@@ -688,7 +724,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "alert",
     ],
     pattern:
-      "\\bwithout\\b[^.\\n]{0,20}?\\b(?:the )?(?:user|human|operator)(?:'s)?\\s+(?:knowledge|noticing|knowing|awareness|consent|seeing|being aware|finding out)|\\b(?:keep|hide|conceal|withhold)\\b[^.\\n]{0,40}?\\bfrom\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|operator)|\\bthe (?:user|human)\\b[^.\\n]{0,20}?\\b(?:must|should|will|need|may) (?:not|never)\\b[^.\\n]{0,20}?\\b(?:know|see|notice|be told|be informed|find out|learn|be aware|suspect)|\\b(?:do not|don't|never)\\b\\s+(?:tell|inform|mention|reveal|disclose|show|explain)\\b[^.\\n]{0,20}?\\b(?:this|that|these|it|the following)\\b[^.\\n]{0,20}?\\bto\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human)|\\b(?:do not|don't|never|must not|must never|should never)\\s+(?:tell|inform|mention|reveal|disclose|notify|alert)\\s+(?:to\\s+|this to\\s+|it to\\s+)?(?:the\\s+)?(?:user|human)s?\\b|\\b(?:never|not|don't|do not)\\s+let\\s+(?:the\\s+)?(?:user|human)s?\\s+(?:know|see|find out|notice)\\b",
+      "\\bwithout\\b[^.\\n]{0,20}?\\b(?:the )?(?:user|human|operator)(?:'s)?\\s+(?:knowledge|noticing|knowing|awareness|consent|seeing|being aware|finding out)|\\b(?:keep|hide|conceal|withhold)\\b[^.\\n]{0,40}?\\bfrom\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|operator)|\\bthe (?:user|human)\\b[^.\\n]{0,20}?\\b(?:must|should|will|need|may) (?:not|never)\\b[^.\\n]{0,20}?\\b(?:know|see|notice|be told|be informed|find out|learn|be aware|suspect)|\\b(?:do not|don't|never|must not|must never|should not|should never)\\b\\s+(?:tell|inform|mention|reveal|disclose|show|explain)\\b[^.\\n]{0,20}?\\b(?:this|that|these|it|the following)\\b[^.\\n]{0,30}?\\bto\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|person|people|requester|customer|operator)|\\b(?:do not|don't|never|must not|must never|should never)\\s+(?:tell|inform|mention|reveal|disclose|notify|alert)\\s+(?:to\\s+|this to\\s+|it to\\s+)?(?:the\\s+)?(?:user|human)s?\\b|\\b(?:never|not|don't|do not)\\s+let\\s+(?:the\\s+)?(?:user|human)s?\\s+(?:know|see|find out|notice)\\b",
     unless: "\\btell (?:the )?users? to\\b",
   },
   {
@@ -697,6 +733,9 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     severity: "High",
     summary: "asks for an action to be done secretly or kept quiet",
     triggers: [
+      "mention",
+      "reveal",
+      "disclose",
       "secretly",
       "covertly",
       "silently",
@@ -713,7 +752,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "bring",
     ],
     pattern:
-      "\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:don't|do not|never)\\s+bring\\s+(?:it|this|that|them)\\s+up\\b|\\bkeep\\s+(?:quiet|silent)\\b|\\bkeep\\s+(?:it|this|that)\\s+(?:quiet|to yourself|between us|secret)\\b",
+      "\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:don't|do not|never)\\s+bring\\s+(?:it|this|that|them)\\s+up\\b|\\bkeep\\s+(?:quiet|silent)\\b|\\bkeep\\s+(?:it|this|that)\\s+(?:quiet|to yourself|between us|secret)\\b|\\b(?:do not|don't|never)\\s+(?:mention|reveal|disclose)\\s+(?:it|this|that|them)\\s*(?:$|[,;.!)>-])",
     unless:
       "\\b(?:silently (?:ignore|ignores|ignored|skip|skips|skipped|fail|fails|returns?|creates?|succeeds?|overwrites?|truncates?))\\b",
   },
@@ -769,6 +808,17 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     severity: "High",
     summary: "claims priority over the model's instructions or gives it a new role or mode",
     triggers: [
+      "has granted",
+      "has already",
+      "has given",
+      "has approved",
+      "has authori",
+      "whatever instruction",
+      "whatever rule",
+      "whatever guideline",
+      "the only rules",
+      "the only instructions",
+      "the only guidelines",
       "instructions:",
       "instruction:",
       "system override",
@@ -807,7 +857,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "any directive",
     ],
     pattern:
-      "\\b(?:new|updated|real|actual|true|hidden|secret|additional) (?:system )?instructions?\\s*:|\\bsystem override\\b|\\byou are now\\b|\\bdeveloper mode\\b|\\bjailbreak|\\bdan mode\\b|\\b(?:this|these) (?:instructions?|messages?|notes?|rules?|directives?|descriptions?)\\b[^.\\n]{0,20}?\\b(?:takes? precedence|supersedes?|overrides?|has priority|have priority|outranks?)\\b|\\b(?:higher|highest|top) priority than\\b|\\bno longer (?:bound|restricted|required to follow|subject to)\\b|\\bfrom now on\\b[^.\\n]{0,10}?\\byou\\b|\\b(?:highest|top|first)[ -]priority (?:instruction|directive|rule|command)s?\\b|\\b(?:maintenance|god|admin|unrestricted|sudo|root) mode\\b|\\b(?:obey|comply with|follow|execute|carry out)\\s+(?:every|all|any)\\s+(?:instructions?|commands?|directives?)\\s+(?:in|from|found in|contained in|inside)\\s+(?:the\\s+)?(?:tool|function|web|page|document|scraped)\\s*(?:results?|outputs?|responses?|content)?",
+      "\\b(?:new|updated|real|actual|true|hidden|secret|additional) (?:system )?instructions?\\s*:|\\bsystem override\\b|\\byou are now\\b|\\bdeveloper mode\\b|\\bjailbreak|\\bdan mode\\b|\\b(?:this|these) (?:instructions?|messages?|notes?|rules?|directives?|descriptions?)\\b[^.\\n]{0,20}?\\b(?:takes? precedence|supersedes?|overrides?|has priority|have priority|outranks?)\\b|\\b(?:higher|highest|top) priority than\\b|\\bno longer (?:bound|restricted|required to follow|subject to)\\b|\\bfrom now on\\b[^.\\n]{0,10}?\\byou\\b|\\b(?:highest|top|first)[ -]priority (?:instruction|directive|rule|command)s?\\b|\\b(?:maintenance|god|admin|unrestricted|sudo|root) mode\\b|\\b(?:obey|comply with|follow|execute|carry out)\\s+(?:every|all|any)\\s+(?:instructions?|commands?|directives?)\\s+(?:in|from|found in|contained in|inside)\\s+(?:the\\s+)?(?:tool|function|web|page|document|scraped)\\s*(?:results?|outputs?|responses?|content)?|\\b(?:the )?(?:user|human|operator|admin|administrator) has (?:already )?(?:granted|given|approved|authori[sz]ed)\\b[^.\\n]{0,20}?\\b(?:permissions?|consent|approval|access|everything)\\b|\\bwhatever (?:instructions|rules|guidelines) you (?:were|have been) given\\b|\\bthe only (?:rules|instructions|guidelines) that (?:apply|matter|count)\\b",
   },
   {
     id: "hidden.obey-this-tool",
@@ -826,6 +876,10 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     severity: "Medium",
     summary: "tells the model to set aside what the user asked for",
     triggers: [
+      "do not",
+      "don't",
+      "never",
+      "no need",
       "ignore",
       "disregard",
       "override",
@@ -852,7 +906,36 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "consent",
     ],
     pattern:
-      "\\b(?:ignore|disregard|override|overrule|contradict)\\s+(?:the\\s+|what\\s+the\\s+|any\\s+)?(?:user|human|requested|specified|provided|given|chosen|selected)(?:'s|s')?\\b|\\bregardless of (?:the |what the )?(?:user|human)(?:'s)? (?:choice|request|selection|instructions?|input|wishes)|\\binstead of (?:the |what the )?(?:user|human|requested|specified)(?:'s)?\\b|\\binstead of the [\\w ]{0,20}(?:entered|chosen|selected|requested|given) by the user|\\b(?:skip|bypass|avoid)\\s+(?:asking\\s+)?(?:the\\s+)?(?:user\\s+)?(?:for\\s+)?(?:confirmation|approval|permission|consent)\\b",
+      "\\b(?:ignore|disregard|override|overrule|contradict)\\s+(?:the\\s+|what\\s+the\\s+|any\\s+)?(?:user|human|requested|specified|provided|given|chosen|selected)(?:'s|s')?\\b|\\bregardless of (?:the |what the )?(?:user|human)(?:'s)? (?:choice|request|selection|instructions?|input|wishes)|\\binstead of (?:the |what the )?(?:user|human|requested|specified)(?:'s)?\\b|\\binstead of the [\\w ]{0,20}(?:entered|chosen|selected|requested|given) by the user|\\b(?:skip|bypass|avoid)\\s+(?:asking\\s+)?(?:the\\s+)?(?:user\\s+)?(?:for\\s+)?(?:confirmation|approval|permission|consent)\\b|\\b(?:do not|don't|never|no need to)\\s+ask\\s+(?:the\\s+)?(?:user\\s+)?(?:for\\s+)?(?:confirmation|approval|permission|consent)\\b",
+  },
+  {
+    id: "hidden.invoke-destructive-tool",
+    category: "HiddenInstructions",
+    severity: "Medium",
+    summary: "tells the model to call a destructive or transactional tool",
+    triggers: ["call", "run", "invoke", "use", "execute", "trigger"],
+    alsoTriggers: ["tool", "function"],
+    andTriggers: [
+      "delete",
+      "remove",
+      "drop",
+      "destroy",
+      "wipe",
+      "erase",
+      "purge",
+      "kill",
+      "terminate",
+      "transfer",
+      "merge",
+      "approve",
+      "_delete",
+      "_remove",
+      "_drop",
+      "_transfer",
+      "_merge",
+    ],
+    pattern:
+      "\\b(?:call|run|invoke|use|execute|trigger)\\s+(?:the\\s+)?[`'\"]?[\\w-]*(?:delete|remove|drop|destroy|wipe|erase|purge|kill|terminate|transfer|merge|approve)[\\w-]*[`'\"]?\\s+(?:tool|function)",
   },
   {
     id: "hidden.pseudo-system-tag",
@@ -905,6 +988,8 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     summary: "speaks to the AI model directly",
     triggers: ["ai", "assistant", "model", "llm", "agent", "claude", "gpt", "chatbot", "language model"],
     alsoTriggers: [
+      "notice",
+      "memo",
       "note",
       "message",
       "instruction",
@@ -919,7 +1004,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "hello",
     ],
     pattern:
-      "\\b(?:note|message|instructions?|attention|reminder)\\s+(?:to|for)\\s+(?:the\\s+|any\\s+)?(?:ai|assistant|model|llm|agent|claude|gpt|chatbot|language model)s?\\b|\\b(?:ai|assistant|model|llm|agent|claude|chatgpt|gpt)\\s*[,:]\\s*(?:you|please|always|never|before|after|ignore|do)\\b|\\bas an? (?:ai|assistant|language model|agent)\\b|\\b(?:dear|hey|hello) (?:ai|assistant|model|claude|agent)\\b",
+      "\\b(?:note|notice|message|instructions?|attention|reminder|memo)\\s+(?:to|for)\\s+(?:the\\s+|any\\s+)?(?:ai|assistant|model|llm|agent|claude|gpt|chatbot|language model)s?\\b|\\b(?:ai|assistant|model|llm|agent|claude|chatgpt|gpt)\\s*[,:]\\s*(?:you|please|always|never|before|after|ignore|do)\\b|\\bas an? (?:ai|assistant|language model|agent)\\b|\\b(?:dear|hey|hello) (?:ai|assistant|model|claude|agent)\\b",
   },
   // ShellInjection
   {
@@ -1126,6 +1211,7 @@ export const COMPOUND_RULES: readonly CompoundRule[] = [
         "hidden.covert-action",
         "hidden.secret-instructions",
         "hidden.against-user",
+        "hidden.invoke-destructive-tool",
         "path.single-dot-dot",
       ],
     ],
