@@ -53,9 +53,6 @@ const servers: ServerSpec[] = [
   { package: "mongodb-mcp-server", env: { MDB_MCP_CONNECTION_STRING: "mongodb://127.0.0.1:9/none" } },
   { package: "@circleci/mcp-server-circleci", env: { CIRCLECI_TOKEN: "placeholder" } },
   { package: "figma-developer-mcp", args: ["--stdio"], env: { FIGMA_API_KEY: "placeholder" } },
-  { package: "@heroku/mcp-server", env: { HEROKU_API_KEY: "placeholder" } },
-  { package: "@supabase/mcp-server-supabase", args: ["--access-token", "placeholder"] },
-  { package: "@benborla29/mcp-server-mysql", env: { MYSQL_HOST: "127.0.0.1", MYSQL_PORT: "9" } },
 ];
 
 const root = resolve(import.meta.dirname, "..");
