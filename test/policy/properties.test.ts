@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PolicySet } from "../../src/policy/evaluate.ts";
-import { compileGlob } from "../../src/policy/glob.ts";
+import { matchGlob } from "../../src/policy/glob.ts";
 import { checkPolicyObject } from "../../src/policy/load.ts";
 import { isBlocked, type PolicyDocument } from "../../src/policy/types.ts";
 
@@ -22,14 +22,14 @@ describe("glob matching (property)", () => {
   it("agrees with the regular-expression reading of the glob, case-insensitively", () => {
     fc.assert(
       fc.property(glob, word, (pattern, text) => {
-        expect(compileGlob(pattern)(text)).toBe(referenceMatch(pattern, text));
+        expect(matchGlob(pattern, text)).toBe(referenceMatch(pattern, text));
       }),
       { numRuns: 5000 },
     );
   });
 
   it("a literal glob matches its own text in any case", () => {
-    fc.assert(fc.property(word, (text) => compileGlob(text)(text.toUpperCase())));
+    fc.assert(fc.property(word, (text) => matchGlob(text, text.toUpperCase())));
   });
 });
 
