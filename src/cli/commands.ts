@@ -1,3 +1,4 @@
+import { initCommand } from "../init/command.ts";
 import { webhookCommand } from "../webhook/command.ts";
 import type { Command } from "./args.ts";
 import { policyCommands } from "./policy.ts";
@@ -9,4 +10,5 @@ import { policyCommands } from "./policy.ts";
 export const commands: Command[] = [
   ...policyCommands,
   webhookCommand,
+  initCommand,
 ];
