@@ -74,6 +74,7 @@ export class MemoryStore implements StateStore {
     const exceeded = steps
       .filter(({ step }) => !step.allowed)
       .map(({ charge, step }) => ({
+        key: charge.key,
         name: charge.name,
         enforce: charge.enforce,
         retryAfterMs: step.retryAfterMs,

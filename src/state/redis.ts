@@ -113,6 +113,8 @@ export interface RedisStoreOptions {
   auditFlushMs?: number;
   sessionTtlMs?: number;
   onAuditDropped?: (count: number) => void;
+  /** A background batch write failed (the events stay queued). */
+  onAuditWriteError?: (error: Error) => void;
 }
 
 const namespacesSetSuffix = "audit-namespaces";
@@ -127,6 +129,7 @@ export class RedisStore implements StateStore {
   readonly #auditFlushMs: number;
   readonly #sessionTtlMs: number;
   readonly #onAuditDropped: (count: number) => void;
+  readonly #onAuditWriteError: (error: Error) => void;
   #auditQueue: { namespace: string; json: string }[] = [];
   #flushTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
@@ -140,6 +143,7 @@ export class RedisStore implements StateStore {
     this.#auditFlushMs = options.auditFlushMs ?? 20;
     this.#sessionTtlMs = options.sessionTtlMs ?? 24 * 3600_000;
     this.#onAuditDropped = options.onAuditDropped ?? (() => {});
+    this.#onAuditWriteError = options.onAuditWriteError ?? (() => {});
     client.defineCommand("toolwallCheckAndRecord", { lua: checkAndRecordLua });
     client.defineCommand("toolwallNoteToolProviders", { numberOfKeys: 2, lua: noteToolProvidersLua });
     client.defineCommand("toolwallPinIfAbsent", { numberOfKeys: 1, lua: pinIfAbsentLua });
@@ -172,7 +176,12 @@ export class RedisStore implements StateStore {
     const exceeded: RateLimitOutcome["exceeded"] = [];
     for (let i = 0; i < flat.length; i += 2) {
       const charge = charges[(flat[i] as number) - 1]!;
-      exceeded.push({ name: charge.name, enforce: charge.enforce, retryAfterMs: flat[i + 1] as number });
+      exceeded.push({
+        key: charge.key,
+        name: charge.name,
+        enforce: charge.enforce,
+        retryAfterMs: flat[i + 1] as number,
+      });
     }
     return { blocked: blocked === 1, exceeded };
   }
@@ -236,9 +245,12 @@ export class RedisStore implements StateStore {
       this.#auditQueue.splice(0, dropped);
       this.#onAuditDropped(dropped);
     }
-    if (this.#auditQueue.length >= 256) void this.flush().catch(() => {});
+    if (this.#auditQueue.length >= 256) void this.flush().catch(this.#onAuditWriteError);
     else if (!this.#flushTimer) {
-      this.#flushTimer = setTimeout(() => void this.flush().catch(() => {}), this.#auditFlushMs);
+      this.#flushTimer = setTimeout(
+        () => void this.flush().catch(this.#onAuditWriteError),
+        this.#auditFlushMs,
+      );
       this.#flushTimer.unref();
     }
   }
