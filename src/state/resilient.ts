@@ -64,26 +64,49 @@ export class ResilientStore implements StateStore {
     return this.#available;
   }
 
+  /**
+   * At start: waits up to `maxMs` for the primary to answer. Not reachable by then: the store starts
+   * unavailable (one log line) and the background probe brings it in later.
+   */
+  async waitUntilReachable(maxMs: number): Promise<boolean> {
+    const deadline = Date.now() + maxMs;
+    let lastError = new Error("no answer");
+    while (Date.now() < deadline) {
+      try {
+        await this.#withTimeout(this.primary.ping(), Math.min(this.timeoutMs * 4, deadline - Date.now()));
+        return true;
+      } catch (error) {
+        lastError = error as Error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    this.#failed("connect", lastError);
+    return false;
+  }
+
   /** Runs `operation` on the primary within the timeout, or answers `stateUnavailable`. */
   async attempt<T>(
     operation: string,
     run: (store: StateStore) => Promise<T>,
   ): Promise<T | typeof stateUnavailable> {
     if (!this.#available) return stateUnavailable;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      return await Promise.race([
-        run(this.primary),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new StateTimeoutError(`no answer within ${this.timeoutMs} ms`)),
-            this.timeoutMs,
-          );
-        }),
-      ]);
+      return await this.#withTimeout(run(this.primary), this.timeoutMs);
     } catch (error) {
       this.#failed(operation, error as Error);
       return stateUnavailable;
+    }
+  }
+
+  async #withTimeout<T>(operation: Promise<T>, ms: number): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        operation,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new StateTimeoutError(`no answer within ${ms} ms`)), ms);
+        }),
+      ]);
     } finally {
       clearTimeout(timer);
     }
@@ -106,18 +129,10 @@ export class ResilientStore implements StateStore {
   }
 
   async #probeOnce(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        this.primary.ping(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new StateTimeoutError("probe timed out")), this.timeoutMs * 4);
-        }),
-      ]);
+      await this.#withTimeout(this.primary.ping(), this.timeoutMs * 4);
     } catch {
       return;
-    } finally {
-      clearTimeout(timer);
     }
     if (this.#available || this.#closed) return;
     clearInterval(this.#probe);
