@@ -1,4 +1,5 @@
 import { initCommand } from "../init/command.ts";
+import { scanCommand } from "../inspect/scan-command.ts";
 import { webhookCommand } from "../webhook/command.ts";
 import type { Command } from "./args.ts";
 import { policyCommands } from "./policy.ts";
@@ -11,4 +12,5 @@ export const commands: Command[] = [
   ...policyCommands,
   webhookCommand,
   initCommand,
+  scanCommand,
 ];
