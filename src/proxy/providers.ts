@@ -1,0 +1,22 @@
+import { anthropicMessages } from "../dialects/anthropic-messages/index.ts";
+import type { LlmDialect } from "./dialect.ts";
+import type { ProviderRoute } from "./local.ts";
+
+/** The built-in LLM providers: route prefix, default upstream, the dialects spoken there. */
+export const builtinProviders: Record<string, { upstream: string; dialects: readonly LlmDialect[] }> = {
+  anthropic: { upstream: "https://api.anthropic.com", dialects: [anthropicMessages] },
+};
+
+/** Routes for every built-in provider, with `overrides` (provider → base URL) applied. */
+export function providerRoutes(overrides: Readonly<Record<string, string>> = {}): ProviderRoute[] {
+  for (const name of Object.keys(overrides)) {
+    if (!(name in builtinProviders)) {
+      throw new Error(`unknown provider '${name}' (known: ${Object.keys(builtinProviders).join(", ")})`);
+    }
+  }
+  return Object.entries(builtinProviders).map(([name, provider]) => ({
+    prefix: `/${name}`,
+    upstream: new URL(overrides[name] ?? provider.upstream),
+    dialects: provider.dialects,
+  }));
+}
