@@ -1,10 +1,12 @@
 import { anthropicMessages } from "../dialects/anthropic-messages/index.ts";
+import { openaiChat } from "../dialects/openai-chat/index.ts";
 import type { LlmDialect } from "./dialect.ts";
 import type { ProviderRoute } from "./local.ts";
 
 /** The built-in LLM providers: route prefix, default upstream, the dialects spoken there. */
 export const builtinProviders: Record<string, { upstream: string; dialects: readonly LlmDialect[] }> = {
   anthropic: { upstream: "https://api.anthropic.com", dialects: [anthropicMessages] },
+  openai: { upstream: "https://api.openai.com", dialects: [openaiChat] },
 };
 
 /** Routes for every built-in provider, with `overrides` (provider → base URL) applied. */

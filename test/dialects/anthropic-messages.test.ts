@@ -68,6 +68,7 @@ const expectations: Record<string, ReturnType<typeof summary>> = {
     blocks: [{ text: "I will check both." }, weather, { text: blockText.deleteFile }],
     stop: "tool_use",
   },
+  "blocked-first": { blocks: [{ text: blockText.deleteFile }, weather], stop: "tool_use" },
   "text-tool": { blocks: [{ text: "Let me look up the weather for you." }, weather], stop: "tool_use" },
   "thinking-tool": { blocks: [{ type: "thinking" }, weather], stop: "tool_use" },
   utf8: {
@@ -88,7 +89,15 @@ describe("Anthropic Messages through toolwall proxy (official SDK)", () => {
     });
   }
 
-  for (const fixture of ["allowed", "blocked-name", "blocked-args", "parallel", "text-tool", "utf8"]) {
+  for (const fixture of [
+    "allowed",
+    "blocked-name",
+    "blocked-args",
+    "parallel",
+    "blocked-first",
+    "text-tool",
+    "utf8",
+  ]) {
     it(`non-streaming: ${fixture}`, async () => {
       const message = await client(`${fixture}.json`).messages.create(request);
       expect(summary(message)).toEqual(expectations[fixture]);
