@@ -1,12 +1,13 @@
 import { anthropicMessages } from "../dialects/anthropic-messages/index.ts";
 import { openaiChat } from "../dialects/openai-chat/index.ts";
+import { openaiResponses } from "../dialects/openai-responses/index.ts";
 import type { LlmDialect } from "./dialect.ts";
 import type { ProviderRoute } from "./local.ts";
 
 /** The built-in LLM providers: route prefix, default upstream, the dialects spoken there. */
 export const builtinProviders: Record<string, { upstream: string; dialects: readonly LlmDialect[] }> = {
   anthropic: { upstream: "https://api.anthropic.com", dialects: [anthropicMessages] },
-  openai: { upstream: "https://api.openai.com", dialects: [openaiChat] },
+  openai: { upstream: "https://api.openai.com", dialects: [openaiChat, openaiResponses] },
 };
 
 /** Routes for every built-in provider, with `overrides` (provider → base URL) applied. */
