@@ -1,4 +1,5 @@
 import { anthropicMessages } from "../dialects/anthropic-messages/index.ts";
+import { gemini } from "../dialects/gemini/index.ts";
 import { openaiChat } from "../dialects/openai-chat/index.ts";
 import { openaiResponses } from "../dialects/openai-responses/index.ts";
 import type { LlmDialect } from "./dialect.ts";
@@ -8,6 +9,7 @@ import type { ProviderRoute } from "./local.ts";
 export const builtinProviders: Record<string, { upstream: string; dialects: readonly LlmDialect[] }> = {
   anthropic: { upstream: "https://api.anthropic.com", dialects: [anthropicMessages] },
   openai: { upstream: "https://api.openai.com", dialects: [openaiChat, openaiResponses] },
+  gemini: { upstream: "https://generativelanguage.googleapis.com", dialects: [gemini] },
 };
 
 /** Routes for every built-in provider, with `overrides` (provider → base URL) applied. */
