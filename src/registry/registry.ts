@@ -1,6 +1,6 @@
 import type { PolicySet } from "../policy/evaluate.ts";
-import type { ServerSpec, ToolRegistry } from "../policy/types.ts";
-import { BoundedMap } from "../state/bounded-map.ts";
+import type { ServerSpec } from "../policy/types.ts";
+import type { SessionToolRegistry as ProxyToolRegistry } from "../proxy/registry.ts";
 import type { ShadowedTool, ToolProvider } from "../state/types.ts";
 
 /**
@@ -9,7 +9,7 @@ import type { ShadowedTool, ToolProvider } from "../state/types.ts";
  * case-insensitively. The first server to offer a name keeps it; a later server offering the same
  * name is recorded as a shadow for `crossServer.shadowTool`, never silently re-pointed.
  */
-export class SessionToolRegistry implements ToolRegistry {
+export class SessionToolRegistry implements ProxyToolRegistry {
   /** lower-case tool name → server that offered it first. */
   readonly #owner = new Map<string, string>();
   /** server → lower-case tool names it offered in its latest complete listing (or pages so far). */
@@ -33,7 +33,11 @@ export class SessionToolRegistry implements ToolRegistry {
    * ends on a last page replaces what the server offered before: names it no longer offers are
    * forgotten. Returns the tools this page newly shadowed.
    */
-  observe(server: string, tools: readonly string[], page: { first: boolean; last: boolean }): ShadowedTool[] {
+  observe(
+    server: string,
+    tools: readonly string[],
+    page: { first: boolean; last: boolean } = { first: true, last: true },
+  ): ShadowedTool[] {
     let listing = page.first ? undefined : this.#listing.get(server);
     if (!listing) {
       listing = new Set(page.first ? [] : this.toolsOf(server));
@@ -86,27 +90,6 @@ export class SessionToolRegistry implements ToolRegistry {
   }
 }
 
-/** The registries of a pod's sessions, bounded: an idle session's registry expires. */
-export class ToolRegistries {
-  readonly #sessions: BoundedMap<string, SessionToolRegistry>;
-  readonly #ttlMs: number;
-  readonly #now: () => number;
-
-  constructor(options: { maxSessions?: number; ttlMs?: number; now?: () => number } = {}) {
-    this.#sessions = new BoundedMap(options.maxSessions ?? 10_000);
-    this.#ttlMs = options.ttlMs ?? 24 * 3600_000;
-    this.#now = options.now ?? Date.now;
-  }
-
-  forSession(session: string): SessionToolRegistry {
-    const now = this.#now();
-    let registry = this.#sessions.get(session, now);
-    if (!registry) registry = new SessionToolRegistry();
-    this.#sessions.set(session, registry, now + this.#ttlMs);
-    return registry;
-  }
-}
-
 export interface DeclaredServer {
   name: string;
   transport: ServerSpec["transport"];
@@ -131,7 +114,11 @@ export function declaredServers(set: PolicySet): Map<string, DeclaredServer> {
           throw new Error(`${policy.id}: server '${spec.name}' has an invalid url '${spec.url}'`);
         }
       }
-      const declared: DeclaredServer = { name: spec.name, transport: spec.transport, ...(url ? { url } : {}) };
+      const declared: DeclaredServer = {
+        name: spec.name,
+        transport: spec.transport,
+        ...(url ? { url } : {}),
+      };
       const earlier = servers.get(key);
       if (earlier && (earlier.transport !== declared.transport || earlier.url?.href !== declared.url?.href)) {
         throw new Error(

@@ -36,6 +36,15 @@ export interface CatalogContext {
 
 type PinStore = Pick<StateStore, "pinIfAbsent">;
 
+interface PinningConfig {
+  set: PolicySet;
+  inspecting: CompiledPolicy[];
+  pinning: CompiledPolicy[];
+  /** "server/tool" → hashes `spec.pinning.pins` accept. */
+  staticPins: Map<string, Set<string>>;
+  trustOnFirstUse: boolean;
+}
+
 function pinKey(server: string, tool: string): string {
   return `${server}/${tool}`.toLowerCase();
 }
@@ -46,35 +55,50 @@ function pinKey(server: string, tool: string): string {
  * facts without a round trip. A listing whose definitions did not change costs no store round trip.
  */
 export class ToolCatalog {
-  readonly #set: PolicySet;
+  readonly #policies: () => PolicySet;
   readonly #store: PinStore;
   readonly #namespace: string;
   readonly #audit: AuditSink;
-  readonly #inspecting: CompiledPolicy[];
-  readonly #pinning: CompiledPolicy[];
-  readonly #staticPins = new Map<string, Set<string>>();
-  readonly #trustOnFirstUse: boolean;
+  #config: PinningConfig | undefined;
   /** Pins already confirmed with the store: key → pinned hash. */
   readonly #pins = new Map<string, string>();
   /** server → lower-case tool name → latest reviewed definition. */
   readonly #known = new Map<string, Map<string, Known>>();
 
-  constructor(options: { policies: PolicySet; store: PinStore; namespace: string; audit: AuditSink }) {
-    this.#set = options.policies;
+  constructor(options: {
+    policies: () => PolicySet;
+    store: PinStore;
+    namespace: string;
+    audit: AuditSink;
+  }) {
+    this.#policies = options.policies;
     this.#store = options.store;
     this.#namespace = options.namespace;
     this.#audit = options.audit;
-    this.#inspecting = this.#set.policies.filter((p) => p.spec.inspection.enabled);
-    this.#pinning = this.#set.policies.filter((p) => p.spec.pinning.enabled);
-    this.#trustOnFirstUse = this.#pinning.some((p) => p.spec.pinning.trustOnFirstUse);
-    for (const policy of this.#pinning) {
+  }
+
+  /** What the policies in force say about inspection and pinning, derived once per policy set. */
+  #configuration(): PinningConfig {
+    const set = this.#policies();
+    if (this.#config?.set === set) return this.#config;
+    const pinning = set.policies.filter((p) => p.spec.pinning.enabled);
+    const staticPins = new Map<string, Set<string>>();
+    for (const policy of pinning) {
       for (const pin of policy.spec.pinning.pins ?? []) {
         const key = pinKey(pin.server, pin.tool);
-        let hashes = this.#staticPins.get(key);
-        if (!hashes) this.#staticPins.set(key, (hashes = new Set()));
+        const hashes = staticPins.get(key) ?? new Set<string>();
         hashes.add(pin.sha256.toLowerCase());
+        staticPins.set(key, hashes);
       }
     }
+    this.#config = {
+      set,
+      inspecting: set.policies.filter((p) => p.spec.inspection.enabled),
+      pinning,
+      staticPins,
+      trustOnFirstUse: pinning.some((p) => p.spec.pinning.trustOnFirstUse),
+    };
+    return this.#config;
   }
 
   /** Facts for deciding a call of a tool this pod has seen listed (nothing known: no facts). */
@@ -90,17 +114,25 @@ export class ToolCatalog {
   /** Inspects and pins one listing (or page); reviews come back in input order. */
   async review(context: CatalogContext, tools: readonly ToolDefinition[]): Promise<ToolReview[]> {
     const { server } = context;
-    let known = this.#known.get(server);
-    if (!known) this.#known.set(server, (known = new Map()));
-    const inspections = tools.map((tool) => this.#inspect(tool));
-    const statuses = await this.#pinStatuses(server, tools, inspections);
+    const known = this.#known.get(server) ?? new Map<string, Known>();
+    this.#known.set(server, known);
+    const config = this.#configuration();
+    const inspections = tools.map((tool) => this.#inspect(config, tool));
+    const statuses = await this.#pinStatuses(config, server, tools, inspections);
     const reviews: ToolReview[] = [];
     tools.forEach((tool, i) => {
       const { hash, results } = inspections[i]!;
       const { status, definitionChanged } = statuses[i]!;
       const findingSeverity = maxSeverity(results.map((r) => r.result.maxSeverity));
-      const review: ToolReview = { name: tool.name, hash, status, definitionChanged, findingSeverity, hidden: false };
-      const hiddenReason = this.#hiddenReason(review, results);
+      const review: ToolReview = {
+        name: tool.name,
+        hash,
+        status,
+        definitionChanged,
+        findingSeverity,
+        hidden: false,
+      };
+      const hiddenReason = this.#hiddenReason(config, review, results);
       if (hiddenReason) {
         review.hidden = true;
         review.hiddenReason = hiddenReason;
@@ -114,11 +146,14 @@ export class ToolCatalog {
     return reviews;
   }
 
-  #inspect(tool: ToolDefinition): {
+  #inspect(
+    config: PinningConfig,
+    tool: ToolDefinition,
+  ): {
     hash: string;
     results: { policy: CompiledPolicy; result: InspectionResult }[];
   } {
-    const results = this.#inspecting.map((policy) => ({
+    const results = config.inspecting.map((policy) => ({
       policy,
       result: inspectTool(tool, compileInspection(policy.spec.inspection)),
     }));
@@ -126,6 +161,7 @@ export class ToolCatalog {
   }
 
   async #pinStatuses(
+    config: PinningConfig,
     server: string,
     tools: readonly ToolDefinition[],
     inspections: readonly { hash: string }[],
@@ -135,13 +171,13 @@ export class ToolCatalog {
     tools.forEach((tool, index) => {
       const key = pinKey(server, tool.name);
       const hash = inspections[index]!.hash;
-      const fixed = this.#staticPins.get(key);
-      if (this.#pinning.length === 0) {
+      const fixed = config.staticPins.get(key);
+      if (config.pinning.length === 0) {
         out.push({ status: "new", definitionChanged: false });
       } else if (fixed) {
         const matches = fixed.has(hash);
         out.push({ status: matches ? "unchanged" : "changed", definitionChanged: !matches });
-      } else if (!this.#trustOnFirstUse) {
+      } else if (!config.trustOnFirstUse) {
         out.push({ status: "new", definitionChanged: true });
       } else {
         const pinned = this.#pins.get(key);
@@ -176,6 +212,7 @@ export class ToolCatalog {
   }
 
   #hiddenReason(
+    config: PinningConfig,
     review: ToolReview,
     results: readonly { policy: CompiledPolicy; result: InspectionResult }[],
   ): string | undefined {
@@ -185,7 +222,7 @@ export class ToolCatalog {
       }
     }
     if (review.definitionChanged) {
-      for (const policy of this.#pinning) {
+      for (const policy of config.pinning) {
         if (policy.spec.mode === "Enforce" && policy.spec.pinning.onChange === "Block") {
           return `definition changed since it was pinned (${policy.id})`;
         }

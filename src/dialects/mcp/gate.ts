@@ -1,9 +1,10 @@
 import type { ToolDefinition } from "../../inspect/types.ts";
 import type { PolicySet } from "../../policy/evaluate.ts";
 import { type Decision, isBlocked } from "../../policy/types.ts";
-import type { ToolRegistries } from "../../registry/registry.ts";
+import type { CallRequest, Decided } from "../../proxy/decide.ts";
+import type { SessionToolRegistry } from "../../proxy/registry.ts";
 import type { AuditSink } from "../../telemetry/audit.ts";
-import { boundedLabel, decisionDuration, toolCalls } from "../../telemetry/metrics.ts";
+import { boundedLabel, toolCalls } from "../../telemetry/metrics.ts";
 import type { ToolCatalog } from "./catalog.ts";
 import {
   errorCodes,
@@ -13,18 +14,28 @@ import {
   resultResponse,
 } from "./jsonrpc.ts";
 
-/** Where an MCP message travels: the declared server, the pod session, the HTTP exchange. */
+/** Where an MCP message travels: the declared server, the HTTP exchange, the MCP session. */
 export interface McpContext {
   server: string;
-  /** The pod session the registry and audit trail file it under. */
-  session: string;
   /** The proxy's id for the HTTP exchange. */
-  requestId?: string;
+  requestId: string;
   /** `Mcp-Session-Id` (Streamable HTTP) or the legacy SSE session, when there is one. */
   mcpSession?: string;
 }
 
 export type RequestVerdict = { forward: true } | { forward: false; answer: JsonRpcResponse };
+
+/** What the gate needs from the proxy core (a subset of its ProxyContext). */
+export interface GateDependencies {
+  policies(): PolicySet;
+  decide(request: CallRequest, options?: { deferRecord?: boolean }): Promise<Decided>;
+  /** src/registry's SessionToolRegistry understands pages; a plain one sees each page as a whole listing. */
+  registry: SessionToolRegistry & {
+    observe(server: string, tools: readonly string[], page?: { first: boolean; last: boolean }): unknown;
+  };
+  audit: AuditSink;
+  identity: { namespace: string; pod: string; session: string };
+}
 
 /** Requests whose answers are listings the gate filters. */
 export const listingMethods = new Set(["tools/list", "prompts/list", "resources/list"]);
@@ -40,32 +51,23 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * `prompts/get`) and filters listing results. Anything that throws inside a judgement denies.
  */
 export class McpGate {
-  readonly #set: PolicySet;
+  readonly #deps: GateDependencies;
   readonly #catalog: ToolCatalog;
-  readonly #registries: ToolRegistries;
-  readonly #audit: AuditSink;
 
-  constructor(options: {
-    policies: PolicySet;
-    catalog: ToolCatalog;
-    registries: ToolRegistries;
-    audit: AuditSink;
-  }) {
-    this.#set = options.policies;
-    this.#catalog = options.catalog;
-    this.#registries = options.registries;
-    this.#audit = options.audit;
+  constructor(deps: GateDependencies, catalog: ToolCatalog) {
+    this.#deps = deps;
+    this.#catalog = catalog;
   }
 
   get catalog(): ToolCatalog {
     return this.#catalog;
   }
 
-  judge(context: McpContext, request: JsonRpcRequest): RequestVerdict {
+  async judge(context: McpContext, request: JsonRpcRequest): Promise<RequestVerdict> {
     try {
       switch (request.method) {
         case "tools/call":
-          return this.#judgeToolCall(context, request);
+          return await this.#judgeToolCall(context, request);
         case "resources/read":
           return this.#judgeResource(context, request);
         case "prompts/get":
@@ -83,8 +85,7 @@ export class McpGate {
     }
   }
 
-  #judgeToolCall(context: McpContext, request: JsonRpcRequest): RequestVerdict {
-    const started = performance.now();
+  async #judgeToolCall(context: McpContext, request: JsonRpcRequest): Promise<RequestVerdict> {
     const params = request.params;
     const name = isObject(params) ? params.name : undefined;
     if (typeof name !== "string" || name === "") {
@@ -94,13 +95,18 @@ export class McpGate {
       };
     }
     const args = isObject(params) ? params.arguments : undefined;
-    const call = { tool: name, server: context.server, arguments: args };
-    const decision = this.#set.evaluate(
-      call,
-      this.#catalog.facts(context.server, name),
-      this.#registries.forSession(context.session),
+    const decided = await this.#deps.decide(
+      {
+        dialect: "mcp",
+        requestId: context.requestId,
+        name,
+        server: context.server,
+        arguments: args,
+        facts: this.#catalog.facts(context.server, name),
+      },
+      { deferRecord: true },
     );
-    decisionDuration.observe({ dialect: "mcp" }, (performance.now() - started) / 1000);
+    const { decision } = decided;
     toolCalls.inc({
       dialect: "mcp",
       action: decision.action,
@@ -109,16 +115,18 @@ export class McpGate {
       tool: boundedLabel("tool", name),
     });
     this.#record(context, request, decision, { tool: name, arguments: args });
-    if (!isBlocked(decision)) return forward;
-    const message = this.#set.blockMessage(decision, { tool: name, server: context.server });
-    const denyAs = this.#set.policyOf(decision)?.spec.denyAs ?? "JsonRpcError";
+    if (!decided.blocked) return forward;
+    const denyAs = this.#deps.policies().policyOf(decision)?.spec.denyAs ?? "JsonRpcError";
     if (denyAs === "ToolError") {
       return {
         forward: false,
-        answer: resultResponse(request.id, { content: [{ type: "text", text: message }], isError: true }),
+        answer: resultResponse(request.id, {
+          content: [{ type: "text", text: decided.message }],
+          isError: true,
+        }),
       };
     }
-    return { forward: false, answer: this.#denial(request, decision, message) };
+    return { forward: false, answer: this.#denial(request, decision, decided.message) };
   }
 
   #judgeResource(context: McpContext, request: JsonRpcRequest): RequestVerdict {
@@ -126,7 +134,7 @@ export class McpGate {
     if (typeof uri !== "string") {
       return { forward: false, answer: errorResponse(request.id, -32602, "resources/read needs params.uri") };
     }
-    const decision = this.#set.evaluateResource(context.server, uri);
+    const decision = this.#deps.policies().evaluateResource(context.server, uri);
     this.#record(context, request, decision, { uri });
     if (!isBlocked(decision)) return forward;
     const message = `Resource '${uri}' was blocked by policy: ${decision.reason}`;
@@ -138,7 +146,7 @@ export class McpGate {
     if (typeof name !== "string") {
       return { forward: false, answer: errorResponse(request.id, -32602, "prompts/get needs params.name") };
     }
-    const decision = this.#set.evaluatePrompt(context.server, name);
+    const decision = this.#deps.policies().evaluatePrompt(context.server, name);
     this.#record(context, request, decision, { prompt: name });
     if (!isBlocked(decision)) return forward;
     const message = `Prompt '${name}' was blocked by policy: ${decision.reason}`;
@@ -153,11 +161,14 @@ export class McpGate {
   }
 
   #record(context: McpContext, request: JsonRpcRequest, decision: Decision, fields: Record<string, unknown>) {
-    this.#audit.emit({
+    const { identity } = this.#deps;
+    this.#deps.audit.emit({
       type: "mcp_tool_called",
       dialect: "mcp",
-      session: context.session,
-      ...(context.requestId ? { requestId: context.requestId } : {}),
+      namespace: identity.namespace,
+      pod: identity.pod,
+      session: identity.session,
+      requestId: context.requestId,
       ...(context.mcpSession ? { mcpSession: context.mcpSession } : {}),
       server: context.server,
       method: request.method,
@@ -178,16 +189,21 @@ export class McpGate {
     result: unknown,
   ): Promise<unknown> {
     if (!isObject(result)) return result;
+    const policies = this.#deps.policies();
     switch (method) {
       case "tools/list":
-        return this.#filterTools(context, params, result);
+        return this.#filterTools(context, policies, params, result);
       case "prompts/list":
         return this.#filterList(result, "prompts", (item) =>
-          typeof item.name === "string" ? isBlocked(this.#set.evaluatePrompt(context.server, item.name)) : true,
+          typeof item.name === "string"
+            ? isBlocked(policies.evaluatePrompt(context.server, item.name))
+            : true,
         );
       case "resources/list":
         return this.#filterList(result, "resources", (item) =>
-          typeof item.uri === "string" ? isBlocked(this.#set.evaluateResource(context.server, item.uri)) : true,
+          typeof item.uri === "string"
+            ? isBlocked(policies.evaluateResource(context.server, item.uri))
+            : true,
         );
       default:
         return result;
@@ -206,6 +222,7 @@ export class McpGate {
 
   async #filterTools(
     context: McpContext,
+    policies: PolicySet,
     params: Record<string, unknown> | undefined,
     result: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
@@ -214,15 +231,18 @@ export class McpGate {
     const tools = result.tools.filter(
       (tool): tool is ToolDefinition => isObject(tool) && typeof tool.name === "string" && tool.name !== "",
     );
-    const reviews = await this.#catalog.review(context, tools);
-    this.#registries.forSession(context.session).observe(
+    const reviews = await this.#catalog.review(
+      { server: context.server, session: this.#deps.identity.session, requestId: context.requestId },
+      tools,
+    );
+    this.#deps.registry.observe(
       context.server,
       tools.map((tool) => tool.name),
       { first: params?.cursor === undefined, last: typeof result.nextCursor !== "string" },
     );
     const visible = tools.filter(
       (tool, i) =>
-        !reviews[i]!.hidden && this.#set.preview({ tool: tool.name, server: context.server }) !== "deny",
+        !reviews[i]!.hidden && policies.preview({ tool: tool.name, server: context.server }) !== "deny",
     );
     return { ...result, tools: visible };
   }
