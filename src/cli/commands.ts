@@ -8,9 +8,4 @@ import { policyCommands } from "./policy.ts";
  * Every `toolwall` subcommand. Each lives in its own module and is listed here once; heavy modules
  * are imported inside `run` so `toolwall --help` stays fast.
  */
-export const commands: Command[] = [
-  ...policyCommands,
-  webhookCommand,
-  initCommand,
-  scanCommand,
-];
+export const commands: Command[] = [...policyCommands, webhookCommand, initCommand, scanCommand];

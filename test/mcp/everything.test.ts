@@ -58,11 +58,16 @@ describe("server-everything over Streamable HTTP through the proxy", () => {
 
   it("answers a denied call with -32001 and the policy's reason, without reaching the server", async () => {
     const client = await connect();
-    const error = await client.callTool({ name: "echo", arguments: { message: "my secret" } }).catch((e) => e);
+    const error = await client
+      .callTool({ name: "echo", arguments: { message: "my secret" } })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(McpError);
     expect(error.code).toBe(-32001);
     expect(error.message).toContain("no secrets in echoes");
-    expect(error.data).toMatchObject({ reason: "no secrets in echoes", rule: "agents/everything#toolPolicy.rules[1]" });
+    expect(error.data).toMatchObject({
+      reason: "no secrets in echoes",
+      rule: "agents/everything#toolPolicy.rules[1]",
+    });
     const denied = proxied.audit.events.find((e) => e.type === "mcp_tool_called" && e.action === "deny");
     expect(denied).toMatchObject({ server: "everything", tool: "echo", method: "tools/call" });
     await client.close();
