@@ -11,11 +11,7 @@ export interface NetworkConnectionEvent {
   timestamp: string;
   namespace: string;
   pod: string;
-  session: string | null;
   requestId: string;
-  dialect: null;
-  server: string | null;
-  tool: null;
   action: "allow" | "deny";
   reason: string;
   rule: string;

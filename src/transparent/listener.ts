@@ -47,7 +47,7 @@ export interface TransparentListenerOptions {
   inspect: InspectHandler;
   audit: AuditSink;
   identity: PodIdentity;
-  connections?: Counter<"verdict" | "category" | "protocol">;
+  connections?: Counter<"verdict">;
   /** How long to wait for the client's first bytes; server-first protocols get classified without a name. */
   peekTimeoutMs?: number;
   upstreamConnectTimeoutMs?: number;
@@ -238,11 +238,7 @@ export class TransparentListener {
       timestamp: new Date().toISOString(),
       namespace: this.options.identity.namespace,
       pod: this.options.identity.pod,
-      session: null,
       requestId: `${socket.remotePort ?? 0}-${Date.now().toString(36)}`,
-      dialect: null,
-      server: null,
-      tool: null,
       action: decision.verdict === "deny" || decision.wouldDeny ? "deny" : "allow",
       reason: decision.reason,
       rule: decision.rule,
@@ -254,11 +250,7 @@ export class TransparentListener {
       protocol: peeked.protocol,
     };
     this.options.audit(event);
-    this.options.connections?.inc({
-      verdict: decision.verdict,
-      category: decision.category,
-      protocol: peeked.protocol,
-    });
+    this.options.connections?.inc({ verdict: decision.verdict });
   }
 
   private deny(socket: Socket, peeked: Peeked, decision: EgressDecision): void {

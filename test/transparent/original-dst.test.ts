@@ -22,7 +22,7 @@ describe("SO_ORIGINAL_DST decoding", () => {
     buffer.writeUInt16LE(10, 0);
     buffer.writeUInt16BE(8443, 2);
     const groups = [0xfd00, 0x7477, 0, 0, 0, 0, 0, 2];
-    groups.forEach((g, i) => buffer.writeUInt16BE(g, 8 + i * 2));
+    for (const [i, g] of groups.entries()) buffer.writeUInt16BE(g, 8 + i * 2);
     expect(parseSockaddrIn6(buffer)).toEqual({ family: 6, address: "fd00:7477::2", port: 8443 });
     const allZero = Buffer.alloc(28);
     allZero.writeUInt16LE(10, 0);
