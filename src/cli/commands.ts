@@ -1,5 +1,6 @@
 import { initCommand } from "../init/command.ts";
 import { scanCommand } from "../inspect/scan-command.ts";
+import { callsCommand, eventsCommand } from "../state/events-command.ts";
 import { sidecarCommand } from "../transparent/command.ts";
 import { webhookCommand } from "../webhook/command.ts";
 import type { Command } from "./args.ts";
@@ -15,4 +16,6 @@ export const commands: Command[] = [
   initCommand,
   sidecarCommand,
   scanCommand,
+  eventsCommand,
+  callsCommand,
 ];
