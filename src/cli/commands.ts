@@ -1,5 +1,8 @@
 import { demoCommands } from "../demo/command.ts";
+import { initCommand } from "../init/command.ts";
+import { scanCommand } from "../inspect/scan-command.ts";
 import { proxyCommands } from "../proxy/command.ts";
+import { webhookCommand } from "../webhook/command.ts";
 import type { Command } from "./args.ts";
 import { policyCommands } from "./policy.ts";
 
@@ -7,4 +10,11 @@ import { policyCommands } from "./policy.ts";
  * Every `toolwall` subcommand. Each lives in its own module and is listed here once; heavy modules
  * are imported inside `run` so `toolwall --help` stays fast.
  */
-export const commands: Command[] = [...policyCommands, ...proxyCommands, ...demoCommands];
+export const commands: Command[] = [
+  ...policyCommands,
+  webhookCommand,
+  initCommand,
+  scanCommand,
+  ...proxyCommands,
+  ...demoCommands,
+];

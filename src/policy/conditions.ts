@@ -106,7 +106,7 @@ function contains(actual: unknown, expected: PolicyValue): boolean {
 
 export function compileRegex(pattern: string): (text: string) => boolean {
   const regex = RE2JS.compile(pattern);
-  return (text) => regex.matcher(text).find();
+  return (text) => regex.test(text);
 }
 
 export function compileCondition(spec: ConditionSpec): Condition {
