@@ -1,5 +1,7 @@
+import { demoCommands } from "../demo/command.ts";
 import { initCommand } from "../init/command.ts";
 import { scanCommand } from "../inspect/scan-command.ts";
+import { proxyCommands } from "../proxy/command.ts";
 import { callsCommand, eventsCommand } from "../state/events-command.ts";
 import { sidecarCommand } from "../transparent/command.ts";
 import { webhookCommand } from "../webhook/command.ts";
@@ -18,4 +20,6 @@ export const commands: Command[] = [
   scanCommand,
   eventsCommand,
   callsCommand,
+  ...proxyCommands,
+  ...demoCommands,
 ];
