@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { mcpRoute } from "../../src/dialects/mcp/route.ts";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
-import { mcpRoute } from "../../src/dialects/mcp/route.ts";
 import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
 import { MemoryStore } from "../../src/state/memory.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
