@@ -25,6 +25,11 @@ export interface CallRequest {
   /** Parsed arguments; undefined when not (yet) known. */
   arguments?: unknown;
   facts?: CallFacts;
+  /**
+   * The arguments were cut short or could not be parsed: decided on the name alone when no rule needs
+   * them, denied otherwise (fail closed).
+   */
+  argumentsUnreadable?: boolean;
   /** Extra audit fields (call id, a note that the arguments were cut short, …). */
   detail?: Record<string, unknown>;
 }
@@ -86,7 +91,15 @@ export async function decide(
   const resolved = resolveCall(call, deps.registry);
   let decision: Decision;
   try {
-    decision = policies.evaluate(call, request.facts ?? {}, deps.registry);
+    decision =
+      request.argumentsUnreadable && policies.preview(call, deps.registry) === "conditional"
+        ? {
+            action: "deny",
+            reason: "the call's arguments were cut short or unparsable and a rule needs them",
+            rule: "",
+            mode: "Enforce",
+          }
+        : policies.evaluate(call, request.facts ?? {}, deps.registry);
     if (deps.stateful) {
       decision = await deps.stateful.check({
         call: resolved,

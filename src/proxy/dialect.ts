@@ -56,7 +56,7 @@ export interface Turn {
   decide(
     name: string,
     args: unknown,
-    options?: { deferRecord?: boolean; detail?: Record<string, unknown> },
+    options?: { deferRecord?: boolean; detail?: Record<string, unknown>; argumentsUnreadable?: boolean },
   ): Promise<Decided>;
 }
 

@@ -145,6 +145,7 @@ async function prepareTurn(
           arguments: args,
           facts: { offeredTools: offered, ...(severity ? { findingSeverity: severity } : {}) },
           ...(options.detail ? { detail: options.detail } : {}),
+          ...(options.argumentsUnreadable ? { argumentsUnreadable: true } : {}),
         },
         { deferRecord: options.deferRecord ?? false },
       );
