@@ -30,6 +30,7 @@ const proxy: Command = {
                       [--upstream anthropic=URL] [--upstream openai=URL] [--upstream gemini=URL]
                       [--redis URL]
 
+MCP: /mcp/<server>[/…] → spec.servers[<server>].url (Streamable HTTP and legacy SSE).
 Routes: /anthropic/… → Anthropic (https://api.anthropic.com), /openai/… → OpenAI
 (https://api.openai.com), /gemini/… → Gemini (https://generativelanguage.googleapis.com).
 Point an SDK's base URL at http://LISTEN/anthropic (Anthropic), http://LISTEN/openai/v1 (OpenAI),
@@ -60,6 +61,8 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
     const { JsonLineAuditSink } = await import("../telemetry/audit.ts");
     const { startLocalProxy } = await import("./local.ts");
     const { providerRoutes } = await import("./providers.ts");
+    const { mcpRoute } = await import("../dialects/mcp/route.ts");
+    const { MemoryStore } = await import("../state/memory.ts");
     let policies: InstanceType<typeof PolicySet>;
     try {
       policies = PolicySet.fromDocuments(loadPolicyFiles(files));
@@ -80,6 +83,7 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
       policies,
       audit: new JsonLineAuditSink(process.stdout),
       providers: routes,
+      routes: [mcpRoute({ store: new MemoryStore() })],
       listen,
       admin,
       log,
