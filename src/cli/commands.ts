@@ -1,3 +1,4 @@
+import { controllerCommand } from "../controller/command.ts";
 import type { Command } from "./args.ts";
 import { policyCommands } from "./policy.ts";
 
@@ -5,4 +6,4 @@ import { policyCommands } from "./policy.ts";
  * Every `toolwall` subcommand. Each lives in its own module and is listed here once; heavy modules
  * are imported inside `run` so `toolwall --help` stays fast.
  */
-export const commands: Command[] = [...policyCommands];
+export const commands: Command[] = [...policyCommands, controllerCommand];
