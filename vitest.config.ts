@@ -5,6 +5,6 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    globalSetup: [],
+    reporters: ["default", "./test/summary-reporter.ts"],
   },
 });

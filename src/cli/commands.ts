@@ -1,4 +1,7 @@
 import { controllerCommand } from "../controller/command.ts";
+import { initCommand } from "../init/command.ts";
+import { scanCommand } from "../inspect/scan-command.ts";
+import { webhookCommand } from "../webhook/command.ts";
 import type { Command } from "./args.ts";
 import { policyCommands } from "./policy.ts";
 
@@ -6,4 +9,10 @@ import { policyCommands } from "./policy.ts";
  * Every `toolwall` subcommand. Each lives in its own module and is listed here once; heavy modules
  * are imported inside `run` so `toolwall --help` stays fast.
  */
-export const commands: Command[] = [...policyCommands, controllerCommand];
+export const commands: Command[] = [
+  ...policyCommands,
+  webhookCommand,
+  initCommand,
+  scanCommand,
+  controllerCommand,
+];

@@ -11,7 +11,8 @@ export type AuditEventType =
   | "mcp_cross_server_blocked"
   | "network_connection"
   | "policy_bundle_applied"
-  | "hosted_mcp_connector";
+  | "hosted_mcp_connector"
+  | "tool_result_returned";
 
 /** Common fields (ARCHITECTURE.md "Observability"); each type adds its own. */
 export interface AuditEvent {
