@@ -13,7 +13,7 @@ import {
   PatchStrategy,
   setHeaderOptions,
 } from "@kubernetes/client-node";
-import { Agent } from "undici";
+import { Agent, fetch as undiciFetch } from "undici";
 import { ensureBinaries } from "../test/k8s/binaries.ts";
 import { freePort, startControlPlane } from "../test/k8s/control-plane.ts";
 import { goal, percentile, table } from "./harness.ts";

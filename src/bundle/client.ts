@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Agent, fetch as undiciFetch } from "undici";
 import { PolicySet } from "../policy/evaluate.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import { bundleAge } from "../telemetry/metrics.ts";
@@ -17,6 +18,8 @@ export interface BundleClientOptions {
   /** Where the last good bundle is kept (an emptyDir survives sidecar restarts). */
   bundleDir: string;
   audit: AuditSink;
+  /** PEM CA certificate(s) the controller's HTTPS certificate must chain to (system roots when absent). */
+  controllerCa?: string | undefined;
   /** Staleness limit when no policy applies (each policy's spec.maxStaleness otherwise; the smallest wins). */
   defaultMaxStalenessMs?: number;
   backoffBaseMs?: number;
@@ -51,7 +54,9 @@ function maxStalenessOf(bundle: Bundle, fallbackMs: number): number {
  * bundle's maxStaleness has passed without contact, every call is denied ("policy expired").
  */
 export class BundleClient implements PolicySource {
-  readonly #options: Required<Omit<BundleClientOptions, "log" | "now">> & Pick<BundleClientOptions, "log">;
+  readonly #options: Required<Omit<BundleClientOptions, "log" | "now" | "controllerCa">> &
+    Pick<BundleClientOptions, "log">;
+  readonly #dispatcher: Agent | undefined;
   readonly #now: () => number;
   readonly #expiredSet: PolicySet;
   readonly #listeners = new Set<(bundle: Bundle) => void>();
@@ -76,6 +81,9 @@ export class BundleClient implements PolicySource {
     };
     this.#now = options.now ?? Date.now;
     this.#expiredSet = expiredPolicySet(options.namespace);
+    this.#dispatcher = options.controllerCa
+      ? new Agent({ connect: { ca: options.controllerCa } })
+      : undefined;
   }
 
   /** Loads the bundle kept on disk (if any and still valid), then starts long-polling. */
@@ -95,6 +103,7 @@ export class BundleClient implements PolicySource {
     this.#wakeSleep?.();
     if (this.#ageTimer) clearInterval(this.#ageTimer);
     await this.#loop;
+    await this.#dispatcher?.close();
   }
 
   /** True once a bundle is loaded (from the controller or from disk): the sidecar's readiness. */
@@ -211,7 +220,11 @@ export class BundleClient implements PolicySource {
     if (this.#bundle) url.searchParams.set("since", this.#bundle.hash);
     this.#abort = new AbortController();
     const signal = AbortSignal.any([this.#abort.signal, AbortSignal.timeout(requestTimeoutMs)]);
-    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal });
+    const response = await undiciFetch(url, {
+      headers: { authorization: `Bearer ${token}` },
+      signal,
+      ...(this.#dispatcher ? { dispatcher: this.#dispatcher } : {}),
+    });
     if (response.status === 304) {
       await response.body?.cancel();
       this.#confirmedAt = this.#now();

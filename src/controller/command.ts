@@ -39,7 +39,7 @@ export const controllerCommand: Command = {
   summary: "watch MCPPolicies, serve per-pod bundles, write policy status (leader only)",
   usage: `Usage: toolwall controller [--listen HOST:PORT] [--kubeconfig FILE] [--namespace NS]
                            [--lease-name NAME] [--identity NAME] [--poll-timeout 30s]
-                           [--lease-duration 15s] [--resync 5m]
+                           [--lease-duration 15s] [--resync 5m] [--tls-cert FILE --tls-key FILE]
 
 Watches MCPPolicy objects in all namespaces and the pods they select. Serves
 GET /v1/bundle?namespace=N&pod=P&since=HASH (long-poll; a projected service-account token with
@@ -54,7 +54,8 @@ audience toolwall, checked by TokenReview, may only fetch the bundle of the pod 
   --identity NAME       this replica's name in the Lease (default POD_NAME or host-pid)
   --poll-timeout DUR    how long an unchanged long-poll waits before 304 (default 30s)
   --lease-duration DUR  a leader silent this long is replaced (default 15s)
-  --resync DUR          relist MCPPolicies and pods this often (default 5m)`,
+  --resync DUR          relist MCPPolicies and pods this often (default 5m)
+  --tls-cert FILE       serve HTTPS with this PEM certificate chain (with --tls-key); HTTP otherwise`,
   options: {
     listen: { type: "string" },
     kubeconfig: { type: "string" },
@@ -64,12 +65,21 @@ audience toolwall, checked by TokenReview, may only fetch the bundle of the pod 
     "poll-timeout": { type: "string" },
     "lease-duration": { type: "string" },
     resync: { type: "string" },
+    "tls-cert": { type: "string" },
+    "tls-key": { type: "string" },
   },
   async run(values) {
     const { host, port } = parseListen((values.listen as string | undefined) ?? "0.0.0.0:8443");
     const leaseDurationMs = durationFlag(values, "lease-duration");
     const pollTimeoutMs = durationFlag(values, "poll-timeout");
     const resyncMs = durationFlag(values, "resync");
+    const certFile = values["tls-cert"] as string | undefined;
+    const keyFile = values["tls-key"] as string | undefined;
+    if (Boolean(certFile) !== Boolean(keyFile)) throw new UsageError("--tls-cert and --tls-key go together");
+    const tls =
+      certFile && keyFile
+        ? { cert: readFileSync(certFile, "utf8"), key: readFileSync(keyFile, "utf8") }
+        : undefined;
     const identity = (values.identity as string | undefined) ?? process.env.POD_NAME;
     const { Controller } = await import("./controller.ts");
     const log = (message: string) =>
@@ -86,6 +96,7 @@ audience toolwall, checked by TokenReview, may only fetch the bundle of the pod 
         : {}),
       ...(pollTimeoutMs !== undefined ? { pollTimeoutMs } : {}),
       ...(resyncMs !== undefined ? { resyncMs } : {}),
+      tls,
       log,
     });
     const stopped = new Promise<void>((resolve) => {

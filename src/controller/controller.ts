@@ -38,6 +38,8 @@ export interface ControllerOptions {
   resyncMs?: number;
   leaseDurationMs?: number;
   renewIntervalMs?: number;
+  /** PEM files of the bundle server's certificate and key (HTTPS); plain HTTP when absent. */
+  tls?: { cert: string; key: string } | undefined;
   /** Status writes are batched: at most one pass per this interval. */
   statusIntervalMs?: number;
   log?: (message: string) => void;
@@ -114,6 +116,7 @@ export class Controller {
         }
       },
       ...(options.pollTimeoutMs !== undefined ? { pollTimeoutMs: options.pollTimeoutMs } : {}),
+      tls: options.tls,
       ...(log ? { log } : {}),
     });
     this.elector = new LeaderElector({

@@ -14,6 +14,8 @@ export interface BundleServerOptions {
   /** How long a request whose `since` is current waits for a change before 304. */
   pollTimeoutMs?: number;
   ready?: () => boolean;
+  /** PEM certificate chain and key: serve HTTPS (the tokens sidecars send must not cross the network in clear). */
+  tls?: { cert: string; key: string } | undefined;
   log?: (message: string) => void;
 }
 
@@ -37,7 +39,12 @@ export class BundleServer {
 
   constructor(options: BundleServerOptions) {
     this.#options = options;
-    this.app = Fastify({ logger: false, keepAliveTimeout: 75_000, requestTimeout: 0 });
+    this.app = Fastify({
+      logger: false,
+      keepAliveTimeout: 75_000,
+      requestTimeout: 0,
+      ...(options.tls ? { https: options.tls } : {}),
+    }) as unknown as FastifyInstance;
     this.app.get("/healthz", async () => "ok");
     this.app.get("/readyz", async (_request, reply) => {
       const ready = (options.ready ?? (() => options.model() !== undefined))();

@@ -207,3 +207,47 @@ describe("bundle client and bundle server", () => {
     expect(backoffDelay(10, 100, 1000, () => 0)).toBe(0);
   });
 });
+
+describe("bundle client over HTTPS", () => {
+  it("fetches from a controller serving TLS with a certificate from the given CA", async () => {
+    const { createCertificateAuthority, issueCertificate } = await import("../../src/k8s/pki.ts");
+    const ca = await createCertificateAuthority("toolwall-test-controller-ca", 1);
+    const serving = await issueCertificate(ca, {
+      commonName: "toolwall-controller",
+      dnsNames: ["localhost"],
+      ipAddresses: ["127.0.0.1"],
+      usage: "server",
+      validDays: 1,
+    });
+    const dir = await mkdtemp(join(tmpdir(), "toolwall-bundle-tls-"));
+    const tokenFile = join(dir, "token");
+    await writeFile(tokenFile, "token-research-1");
+    const model = new ControllerModel([denyDelete(1, ["delete_*"])], pods);
+    const server = new BundleServer({
+      authenticator: new TokenAuthenticator({ audience: "toolwall", review }),
+      model: () => model,
+      fetchPod: async () => undefined,
+      tls: { cert: serving.certPem, key: serving.keyPem },
+    });
+    const url = await server.app.listen({ host: "127.0.0.1", port: 0 });
+    expect(url).toMatch(/^https:/);
+    const sidecar = new BundleClient({
+      controllerUrl: url,
+      namespace: "agents",
+      pod: "research-1",
+      tokenFile,
+      bundleDir: join(dir, "bundle"),
+      audit: new MemoryAuditSink(),
+      controllerCa: ca.certPem,
+    });
+    try {
+      await sidecar.start();
+      await sidecar.whenReady();
+      expect(sidecar.current().evaluate({ tool: "delete_repo" }).action).toBe("deny");
+    } finally {
+      await sidecar.stop();
+      await server.app.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
