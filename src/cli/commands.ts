@@ -1,3 +1,4 @@
+import { controllerCommand } from "../controller/command.ts";
 import { demoCommands } from "../demo/command.ts";
 import { initCommand } from "../init/command.ts";
 import { scanCommand } from "../inspect/scan-command.ts";
@@ -22,4 +23,5 @@ export const commands: Command[] = [
   callsCommand,
   ...proxyCommands,
   ...demoCommands,
+  controllerCommand,
 ];
