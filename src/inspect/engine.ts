@@ -226,13 +226,6 @@ function resolveCompiled(config: InspectionConfig | CompiledInspection | undefin
   return "literals" in config ? config : compileInspection(config);
 }
 
-interface TextSegment {
-  field: string;
-  text: string;
-  /** Names and keys: identifiers whose words are split before matching. */
-  identifier: boolean;
-}
-
 /** `read_ssh_keys`, `readSshKeys` → `read ssh keys`. */
 function identifierWords(name: string): string {
   let out = "";
@@ -250,39 +243,62 @@ function identifierWords(name: string): string {
   return out;
 }
 
-function collectStrings(value: unknown, path: string, depth: number, out: TextSegment[]): void {
-  if (typeof value === "string") {
-    out.push({ field: path, text: value, identifier: false });
-    return;
-  }
+type Visit = (
+  text: string,
+  identifier: boolean,
+  valuePosition: boolean,
+  path: readonly (string | number)[],
+) => void;
+
+const PROPERTY_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions"]);
+const VALUE_KEYS = new Set(["default", "const"]);
+const VALUE_LISTS = new Set(["enum", "examples", "default"]);
+
+/**
+ * Visits every string of a schema-like value: values, property names and non-keyword keys. The
+ * path is a shared stack, turned into a string only for strings that have findings.
+ */
+function walkStrings(value: unknown, path: (string | number)[], depth: number, visit: Visit): void {
   if (value === null || typeof value !== "object" || depth > MAX_SCHEMA_DEPTH) return;
+  const parentKey = path[path.length - 1];
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) collectStrings(value[i], pathJoin(path, i), depth + 1, out);
+    const valueList = typeof parentKey === "string" && VALUE_LISTS.has(parentKey);
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      const item = value[i];
+      if (typeof item === "string") visit(item, false, valueList, path);
+      else walkStrings(item, path, depth + 1, visit);
+      path.pop();
+    }
     return;
   }
-  const parentIsPropertyMap =
-    path.endsWith(".properties") ||
-    path.endsWith(".patternProperties") ||
-    path.endsWith(".$defs") ||
-    path.endsWith(".definitions");
-  for (const [key, member] of Object.entries(value)) {
-    const memberPath = pathJoin(path, key);
-    if (parentIsPropertyMap || !SCHEMA_KEYWORDS.has(key))
-      out.push({ field: memberPath, text: key, identifier: true });
-    collectStrings(member, memberPath, depth + 1, out);
+  const parentIsPropertyMap = typeof parentKey === "string" && PROPERTY_MAPS.has(parentKey);
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const member = (value as Record<string, unknown>)[key];
+    path.push(key);
+    if (parentIsPropertyMap || !SCHEMA_KEYWORDS.has(key)) visit(key, true, false, path);
+    if (typeof member === "string") visit(member, false, !parentIsPropertyMap && VALUE_KEYS.has(key), path);
+    else walkStrings(member, path, depth + 1, visit);
+    path.pop();
   }
 }
 
-function segmentsOf(tool: ToolDefinition): TextSegment[] {
-  const out: TextSegment[] = [];
-  if (typeof tool.name === "string") out.push({ field: "name", text: tool.name, identifier: true });
-  if (typeof tool.title === "string") out.push({ field: "title", text: tool.title, identifier: false });
-  if (typeof tool.description === "string")
-    out.push({ field: "description", text: tool.description, identifier: false });
-  collectStrings(tool.inputSchema, "inputSchema", 0, out);
-  collectStrings(tool.outputSchema, "outputSchema", 0, out);
-  collectStrings(tool.annotations, "annotations", 0, out);
+function pathString(path: readonly (string | number)[]): string {
+  let out = "";
+  for (const key of path) out = pathJoin(out, key);
   return out;
+}
+
+function visitStrings(tool: ToolDefinition, visit: Visit): void {
+  if (typeof tool.name === "string") visit(tool.name, true, false, ["name"]);
+  if (typeof tool.title === "string") visit(tool.title, false, false, ["title"]);
+  if (typeof tool.description === "string") visit(tool.description, false, false, ["description"]);
+  for (const field of ["inputSchema", "outputSchema", "annotations"] as const) {
+    const value = tool[field];
+    if (typeof value === "string") visit(value, false, false, [field]);
+    else walkStrings(value, [field], 0, visit);
+  }
 }
 
 /** Lower-cases without changing offsets (a few characters grow when lower-cased; those stay). */
@@ -302,6 +318,7 @@ function raise(severity: Severity): Severity {
 }
 
 function firstMatch(pattern: CompiledPattern, lower: string): [number, number] | undefined {
+  if (!pattern.regex.test(lower)) return undefined;
   const matcher = pattern.regex.matcher(lower);
   for (let tries = 0; tries < MAX_MATCHES_TRIED && matcher.find(); tries++) {
     const start = matcher.start();
@@ -412,18 +429,6 @@ function applyCompounds(
   }
 }
 
-/** A `default`, `const`, `enum` or `examples` entry: a value the model is steered to send as is. */
-function isValuePosition(field: string): boolean {
-  return (
-    field.endsWith(".default") ||
-    field.endsWith(".const") ||
-    (field.endsWith("]") &&
-      (field.includes(".enum[", field.length - 12) ||
-        field.includes(".examples[", field.length - 16) ||
-        field.includes(".default[", field.length - 15)))
-  );
-}
-
 /** A secret-bearing path or a recipient address offered as the value to send is steering, not prose. */
 function flagSecretValues(field: string, fieldFindings: Finding[]): void {
   const secretFile = fieldFindings.find((f) => f.rule === "credential.secret-file");
@@ -473,10 +478,12 @@ const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Finding[] {
   const findings: Finding[] = [];
-  for (const segment of segmentsOf(tool)) {
-    const found = analyzeString(compiled, segment.text, segment.identifier, isValuePosition(segment.field));
-    for (const finding of found) findings.push({ ...finding, field: segment.field });
-  }
+  visitStrings(tool, (text, identifier, valuePosition, path) => {
+    const found = analyzeString(compiled, text, identifier, valuePosition);
+    if (found.length === 0) return;
+    const field = pathString(path);
+    for (const finding of found) findings.push({ ...finding, field });
+  });
   return dedupe(findings).sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
 }
 
