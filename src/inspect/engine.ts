@@ -45,7 +45,7 @@ export interface CompiledInspection {
   readonly literals: LiteralSet;
   readonly cache: Map<string, InspectionResult>;
   /** Findings per distinct string (without field), see analyzeString. */
-  readonly strings: Map<string, readonly Finding[]>;
+  readonly strings: readonly Map<string, readonly Finding[]>[];
 }
 
 const CACHE_LIMIT = 20_000;
@@ -197,7 +197,7 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     literalOwners,
     literals: new LiteralSet(literalList),
     cache: new Map(),
-    strings: new Map(),
+    strings: [new Map(), new Map(), new Map(), new Map()],
   };
   warmUp(compiled);
   compiledByConfig.set(config, compiled);
@@ -448,8 +448,10 @@ function analyzeString(
   // Short strings (property names and descriptions, enum values) repeat across tools; long ones
   // rarely do and would only cost hashing.
   const cacheable = text.length <= STRING_CACHE_MAX_LENGTH;
-  const key = cacheable ? `${identifier ? "i" : "t"}${valuePosition ? "v" : "-"}${text}` : "";
-  const cached = cacheable ? compiled.strings.get(key) : undefined;
+  // One map per kind of position, keyed by the string itself: no key concatenation, and V8 keeps
+  // a string's hash once computed.
+  const cache = compiled.strings[(identifier ? 2 : 0) + (valuePosition ? 1 : 0)]!;
+  const cached = cacheable ? cache.get(text) : undefined;
   if (cached) return cached;
   const fieldFindings: Finding[] = [];
   const normalized = normalize(identifier ? identifierWords(text) : text);
@@ -468,8 +470,8 @@ function analyzeString(
   );
   const result = kept.length === 0 ? NO_FINDINGS : kept;
   if (cacheable) {
-    if (compiled.strings.size >= STRING_CACHE_LIMIT) compiled.strings.clear();
-    compiled.strings.set(key, result);
+    if (cache.size >= STRING_CACHE_LIMIT) cache.clear();
+    cache.set(text, result);
   }
   return result;
 }
