@@ -54,6 +54,10 @@ const STRING_CACHE_MAX_LENGTH = 256;
 const MAX_SCHEMA_DEPTH = 64;
 const MAX_MATCHES_TRIED = 8;
 const MAX_MATCH_LENGTH = 240;
+/** Longest stretch of one sentence a pattern sees at once (windows overlap by MAX_MATCH_LENGTH). */
+const WINDOW = 2048;
+/** Longer strings are inspected up to this length and reported as oversized. */
+const MAX_SCANNED_LENGTH = 256 * 1024;
 
 /** JSON Schema keywords: as keys they are structure, not text; any other key is scanned as a name. */
 const SCHEMA_KEYWORDS = new Set([
@@ -390,11 +394,19 @@ function scanText(
     const pattern = compiled.patterns[index]!;
     if (reported.has(index) || seen !== requiredMask(pattern.rule)) continue;
     const s = key % SENTENCE_KEY;
-    const from = s === 0 ? 0 : ends[s - 1]!;
-    const span = firstMatch(pattern, lower.slice(from, ends[s]));
-    if (!span) continue;
-    reported.add(index);
-    report(pattern.rule.id, pattern.rule.category, pattern.rule.severity, from + span[0], from + span[1]);
+    const sentenceStart = s === 0 ? 0 : ends[s - 1]!;
+    // A run-on "sentence" is matched in overlapping windows: matches are at most MAX_MATCH_LENGTH
+    // long, and a huge unbroken string must not cost a pattern pass over all of it per rule.
+    for (let from = sentenceStart; from < ends[s]!; from += WINDOW - MAX_MATCH_LENGTH) {
+      const to = Math.min(ends[s]!, from + WINDOW);
+      const span = firstMatch(pattern, lower.slice(from, to));
+      if (span) {
+        reported.add(index);
+        report(pattern.rule.id, pattern.rule.category, pattern.rule.severity, from + span[0], from + span[1]);
+        break;
+      }
+      if (to === ends[s]) break;
+    }
   }
   for (const custom of compiled.customs) {
     const matcher = custom.regex.matcher(text);
@@ -454,7 +466,18 @@ function analyzeString(
   const cached = cacheable ? cache.get(text) : undefined;
   if (cached) return cached;
   const fieldFindings: Finding[] = [];
-  const normalized = normalize(identifier ? identifierWords(text) : text);
+  const oversized = text.length > MAX_SCANNED_LENGTH;
+  const normalized = normalize(
+    identifier ? identifierWords(text) : oversized ? text.slice(0, MAX_SCANNED_LENGTH) : text,
+  );
+  if (oversized)
+    fieldFindings.push({
+      rule: "hidden.oversized-text",
+      category: "HiddenInstructions",
+      severity: "Medium",
+      field: "",
+      match: `${text.length} characters; only the first ${MAX_SCANNED_LENGTH} were inspected`,
+    });
   for (const hidden of normalized.findings)
     fieldFindings.push({ ...hidden, category: "HiddenInstructions", field: "" });
   scanText(compiled, "", normalized.text, undefined, fieldFindings);
