@@ -6,8 +6,10 @@ export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
 all: test
 
+# `npm install`, not `npm ci`: npm 11 with omit-lockfile-registry-resolved leaves other platforms'
+# optional packages (biome's binaries) out of the lock, and `npm ci` then refuses the lock as out of sync.
 node_modules/.install-stamp: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund --prefer-offline
 	@node -e 'if (!process.version.startsWith("v24.")) { console.error("expected Node 24, got " + process.version); process.exit(1) }'
 	@touch $@
 

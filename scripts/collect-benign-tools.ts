@@ -1,0 +1,126 @@
+// Builds the benign half of the inspection corpus from real MCP servers: each package is installed
+// from npm into .cache/benign-servers/<name>, started over stdio, and asked for tools/list with the
+// official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
+// name and installed version. Run: node scripts/collect-benign-tools.ts [package-name …]
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+interface ServerSpec {
+  package: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /** Which bin of the package starts the server, when it has several. */
+  bin?: string;
+}
+
+// Placeholder credentials: the servers want them present at start, listing tools never uses them.
+const servers: ServerSpec[] = [
+  { package: "@modelcontextprotocol/server-everything", args: ["stdio"] },
+  { package: "@modelcontextprotocol/server-filesystem", args: ["/tmp"] },
+  { package: "@modelcontextprotocol/server-memory" },
+  { package: "@modelcontextprotocol/server-sequential-thinking" },
+  { package: "@modelcontextprotocol/server-github", env: { GITHUB_PERSONAL_ACCESS_TOKEN: "placeholder" } },
+  {
+    package: "@modelcontextprotocol/server-gitlab",
+    env: { GITLAB_PERSONAL_ACCESS_TOKEN: "placeholder", GITLAB_API_URL: "http://127.0.0.1:9/api/v4" },
+  },
+  { package: "@modelcontextprotocol/server-puppeteer", env: { PUPPETEER_SKIP_DOWNLOAD: "1" } },
+  { package: "@modelcontextprotocol/server-brave-search", env: { BRAVE_API_KEY: "placeholder" } },
+  {
+    package: "@modelcontextprotocol/server-slack",
+    env: { SLACK_BOT_TOKEN: "placeholder", SLACK_TEAM_ID: "T0" },
+  },
+  { package: "@modelcontextprotocol/server-postgres", args: ["postgresql://127.0.0.1:9/none"] },
+  { package: "@modelcontextprotocol/server-google-maps", env: { GOOGLE_MAPS_API_KEY: "placeholder" } },
+  { package: "@modelcontextprotocol/server-everart", env: { EVERART_API_KEY: "placeholder" } },
+  {
+    package: "@modelcontextprotocol/server-aws-kb-retrieval",
+    env: { AWS_ACCESS_KEY_ID: "placeholder", AWS_SECRET_ACCESS_KEY: "placeholder", AWS_REGION: "us-east-1" },
+  },
+  { package: "@playwright/mcp", args: ["--headless"] },
+  { package: "chrome-devtools-mcp" },
+  { package: "@wonderwhy-er/desktop-commander" },
+  { package: "mcp-server-kubernetes" },
+  { package: "firecrawl-mcp", env: { FIRECRAWL_API_KEY: "fc-placeholder" } },
+  { package: "tavily-mcp", env: { TAVILY_API_KEY: "tvly-placeholder" } },
+  { package: "@notionhq/notion-mcp-server", env: { NOTION_TOKEN: "placeholder" } },
+];
+
+const root = resolve(import.meta.dirname, "..");
+const cacheDir = join(root, ".cache", "benign-servers");
+const outDir = join(root, "test", "inspect", "corpus", "benign");
+
+function safeName(pkg: string): string {
+  return pkg.replace(/^@/, "").replace(/[/]/g, "__");
+}
+
+function install(spec: ServerSpec): { dir: string; version: string; binPath: string } {
+  const dir = join(cacheDir, safeName(spec.package));
+  const pkgDir = join(dir, "node_modules", spec.package);
+  if (!existsSync(join(pkgDir, "package.json"))) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), '{"private":true}\n');
+    // --ignore-scripts: postinstall steps that download browsers cannot run here and are not
+    // needed to answer tools/list.
+    execFileSync(
+      "npm",
+      ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--legacy-peer-deps", spec.package],
+      { cwd: dir, stdio: ["ignore", "ignore", "inherit"] },
+    );
+  }
+  const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as {
+    version: string;
+    bin?: string | Record<string, string>;
+  };
+  const bins = typeof manifest.bin === "string" ? { main: manifest.bin } : (manifest.bin ?? {});
+  const binRelative = spec.bin ? bins[spec.bin] : Object.values(bins)[0];
+  if (!binRelative) throw new Error(`${spec.package} has no bin to start`);
+  return { dir, version: manifest.version, binPath: join(pkgDir, binRelative) };
+}
+
+async function listTools(spec: ServerSpec, binPath: string, cwd: string): Promise<unknown[]> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [binPath, ...(spec.args ?? [])],
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...spec.env },
+    cwd,
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "toolwall-corpus-collector", version: "0.1.0" });
+  const timeout = setTimeout(() => void transport.close(), 60_000);
+  try {
+    await client.connect(transport);
+    const tools: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {});
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  } finally {
+    clearTimeout(timeout);
+    await client.close();
+  }
+}
+
+const wanted = process.argv.slice(2);
+mkdirSync(outDir, { recursive: true });
+let total = 0;
+for (const spec of servers) {
+  if (wanted.length > 0 && !wanted.includes(spec.package)) continue;
+  try {
+    const { dir, version, binPath } = install(spec);
+    const tools = await listTools(spec, binPath, dir);
+    const file = join(outDir, `${safeName(spec.package)}.json`);
+    writeFileSync(file, `${JSON.stringify({ package: spec.package, version, tools }, null, 2)}\n`);
+    total += tools.length;
+    console.log(`${spec.package}@${version}: ${tools.length} tools`);
+  } catch (error) {
+    console.error(`${spec.package}: ${(error as Error).message}`);
+  }
+}
+console.log(`total: ${total} tools`);

@@ -1,0 +1,176 @@
+import type { CallRecord, SessionState, ShadowedTool, ToolCategory } from "../state/types.ts";
+import { type Classifier, type ClassifierOverride, compileClassifier } from "./classifier.ts";
+import { parseDuration } from "./duration.ts";
+
+/** `spec.crossServer` as the CRD writes it (defaults may be missing: they are filled in here). */
+export interface CrossServerSpec {
+  readThenSend?: { enabled?: boolean; window?: string };
+  burst?: { enabled?: boolean; maxCalls?: number; window?: string };
+  crossServerFlow?: { enabled?: boolean; sameTurnOnly?: boolean; window?: string };
+  shadowTool?: { enabled?: boolean };
+  classifier?: ClassifierOverride[];
+}
+
+export interface CrossServerConfig {
+  readThenSend: { enabled: boolean; windowMs: number };
+  burst: { enabled: boolean; maxCalls: number; windowMs: number };
+  crossServerFlow: { enabled: boolean; sameTurnOnly: boolean; windowMs: number };
+  shadowTool: { enabled: boolean };
+  classify: Classifier;
+  /** How much window the enabled rules look at; 0 when none needs one. */
+  retentionMs: number;
+}
+
+export type CrossServerRule = "readThenSend" | "burst" | "crossServerFlow" | "shadowTool";
+
+export interface CrossServerFinding {
+  rule: CrossServerRule;
+  severity: "critical" | "high";
+  reason: string;
+  /** The earlier calls that made the rule fire, newest first (at most `maxRelated`). */
+  related: CallRecord[];
+}
+
+export interface PendingCall {
+  at: number;
+  server: string;
+  tool: string;
+  requestId: string;
+  category: ToolCategory;
+}
+
+const maxRelated = 20;
+
+export function compileCrossServer(spec: CrossServerSpec = {}): CrossServerConfig {
+  const readThenSend = {
+    enabled: spec.readThenSend?.enabled ?? false,
+    windowMs: parseDuration(spec.readThenSend?.window ?? "30s"),
+  };
+  const burst = {
+    enabled: spec.burst?.enabled ?? false,
+    maxCalls: spec.burst?.maxCalls ?? 10,
+    windowMs: parseDuration(spec.burst?.window ?? "5s"),
+  };
+  if (!Number.isInteger(burst.maxCalls) || burst.maxCalls < 1) {
+    throw new Error(`crossServer.burst.maxCalls must be a positive integer, got ${burst.maxCalls}`);
+  }
+  const crossServerFlow = {
+    enabled: spec.crossServerFlow?.enabled ?? false,
+    sameTurnOnly: spec.crossServerFlow?.sameTurnOnly ?? true,
+    windowMs: parseDuration(spec.crossServerFlow?.window ?? "30s"),
+  };
+  const retentionMs = Math.max(
+    0,
+    ...[readThenSend, burst, crossServerFlow].filter((r) => r.enabled).map((r) => r.windowMs),
+  );
+  return {
+    readThenSend,
+    burst,
+    crossServerFlow,
+    shadowTool: { enabled: spec.shadowTool?.enabled ?? false },
+    classify: compileClassifier(spec.classifier),
+    retentionMs,
+  };
+}
+
+export function usesCrossServerRules(config: CrossServerConfig): boolean {
+  return config.retentionMs > 0 || config.shadowTool.enabled;
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10}s`;
+}
+
+/**
+ * The cross-server rules over a session's window, for a call about to be made. Pure: the window is
+ * the caller's (oldest first); the first rule that fires is returned, the most severe rules first.
+ */
+export function evaluateCrossServer(
+  config: CrossServerConfig,
+  state: SessionState,
+  call: PendingCall,
+): CrossServerFinding | undefined {
+  if (config.shadowTool.enabled) {
+    const shadow = findShadow(state.shadows, call.tool);
+    if (shadow) {
+      return {
+        rule: "shadowTool",
+        severity: "critical",
+        reason: `Tool '${call.tool}' was shadowed: originally from '${shadow.originalServer}', now served by '${shadow.currentServer}'`,
+        related: [],
+      };
+    }
+  }
+  if (config.readThenSend.enabled && call.category === "send") {
+    const reads = recent(state.window, call.at - config.readThenSend.windowMs, (r) =>
+      isOtherServersRead(r, call),
+    );
+    if (reads.length > 0) {
+      const read = reads[0]!;
+      return {
+        rule: "readThenSend",
+        severity: "critical",
+        reason: `Server '${call.server}' attempted send after '${read.server}' read data ${seconds(call.at - read.at)} ago`,
+        related: reads,
+      };
+    }
+  }
+  if (config.crossServerFlow.enabled && (call.category === "write" || call.category === "send")) {
+    const { sameTurnOnly, windowMs } = config.crossServerFlow;
+    const reads = recent(
+      state.window,
+      call.at - windowMs,
+      (r) =>
+        isOtherServersRead(r, call) &&
+        (!sameTurnOnly || (call.requestId !== "" && r.requestId === call.requestId)),
+    );
+    if (reads.length > 0) {
+      return {
+        rule: "crossServerFlow",
+        severity: "high",
+        reason: `Cross-server data flow: '${reads[0]!.server}' read → '${call.server}' ${call.category}${sameTurnOnly ? " in the same turn" : ""}`,
+        related: reads,
+      };
+    }
+  }
+  if (config.burst.enabled) {
+    const { maxCalls, windowMs } = config.burst;
+    const fromServer = recent(state.window, call.at - windowMs, (r) => r.server === call.server, maxCalls);
+    if (fromServer.length >= maxCalls) {
+      return {
+        rule: "burst",
+        severity: "high",
+        reason: `Server '${call.server}' exceeded burst limit: ${maxCalls} calls in ${seconds(windowMs)}`,
+        related: fromServer.slice(0, maxRelated),
+      };
+    }
+  }
+  return undefined;
+}
+
+function findShadow(shadows: readonly ShadowedTool[], tool: string): ShadowedTool | undefined {
+  if (shadows.length === 0) return undefined;
+  const name = tool.toLowerCase();
+  const bare = /^mcp__.+?__(.+)$/.exec(name)?.[1];
+  return shadows.find((s) => s.tool === name || s.tool === bare);
+}
+
+function isOtherServersRead(record: CallRecord, call: PendingCall): boolean {
+  return record.category === "read" && record.action === "allow" && record.server !== call.server;
+}
+
+/** Matching window entries at or after `cutoff`, newest first, scanning back from the end. */
+function recent(
+  window: readonly CallRecord[],
+  cutoff: number,
+  matches: (record: CallRecord) => boolean,
+  enough = maxRelated,
+): CallRecord[] {
+  const found: CallRecord[] = [];
+  for (let i = window.length - 1; i >= 0 && found.length < enough; i--) {
+    const record = window[i]!;
+    if (record.at < cutoff) break;
+    if (matches(record)) found.push(record);
+  }
+  return found;
+}

@@ -1,0 +1,11 @@
+import type { LlmDialect } from "../../proxy/dialect.ts";
+import { anthropicRequest } from "./request.ts";
+import { anthropicResponse } from "./response.ts";
+
+/** Anthropic Messages API: `POST …/v1/messages` (count_tokens and batches are relayed untouched). */
+export const anthropicMessages: LlmDialect = {
+  name: "anthropic-messages",
+  handles: (method, path) => method === "POST" && /\/messages$/.test(path),
+  request: anthropicRequest,
+  response: anthropicResponse,
+};

@@ -1,0 +1,448 @@
+import { RE2JS } from "re2js";
+import { LiteralSet } from "./literals.ts";
+import { type Channel, normalize, withContext } from "./normalize.ts";
+import { pathJoin, toolHash } from "./pinning.ts";
+import { COMPOUND_RULES, type CompoundRule, PATTERN_RULES, type PatternRule } from "./rules.ts";
+import {
+  type Category,
+  DETECTORS,
+  type DetectorName,
+  type Finding,
+  type InspectionConfig,
+  type InspectionResult,
+  SEVERITIES,
+  type Severity,
+  severityRank,
+  type ToolDefinition,
+} from "./types.ts";
+
+/** A policy's inspection config that cannot be compiled (unknown detector, invalid RE2 pattern). */
+export class InspectionConfigError extends Error {}
+
+interface CompiledPattern {
+  rule: PatternRule;
+  regex: RE2JS;
+  unless: RE2JS | undefined;
+}
+
+interface CompiledCustom {
+  rule: string;
+  severity: Severity;
+  regex: RE2JS;
+}
+
+/** An inspection config ready to run, with its own result cache; build with compileInspection. */
+export interface CompiledInspection {
+  readonly enabled: boolean;
+  readonly detectors: ReadonlySet<DetectorName>;
+  readonly threshold: Severity;
+  readonly action: "Alert" | "Block";
+  readonly patterns: readonly CompiledPattern[];
+  readonly compounds: readonly CompoundRule[];
+  readonly customs: readonly CompiledCustom[];
+  /** Literal id → [pattern index, trigger group (0 or 1)]. */
+  readonly literalOwners: readonly (readonly [number, number])[];
+  readonly literals: LiteralSet;
+  readonly cache: Map<string, InspectionResult>;
+}
+
+const CACHE_LIMIT = 20_000;
+const MAX_SCHEMA_DEPTH = 64;
+const MAX_MATCHES_TRIED = 8;
+
+/** JSON Schema keywords: as keys they are structure, not text; any other key is scanned as a name. */
+const SCHEMA_KEYWORDS = new Set([
+  "type",
+  "properties",
+  "required",
+  "description",
+  "title",
+  "default",
+  "enum",
+  "const",
+  "items",
+  "additionalProperties",
+  "patternProperties",
+  "$schema",
+  "$id",
+  "$ref",
+  "$defs",
+  "definitions",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "not",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "pattern",
+  "examples",
+  "nullable",
+  "readOnly",
+  "writeOnly",
+  "deprecated",
+  "multipleOf",
+  "minProperties",
+  "maxProperties",
+  "propertyNames",
+  "contains",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "prefixItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contentMediaType",
+  "contentEncoding",
+  "$comment",
+  "readOnlyHint",
+  "destructiveHint",
+  "idempotentHint",
+  "openWorldHint",
+]);
+
+const ESCAPED_CLASS = /\\[A-Z]/;
+
+function compileRe2(pattern: string, what: string): RE2JS {
+  try {
+    return RE2JS.compile(pattern);
+  } catch (error) {
+    throw new InspectionConfigError(`${what}: invalid RE2 pattern: ${(error as Error).message}`);
+  }
+}
+
+const compiledByConfig = new WeakMap<object, CompiledInspection>();
+let defaultCompiled: CompiledInspection | undefined;
+
+/** Compiles `spec.inspection` once per config object; later calls with the same object are free. */
+export function compileInspection(config: InspectionConfig = {}): CompiledInspection {
+  const cached = compiledByConfig.get(config);
+  if (cached) return cached;
+  const detectors = new Set<DetectorName>(config.detectors ?? DETECTORS);
+  for (const name of detectors)
+    if (!DETECTORS.includes(name)) throw new InspectionConfigError(`unknown detector '${name}'`);
+  const threshold = config.threshold ?? "High";
+  if (!SEVERITIES.includes(threshold)) throw new InspectionConfigError(`unknown threshold '${threshold}'`);
+  const action = config.action ?? "Alert";
+  if (action !== "Alert" && action !== "Block") throw new InspectionConfigError(`unknown action '${action}'`);
+  const patterns: CompiledPattern[] = [];
+  const literalList: string[] = [];
+  const literalOwners: [number, number][] = [];
+  for (const rule of PATTERN_RULES) {
+    if (!detectors.has(rule.category)) continue;
+    // Text is lower-cased before matching (RE2JS is many times slower case-insensitively), so the
+    // patterns are too; they must not rely on upper-case escapes such as \S or \W.
+    if (ESCAPED_CLASS.test(rule.pattern)) throw new InspectionConfigError(`${rule.id}: upper-case escape`);
+    const index = patterns.length;
+    patterns.push({
+      rule,
+      regex: compileRe2(rule.pattern.toLowerCase(), rule.id),
+      unless: rule.unless ? compileRe2(rule.unless.toLowerCase(), rule.id) : undefined,
+    });
+    for (const literal of rule.triggers) {
+      literalList.push(literal);
+      literalOwners.push([index, 0]);
+    }
+    for (const literal of rule.alsoTriggers ?? []) {
+      literalList.push(literal);
+      literalOwners.push([index, 1]);
+    }
+  }
+  const customs: CompiledCustom[] = [];
+  for (const custom of config.customPatterns ?? []) {
+    const severity = custom.severity ?? "High";
+    if (!SEVERITIES.includes(severity))
+      throw new InspectionConfigError(`customPatterns '${custom.name}': unknown severity '${severity}'`);
+    customs.push({
+      rule: `custom.${custom.name}`,
+      severity,
+      regex: compileRe2(custom.pattern, `customPatterns '${custom.name}'`),
+    });
+  }
+  const compiled: CompiledInspection = {
+    enabled: config.enabled ?? true,
+    detectors,
+    threshold,
+    action,
+    patterns,
+    compounds: COMPOUND_RULES.filter((rule) => detectors.has(rule.category)),
+    customs,
+    literalOwners,
+    literals: new LiteralSet(literalList),
+    cache: new Map(),
+  };
+  compiledByConfig.set(config, compiled);
+  return compiled;
+}
+
+function resolveCompiled(config: InspectionConfig | CompiledInspection | undefined): CompiledInspection {
+  if (config === undefined) {
+    defaultCompiled ??= compileInspection({});
+    return defaultCompiled;
+  }
+  return "literals" in config ? config : compileInspection(config);
+}
+
+interface TextSegment {
+  field: string;
+  text: string;
+  /** Names and keys: identifiers whose words are split before matching. */
+  identifier: boolean;
+}
+
+/** `read_ssh_keys`, `readSshKeys` → `read ssh keys`. */
+function identifierWords(name: string): string {
+  let out = "";
+  for (let i = 0; i < name.length; i++) {
+    const ch = name[i]!;
+    const code = name.charCodeAt(i);
+    if (ch === "_" || ch === "-" || ch === ".") out += " ";
+    else {
+      const previous = name.charCodeAt(i - 1);
+      const upper = code >= 0x41 && code <= 0x5a;
+      const previousLower = previous >= 0x61 && previous <= 0x7a;
+      out += upper && previousLower ? ` ${ch}` : ch;
+    }
+  }
+  return out;
+}
+
+function collectStrings(value: unknown, path: string, depth: number, out: TextSegment[]): void {
+  if (typeof value === "string") {
+    out.push({ field: path, text: value, identifier: false });
+    return;
+  }
+  if (value === null || typeof value !== "object" || depth > MAX_SCHEMA_DEPTH) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) collectStrings(value[i], pathJoin(path, i), depth + 1, out);
+    return;
+  }
+  const parentIsPropertyMap =
+    path.endsWith(".properties") ||
+    path.endsWith(".patternProperties") ||
+    path.endsWith(".$defs") ||
+    path.endsWith(".definitions");
+  for (const [key, member] of Object.entries(value)) {
+    const memberPath = pathJoin(path, key);
+    if (parentIsPropertyMap || !SCHEMA_KEYWORDS.has(key))
+      out.push({ field: memberPath, text: key, identifier: true });
+    collectStrings(member, memberPath, depth + 1, out);
+  }
+}
+
+function segmentsOf(tool: ToolDefinition): TextSegment[] {
+  const out: TextSegment[] = [];
+  if (typeof tool.name === "string") out.push({ field: "name", text: tool.name, identifier: true });
+  if (typeof tool.title === "string") out.push({ field: "title", text: tool.title, identifier: false });
+  if (typeof tool.description === "string")
+    out.push({ field: "description", text: tool.description, identifier: false });
+  collectStrings(tool.inputSchema, "inputSchema", 0, out);
+  collectStrings(tool.outputSchema, "outputSchema", 0, out);
+  collectStrings(tool.annotations, "annotations", 0, out);
+  return out;
+}
+
+/** Lower-cases without changing offsets (a few characters grow when lower-cased; those stay). */
+function lowerSameLength(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  let out = "";
+  for (const ch of text) {
+    const l = ch.toLowerCase();
+    out += l.length === ch.length ? l : ch;
+  }
+  return out;
+}
+
+function raise(severity: Severity): Severity {
+  return SEVERITIES[Math.min(severityRank(severity) + 1, SEVERITIES.length - 1)]!;
+}
+
+function firstMatch(pattern: CompiledPattern, lower: string): [number, number] | undefined {
+  const matcher = pattern.regex.matcher(lower);
+  for (let tries = 0; tries < MAX_MATCHES_TRIED && matcher.find(); tries++) {
+    const start = matcher.start();
+    const end = matcher.end();
+    if (pattern.unless?.matcher(lower.slice(Math.max(0, start - 20), end)).find()) continue;
+    return [start, end];
+  }
+  return undefined;
+}
+
+function scanText(
+  compiled: CompiledInspection,
+  field: string,
+  text: string,
+  channel: Channel | undefined,
+  hits: Uint8Array,
+  findings: Finding[],
+): void {
+  const lower = lowerSameLength(text);
+  hits.fill(0);
+  compiled.literals.scan(lower, (id) => {
+    const [index, group] = compiled.literalOwners[id]!;
+    hits[index] = hits[index]! | (1 << group);
+  });
+  const label = channel ? `[${channel}] ` : "";
+  const report = (rule: string, category: Category, severity: Severity, start: number, end: number) => {
+    findings.push({
+      rule,
+      category,
+      // Text hidden from human reviewers but visible to the model is worse than the same text in view.
+      severity: channel ? raise(severity) : severity,
+      field,
+      match: label + withContext(text, start, end),
+    });
+  };
+  compiled.patterns.forEach((pattern, index) => {
+    const needed = pattern.rule.alsoTriggers ? 3 : 1;
+    if (hits[index] !== needed) return;
+    const span = firstMatch(pattern, lower);
+    if (span) report(pattern.rule.id, pattern.rule.category, pattern.rule.severity, span[0], span[1]);
+  });
+  for (const custom of compiled.customs) {
+    const matcher = custom.regex.matcher(text);
+    if (matcher.find()) report(custom.rule, "Custom", custom.severity, matcher.start(), matcher.end());
+  }
+}
+
+function applyCompounds(
+  compiled: CompiledInspection,
+  field: string,
+  fieldFindings: Finding[],
+  out: Finding[],
+) {
+  if (fieldFindings.length < 2) return;
+  for (const compound of compiled.compounds) {
+    const contributors: Finding[] = [];
+    const satisfied = compound.allOf.every((group) => {
+      const hit = fieldFindings.find(
+        (f) => group.some((prefix) => f.rule.startsWith(prefix)) && !contributors.includes(f),
+      );
+      if (hit) contributors.push(hit);
+      return hit !== undefined;
+    });
+    if (!satisfied) continue;
+    out.push({
+      rule: compound.id,
+      category: compound.category,
+      severity: compound.severity,
+      field,
+      match: [...new Set(contributors.map((f) => f.match))].join(" + "),
+    });
+  }
+}
+
+/** A `default`, `const`, `enum` or `examples` entry: a value the model is steered to send as is. */
+function isValuePosition(field: string): boolean {
+  const last = field.slice(field.lastIndexOf(".") + 1);
+  return (
+    last === "default" ||
+    last === "const" ||
+    last.startsWith("enum[") ||
+    last.startsWith("examples[") ||
+    last.startsWith("default[")
+  );
+}
+
+function flagSecretValues(field: string, fieldFindings: Finding[]): void {
+  const secretFile = fieldFindings.find((f) => f.rule === "credential.secret-file");
+  if (secretFile)
+    fieldFindings.push({ ...secretFile, rule: "credential.secret-file-as-value", severity: "High", field });
+}
+
+function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Finding[] {
+  const findings: Finding[] = [];
+  const hits = new Uint8Array(compiled.patterns.length);
+  const hiddenEnabled = compiled.detectors.has("HiddenInstructions");
+  for (const segment of segmentsOf(tool)) {
+    const fieldFindings: Finding[] = [];
+    const normalized = normalize(segment.identifier ? identifierWords(segment.text) : segment.text);
+    for (const hidden of normalized.findings)
+      fieldFindings.push({ ...hidden, category: "HiddenInstructions", field: segment.field });
+    scanText(compiled, segment.field, normalized.text, undefined, hits, fieldFindings);
+    for (const payload of normalized.hidden)
+      scanText(compiled, segment.field, payload.text, payload.channel, hits, fieldFindings);
+    if (isValuePosition(segment.field)) flagSecretValues(segment.field, fieldFindings);
+    applyCompounds(compiled, segment.field, fieldFindings, fieldFindings);
+    for (const finding of fieldFindings) {
+      if (finding.category === "HiddenInstructions" && !hiddenEnabled) continue;
+      if (finding.category !== "Custom" && !compiled.detectors.has(finding.category as DetectorName))
+        continue;
+      findings.push(finding);
+    }
+  }
+  return dedupe(findings).sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
+}
+
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.rule}\u0000${f.field}\u0000${f.match}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function cacheKey(tool: ToolDefinition): string {
+  return JSON.stringify([
+    tool.name,
+    tool.title,
+    tool.description,
+    tool.inputSchema,
+    tool.outputSchema,
+    tool.annotations,
+  ]);
+}
+
+/**
+ * Inspects one tool definition. Pure and synchronous; results are cached per compiled config by
+ * the definition's content, so a listing that did not change costs a JSON.stringify per tool.
+ * The returned object is shared between callers and must not be mutated.
+ */
+export function inspectTool(
+  tool: ToolDefinition,
+  config?: InspectionConfig | CompiledInspection,
+): InspectionResult {
+  const compiled = resolveCompiled(config);
+  const key = cacheKey(tool);
+  const cached = compiled.cache.get(key);
+  if (cached) return cached;
+  const findings = compiled.enabled ? inspectUncached(compiled, tool) : [];
+  const maxSeverity = findings[0]?.severity;
+  const flagged = maxSeverity !== undefined && severityRank(maxSeverity) >= severityRank(compiled.threshold);
+  const result: InspectionResult = Object.freeze({
+    hash: toolHash(tool),
+    findings,
+    maxSeverity,
+    flagged,
+    action: flagged ? (compiled.action === "Block" ? "block" : "alert") : "none",
+  });
+  if (compiled.cache.size >= CACHE_LIMIT) compiled.cache.delete(compiled.cache.keys().next().value!);
+  compiled.cache.set(key, result);
+  return result;
+}
+
+/** Inspects a whole listing, results in input order. */
+export function inspectTools(
+  tools: readonly ToolDefinition[],
+  config?: InspectionConfig | CompiledInspection,
+): InspectionResult[] {
+  const compiled = resolveCompiled(config);
+  return tools.map((tool) => inspectTool(tool, compiled));
+}
+
+/** Findings at or above a severity (for `toolwall scan --threshold`). */
+export function findingsAtOrAbove(findings: readonly Finding[], threshold: Severity): Finding[] {
+  return findings.filter((f) => severityRank(f.severity) >= severityRank(threshold));
+}

@@ -1,0 +1,158 @@
+import type { PolicySet, ResolvedCall } from "../policy/evaluate.ts";
+import { resolveCall } from "../policy/evaluate.ts";
+import type { CallFacts, Decision, ToolRegistry } from "../policy/types.ts";
+import { isBlocked } from "../policy/types.ts";
+import type { AuditSink } from "../telemetry/audit.ts";
+import { boundedLabel, decisionDuration, toolCalls } from "../telemetry/metrics.ts";
+
+/** Who is calling: one pod (sidecar) or one local process (toolwall proxy). */
+export interface SessionIdentity {
+  namespace: string;
+  pod: string;
+  session: string;
+}
+
+/** One tool call found in traffic, as a dialect hands it to `decide`. */
+export interface CallRequest {
+  /** `anthropic-messages`, `openai-chat`, `openai-responses`, `gemini`, `mcp`. */
+  dialect: string;
+  /** One LLM response (one turn) or one MCP request. */
+  requestId: string;
+  /** The tool name as written in the traffic (`mcp__github__create_issue`, `Bash`, …). */
+  name: string;
+  /** The MCP server, when the traffic itself names it (MCP dialect); otherwise resolved. */
+  server?: string;
+  /** Parsed arguments; undefined when not (yet) known. */
+  arguments?: unknown;
+  facts?: CallFacts;
+  /**
+   * The arguments were cut short or could not be parsed: decided on the name alone when no rule needs
+   * them, denied otherwise (fail closed).
+   */
+  argumentsUnreadable?: boolean;
+  /** Extra audit fields (call id, a note that the arguments were cut short, …). */
+  detail?: Record<string, unknown>;
+}
+
+export interface StateCheckInput {
+  call: ResolvedCall;
+  arguments: unknown;
+  /** The stateless verdict of the policy set (cross-server rules run before it, rate limits after). */
+  decision: Decision;
+  policies: PolicySet;
+  identity: SessionIdentity;
+  requestId: string;
+  dialect: string;
+}
+
+/**
+ * The state store's place in the pipeline: cross-server rules and rate limits, in one round trip.
+ * It returns the final decision (the given one when nothing stateful objects). Throwing is treated as
+ * a failure of the check: the call is denied (a failure inside Toolwall never lets a call through).
+ */
+export interface StatefulCheck {
+  check(input: StateCheckInput): Promise<Decision>;
+}
+
+export interface Decided {
+  decision: Decision;
+  /** The decision stops the call (deny by an enforcing policy). */
+  blocked: boolean;
+  server: string | undefined;
+  tool: string;
+  /** The text put in place of a blocked call. */
+  message: string;
+  /** Emits the audit event; `decide` does it itself unless asked to defer (call released at its start). */
+  record(argumentsSeen: unknown, detail?: Record<string, unknown>): void;
+}
+
+export interface DecideDependencies {
+  policies(): PolicySet;
+  registry: ToolRegistry;
+  audit: AuditSink;
+  identity: SessionIdentity;
+  stateful?: StatefulCheck | undefined;
+}
+
+/**
+ * The one decision step every dialect uses: resolve the server, evaluate, ask the state store, record
+ * the audit event and the metrics. With `deferRecord` the caller emits the audit event later through
+ * `record` (a call let through at its start is recorded once its arguments have streamed by).
+ */
+export async function decide(
+  deps: DecideDependencies,
+  request: CallRequest,
+  options: { deferRecord?: boolean } = {},
+): Promise<Decided> {
+  const started = performance.now();
+  const policies = deps.policies();
+  const call = { tool: request.name, arguments: request.arguments, server: request.server };
+  if (call.server === undefined) delete call.server;
+  const resolved = resolveCall(call, deps.registry);
+  let decision: Decision;
+  try {
+    decision =
+      request.argumentsUnreadable && policies.preview(call, deps.registry) === "conditional"
+        ? {
+            action: "deny",
+            reason: "the call's arguments were cut short or unparsable and a rule needs them",
+            rule: "",
+            mode: "Enforce",
+          }
+        : policies.evaluate(call, request.facts ?? {}, deps.registry);
+    if (deps.stateful) {
+      decision = await deps.stateful.check({
+        call: resolved,
+        arguments: request.arguments,
+        decision,
+        policies,
+        identity: deps.identity,
+        requestId: request.requestId,
+        dialect: request.dialect,
+      });
+    }
+  } catch (error) {
+    decision = {
+      action: "deny",
+      reason: `policy check failed: ${(error as Error).message}`,
+      rule: "",
+      mode: "Enforce",
+    };
+  }
+  decisionDuration.observe({ dialect: request.dialect }, (performance.now() - started) / 1000);
+  const blocked = isBlocked(decision);
+  const server = resolved.server;
+  const message = blocked ? policies.blockMessage(decision, { tool: resolved.tool, server }) : "";
+  let recorded = false;
+  const record = (argumentsSeen: unknown, detail?: Record<string, unknown>) => {
+    if (recorded) return;
+    recorded = true;
+    toolCalls.inc({
+      dialect: request.dialect,
+      action: decision.action,
+      mode: decision.mode,
+      server: boundedLabel("server", server ?? ""),
+      tool: boundedLabel("tool", resolved.tool),
+    });
+    deps.audit.emit({
+      type: server === undefined ? "tool_call_intercepted" : "mcp_tool_call_intercepted",
+      namespace: deps.identity.namespace,
+      pod: deps.identity.pod,
+      session: deps.identity.session,
+      requestId: request.requestId,
+      dialect: request.dialect,
+      server: server ?? "",
+      tool: resolved.tool,
+      name: request.name,
+      input: argumentsSeen ?? {},
+      action: decision.action,
+      reason: decision.reason,
+      rule: decision.rule,
+      mode: decision.mode,
+      ...request.detail,
+      ...detail,
+    });
+  };
+  if (!options.deferRecord) record(request.arguments);
+  return { decision, blocked, server, tool: resolved.tool, message, record };
+}

@@ -1,0 +1,87 @@
+import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
+import type { PolicySet } from "../policy/evaluate.ts";
+import type { AuditSink } from "../telemetry/audit.ts";
+import { createAdminServer } from "./admin.ts";
+import type { StatefulCheck } from "./decide.ts";
+import type { DefinitionInspector, LlmDialect } from "./dialect.ts";
+import { llmRoute } from "./llm-route.ts";
+import { MemoryToolRegistry } from "./registry.ts";
+import { createProxyContext, ProxyServer, type RouteHandler } from "./server.ts";
+import { Upstream } from "./upstream.ts";
+
+export interface ProviderRoute {
+  /** Route prefix, e.g. "/anthropic". */
+  prefix: string;
+  upstream: URL;
+  dialects: readonly LlmDialect[];
+}
+
+export interface LocalProxyOptions {
+  policies: PolicySet | (() => PolicySet);
+  audit: AuditSink;
+  providers: readonly ProviderRoute[];
+  listen: { host: string; port: number };
+  /** Omit for no admin server (tests, benchmarks). */
+  admin?: { host: string; port: number };
+  /** More routes (the MCP dialect's `/mcp`). */
+  routes?: readonly { prefix: string; handler: RouteHandler }[];
+  stateful?: StatefulCheck;
+  inspector?: DefinitionInspector;
+  log?: (message: string) => void;
+}
+
+export interface LocalProxy {
+  proxy: ProxyServer;
+  address: AddressInfo;
+  adminAddress: AddressInfo | undefined;
+  /** http://host:port of the proxy listener. */
+  url: string;
+  /** Stops accepting, waits for open streams (up to timeoutMs), closes everything. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+function hostOf(address: AddressInfo): string {
+  return address.family === "IPv6" ? `[${address.address}]` : address.address;
+}
+
+/** `toolwall proxy`'s process, also started in-process by tests, the demo and the benchmarks. */
+export async function startLocalProxy(options: LocalProxyOptions): Promise<LocalProxy> {
+  const upstream = new Upstream();
+  const context = createProxyContext({
+    policies: options.policies,
+    audit: options.audit,
+    registry: new MemoryToolRegistry(),
+    upstream,
+    identity: { namespace: "local", pod: hostname(), session: `${hostname()}:${process.pid}` },
+    ...(options.inspector ? { inspector: options.inspector } : {}),
+    ...(options.stateful ? { stateful: options.stateful } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const proxy = new ProxyServer(context);
+  for (const provider of options.providers) {
+    proxy.mount(provider.prefix, llmRoute(provider.upstream, provider.dialects));
+  }
+  for (const route of options.routes ?? []) proxy.mount(route.prefix, route.handler);
+  let ready = false;
+  const admin = options.admin ? createAdminServer(() => ready) : undefined;
+  const address = await proxy.listen(options.listen.host, options.listen.port);
+  let adminAddress: AddressInfo | undefined;
+  if (admin && options.admin) {
+    await admin.listen({ host: options.admin.host, port: options.admin.port });
+    adminAddress = admin.server.address() as AddressInfo;
+  }
+  ready = true;
+  return {
+    proxy,
+    address,
+    adminAddress,
+    url: `http://${hostOf(address)}:${address.port}`,
+    async close(timeoutMs = 30_000) {
+      ready = false;
+      await proxy.drain(timeoutMs);
+      await upstream.close();
+      await admin?.close();
+    },
+  };
+}

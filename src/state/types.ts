@@ -1,0 +1,126 @@
+/**
+ * The state the data plane shares between pods and keeps across sidecar restarts. One interface, two
+ * implementations (Redis, memory); `ResilientStore` wraps a primary with timeouts and a local fallback.
+ *
+ * Every method is one round trip to the backing store. Per tool call the proxy makes exactly one:
+ * `checkAndRecord`. The cross-server rules are evaluated in process over a mirror of the session
+ * window (loaded once per session with `loadSession`), so the round trip only has to spend rate-limit
+ * tokens and append the call.
+ */
+
+export type ToolCategory = "read" | "write" | "send" | "compute" | "unknown";
+
+export type CallAction = "allow" | "deny";
+
+/** One tool call in a pod session's window. */
+export interface CallRecord {
+  /** Milliseconds since the epoch. */
+  at: number;
+  server: string;
+  tool: string;
+  /** The LLM response (turn) that asked for the call; "" when unknown. */
+  requestId: string;
+  category: ToolCategory;
+  action: CallAction;
+}
+
+/** A tool name served by another server than the one that first offered it in this session. */
+export interface ShadowedTool {
+  tool: string;
+  originalServer: string;
+  currentServer: string;
+}
+
+export interface SessionState {
+  /** Oldest first. */
+  window: CallRecord[];
+  shadows: ShadowedTool[];
+}
+
+export interface RateLimitCharge {
+  /** Store key suffix: the limit's identity plus its scope (pod or namespace). */
+  key: string;
+  /** Name shown in the deny reason and the metric label. */
+  name: string;
+  perMinute: number;
+  burst: number;
+  /** false: an Audit-mode policy's limit, counted and reported but never blocking. */
+  enforce: boolean;
+}
+
+export interface CheckAndRecordInput {
+  namespace: string;
+  session: string;
+  /** The call to append to the window; `action` is the verdict before rate limits. */
+  call: CallRecord;
+  /** Limits to spend a token from; only when the verdict so far is allow, otherwise pass []. */
+  charges: RateLimitCharge[];
+  /** How far back the window must reach; older entries are trimmed. 0 keeps no window. */
+  windowRetentionMs: number;
+  /** Upper bound on entries kept in one window. */
+  maxWindowEntries: number;
+}
+
+export interface RateLimitOutcome {
+  /** Limits that were over; enforced ones blocked the call. Empty when all conformed. */
+  exceeded: { key: string; name: string; enforce: boolean; retryAfterMs: number }[];
+  /** true when an enforced limit was over: no token was spent anywhere and the call is denied. */
+  blocked: boolean;
+}
+
+export interface PinResult {
+  key: string;
+  /** The definition hash pinned for the namespace (the first writer's). */
+  pinned: string;
+  /** true when this call wrote the pin. */
+  created: boolean;
+}
+
+export interface ToolProvider {
+  tool: string;
+  server: string;
+}
+
+/** An audit event, the JSON object of ARCHITECTURE.md "Observability". */
+export type AuditEvent = Record<string, unknown> & { type: string; timestamp: string };
+
+export interface StoredAuditEvent {
+  /** Stream entry id, usable as a cursor (`after`). */
+  id: string;
+  event: AuditEvent;
+}
+
+export interface AuditQuery {
+  /** Omitted: every namespace that has a stream. */
+  namespace?: string;
+  type?: string[];
+  server?: string;
+  tool?: string;
+  action?: string;
+  /** Milliseconds since the epoch; older events are not returned. */
+  since?: number;
+  /** Only entries strictly after this stream id (for following). */
+  after?: string;
+  limit: number;
+}
+
+export interface StateStore {
+  /** The one round trip of a decision: GCRA over `charges` (all or nothing) and the window append. */
+  checkAndRecord(input: CheckAndRecordInput): Promise<RateLimitOutcome>;
+  /** The session's window (entries not older than `sinceMs`) and shadowed tools, for the mirror. */
+  loadSession(namespace: string, session: string, sinceMs: number): Promise<SessionState>;
+  /** Records which server offers each tool in the session; returns tools now shadowed. */
+  noteToolProviders(namespace: string, session: string, providers: ToolProvider[]): Promise<ShadowedTool[]>;
+  /** First writer wins (HSETNX) per key; returns what is pinned for each. */
+  pinIfAbsent(namespace: string, pins: { key: string; sha256: string }[]): Promise<PinResult[]>;
+  getPins(namespace: string): Promise<Record<string, string>>;
+  /** Fire and forget: queued, written in batches, capped per namespace. */
+  appendAudit(namespace: string, event: AuditEvent): void;
+  /** Newest first. */
+  readAudit(query: AuditQuery): Promise<StoredAuditEvent[]>;
+  /** Writes queued audit events now. */
+  flush(): Promise<void>;
+  /** Cheap liveness check (PING). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
