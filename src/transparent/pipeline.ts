@@ -92,6 +92,13 @@ export function pipelineHandler(options: PipelineOptions): InspectHandler {
   return httpInspectHandler(async (request, response, connection) => {
     const req = request as IncomingMessage;
     const res = response as ServerResponse;
+    if (connection.alpn === "h2") {
+      // HTTP/2 pseudo-headers (:method, :path…) describe this hop only and must not go upstream as
+      // headers; the compat request reads method and url from them, so pin those first.
+      Object.defineProperty(req, "method", { value: req.method });
+      Object.defineProperty(req, "url", { value: req.url });
+      for (const name of Object.keys(req.headers)) if (name.startsWith(":")) delete req.headers[name];
+    }
     const url = req.url ?? "/";
     const queryAt = url.indexOf("?");
     const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
