@@ -93,6 +93,9 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     identity: { namespace: options.namespace, pod: options.pod },
     connections,
   });
+  // Issuing a leaf costs milliseconds: do it now for every name known to be inspected, not on the
+  // agent's first connection.
+  await Promise.all(egress.literalInspectedNames().map((name) => ca.leafFor(name).catch(() => undefined)));
   const address = await listener.listen();
   let ready = true;
   const admin = options.admin ? createAdminServer(() => ready) : undefined;
