@@ -183,8 +183,32 @@ export class TransparentListener {
       socket.destroy();
       return;
     }
+    await this.serveConnection(socket, destination);
+  }
+
+  /**
+   * Peeks, classifies and serves a connection headed for `destination`. `requestedName` is the
+   * name an explicit-proxy client asked for (CONNECT host); the SNI or Host, when sent, must agree.
+   */
+  async serveConnection(
+    socket: Socket,
+    destination: OriginalDestination,
+    requestedName?: string,
+  ): Promise<void> {
     socket.resume();
     const peeked = await peek(socket, this.options.peekTimeoutMs ?? 1000);
+    if (requestedName !== undefined && peeked.name !== undefined && peeked.name !== requestedName) {
+      const mismatch: EgressDecision = {
+        verdict: "deny",
+        reason: `SNI/Host ${peeked.name} differs from the requested ${requestedName}`,
+        rule: "builtin#name-address-mismatch",
+        mode: "Enforce",
+        category: "invalid",
+      };
+      this.record(socket, destination, peeked, mismatch);
+      return this.deny(socket, peeked, mismatch);
+    }
+    peeked.name ??= requestedName;
     const facts: ConnectionFacts = {
       address: destination.address,
       port: destination.port,
@@ -225,6 +249,17 @@ export class TransparentListener {
       mode: "Enforce",
       category: "invalid",
     };
+  }
+
+  /** Audits a decision taken elsewhere (the explicit proxy's absolute-form requests). */
+  recordDecision(
+    socket: Socket,
+    destination: OriginalDestination | undefined,
+    name: string | undefined,
+    protocol: ConnectionFacts["protocol"],
+    decision: EgressDecision,
+  ): void {
+    this.record(socket, destination, { bytes: Buffer.alloc(0), protocol, name }, decision);
   }
 
   private record(

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
+import type { Writable } from "node:stream";
 import { rootCertificates } from "node:tls";
 import { mcpRoute } from "../dialects/mcp/route.ts";
 import { PolicySet } from "../policy/evaluate.ts";
@@ -20,13 +21,20 @@ import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { writeTrustFiles } from "../tls/trust-files.ts";
 import { EgressPolicy } from "./egress.ts";
+import { ExplicitProxy } from "./explicit.ts";
+import { httpInspectHandler } from "./forward.ts";
 import { TransparentListener } from "./listener.ts";
-import { pipelineHandler } from "./pipeline.ts";
+import { pipelineRequestHandler } from "./pipeline.ts";
 import { Resolver } from "./resolver.ts";
 
 export interface SidecarOptions {
   policyFiles: string[];
-  listen: { host: string; port: number };
+  /** The transparent listener; undefined: explicit mode only (a laptop, no iptables). */
+  listen: { host: string; port: number } | undefined;
+  /** The explicit (HTTPS_PROXY) listener, off when undefined. */
+  explicit?: { host: string; port: number } | undefined;
+  /** Where audit JSON lines go (default stdout). */
+  auditOut?: Writable;
   admin: { host: string; port: number } | undefined;
   caDir: string;
   extraCaFiles: string[];
@@ -37,7 +45,8 @@ export interface SidecarOptions {
 }
 
 export interface Sidecar {
-  address: { address: string; port: number };
+  address: { address: string; port: number } | undefined;
+  explicitAddress: { address: string; port: number } | undefined;
   adminAddress: AddressInfo | undefined;
   ca: CertificateAuthority;
   close(): Promise<void>;
@@ -66,7 +75,10 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     commonName: `Toolwall pod CA ${options.namespace}/${options.pod}`,
   });
   const trust = writeTrustFiles(options.caDir, ca.certificatePem);
-  const audit = new JsonLineAuditSink(process.stdout, { namespace: options.namespace, pod: options.pod });
+  const audit = new JsonLineAuditSink(options.auditOut ?? process.stdout, {
+    namespace: options.namespace,
+    pod: options.pod,
+  });
   const upstream = new Upstream({
     connect: { ca: [...rootCertificates, ...extraCa], lookup: resolver.lookupFunction() as never },
   });
@@ -78,17 +90,18 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     identity: { namespace: options.namespace, pod: options.pod, session: `${options.pod}:${process.pid}` },
     log,
   });
+  const requests = pipelineRequestHandler({
+    context,
+    policies: () => forPod,
+    mcp: mcpRoute({ store: new MemoryStore() }).handler,
+  });
   const listener = new TransparentListener({
-    host: options.listen.host,
-    port: options.listen.port,
+    host: options.listen?.host ?? "::",
+    port: options.listen?.port ?? 15001,
     egress: () => egress,
     ca,
     resolver,
-    inspect: pipelineHandler({
-      context,
-      policies: () => forPod,
-      mcp: mcpRoute({ store: new MemoryStore() }).handler,
-    }),
+    inspect: httpInspectHandler(requests),
     audit: (event) => audit.emit({ ...event }),
     identity: { namespace: options.namespace, pod: options.pod },
     connections,
@@ -96,7 +109,11 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   // Issuing a leaf costs milliseconds: do it now for every name known to be inspected, not on the
   // agent's first connection.
   await Promise.all(egress.literalInspectedNames().map((name) => ca.leafFor(name).catch(() => undefined)));
-  const address = await listener.listen();
+  const address = options.listen ? await listener.listen() : undefined;
+  const explicit = options.explicit
+    ? new ExplicitProxy({ ...options.explicit, listener, resolver, egress: () => egress, request: requests })
+    : undefined;
+  const explicitAddress = await explicit?.listen();
   let ready = true;
   const admin = options.admin ? createAdminServer(() => ready) : undefined;
   let adminAddress: AddressInfo | undefined;
@@ -105,14 +122,16 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     adminAddress = admin.server.address() as AddressInfo;
   }
   log(
-    `toolwall sidecar: ready listen=${address.address}:${address.port} policies=${forPod.length} ca=${trust.caFile} bundle=${trust.bundleFile}`,
+    `toolwall sidecar: ready listen=${address ? `${address.address}:${address.port}` : "off"} explicit=${explicitAddress ? `${explicitAddress.address}:${explicitAddress.port}` : "off"} policies=${forPod.length} ca=${trust.caFile} bundle=${trust.bundleFile}`,
   );
   return {
     address,
+    explicitAddress,
     adminAddress,
     ca,
     async close() {
       ready = false;
+      await explicit?.close();
       await listener.close();
       await upstream.close();
       await admin?.close();
