@@ -1,5 +1,9 @@
+import { controllerCommand } from "../controller/command.ts";
+import { demoCommands } from "../demo/command.ts";
 import { initCommand } from "../init/command.ts";
 import { scanCommand } from "../inspect/scan-command.ts";
+import { proxyCommands } from "../proxy/command.ts";
+import { callsCommand, eventsCommand } from "../state/events-command.ts";
 import { sidecarCommand } from "../transparent/command.ts";
 import { webhookCommand } from "../webhook/command.ts";
 import type { Command } from "./args.ts";
@@ -15,4 +19,9 @@ export const commands: Command[] = [
   initCommand,
   sidecarCommand,
   scanCommand,
+  eventsCommand,
+  callsCommand,
+  ...proxyCommands,
+  ...demoCommands,
+  controllerCommand,
 ];
