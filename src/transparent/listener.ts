@@ -59,6 +59,8 @@ interface Peeked {
   bytes: Buffer;
   protocol: ConnectionFacts["protocol"];
   name: string | undefined;
+  /** Why bytes that begin like a TLS handshake could not be read as a ClientHello. */
+  malformedTls?: string;
 }
 
 const MAX_PEEK = 64 * 1024 + 64;
@@ -86,9 +88,11 @@ function peek(socket: Socket, timeoutMs: number): Promise<Peeked> {
       if (head.kind === "http") return finish({ protocol: "http", name: head.host });
       const undecided = hello.kind === "need-more" || head.kind === "need-more";
       if (!undecided || ended || bytes.length >= MAX_PEEK) {
+        const looksLikeTls = bytes[0] === 22 && bytes[1] === 3;
         return finish({
-          protocol: hello.kind === "need-more" && bytes[0] === 22 ? "tls" : "unknown",
+          protocol: looksLikeTls ? "tls" : "unknown",
           name: undefined,
+          ...(looksLikeTls && hello.kind === "not-tls" ? { malformedTls: hello.reason } : {}),
         });
       }
     };
@@ -207,6 +211,18 @@ export class TransparentListener {
       };
       this.record(socket, destination, peeked, mismatch);
       return this.deny(socket, peeked, mismatch);
+    }
+    if (peeked.malformedTls !== undefined) {
+      // A real client never sends one; a crafted one would otherwise pass as a name-less tunnel.
+      const malformed: EgressDecision = {
+        verdict: "deny",
+        reason: `malformed TLS ClientHello (${peeked.malformedTls})`,
+        rule: "builtin#malformed-client-hello",
+        mode: "Enforce",
+        category: "invalid",
+      };
+      this.record(socket, destination, peeked, malformed);
+      return this.deny(socket, peeked, malformed);
     }
     peeked.name ??= requestedName;
     const facts: ConnectionFacts = {
