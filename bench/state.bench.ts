@@ -212,7 +212,7 @@ function crossServerRows(): string[][] {
 
 const lines: string[] = [];
 lines.push(
-  `## Shared state\n\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}, redis-server on loopback.\n`,
+  `## Shared state\n\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}, redis-server on loopback, load average ${loadavg()[0]!.toFixed(1)} at start.\n`,
 );
 try {
   const rows = await redisRuns();
