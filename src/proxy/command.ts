@@ -33,7 +33,8 @@ const proxy: Command = {
 Routes: /anthropic/… → Anthropic (https://api.anthropic.com), /openai/… → OpenAI
 (https://api.openai.com), /gemini/… → Gemini (https://generativelanguage.googleapis.com).
 Point an SDK's base URL at http://LISTEN/anthropic (Anthropic), http://LISTEN/openai/v1 (OpenAI),
-http://LISTEN/gemini (Gemini). Everything after the prefix goes upstream with its headers (API keys
+http://LISTEN/gemini (Gemini). MCP servers declared in the policies' spec.servers are reached at
+http://LISTEN/mcp/<server>. Everything after the prefix goes upstream with its headers (API keys
 pass through and are never logged). Tool calls in responses are judged by the policies, streaming
 or not; blocked calls reach the client as text.
 
@@ -82,6 +83,7 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
       listen,
       admin,
       state: redis ? { redisUrl: redis } : {},
+      mcp: true,
       log,
     });
     log(
