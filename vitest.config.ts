@@ -6,5 +6,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ["default", "./test/summary-reporter.ts"],
+    globalSetup: ["test/k8s/global-setup.ts"],
   },
 });

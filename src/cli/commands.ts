@@ -1,7 +1,10 @@
+import { controllerCommand } from "../controller/command.ts";
 import { demoCommands } from "../demo/command.ts";
 import { initCommand } from "../init/command.ts";
 import { scanCommand } from "../inspect/scan-command.ts";
 import { proxyCommands } from "../proxy/command.ts";
+import { callsCommand, eventsCommand } from "../state/events-command.ts";
+import { sidecarCommand } from "../transparent/command.ts";
 import { webhookCommand } from "../webhook/command.ts";
 import type { Command } from "./args.ts";
 import { policyCommands } from "./policy.ts";
@@ -14,7 +17,11 @@ export const commands: Command[] = [
   ...policyCommands,
   webhookCommand,
   initCommand,
+  sidecarCommand,
   scanCommand,
+  eventsCommand,
+  callsCommand,
   ...proxyCommands,
   ...demoCommands,
+  controllerCommand,
 ];

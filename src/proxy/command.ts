@@ -30,11 +30,11 @@ const proxy: Command = {
                       [--upstream anthropic=URL] [--upstream openai=URL] [--upstream gemini=URL]
                       [--redis URL]
 
+MCP: /mcp/<server>[/…] → spec.servers[<server>].url (Streamable HTTP and legacy SSE).
 Routes: /anthropic/… → Anthropic (https://api.anthropic.com), /openai/… → OpenAI
 (https://api.openai.com), /gemini/… → Gemini (https://generativelanguage.googleapis.com).
 Point an SDK's base URL at http://LISTEN/anthropic (Anthropic), http://LISTEN/openai/v1 (OpenAI),
-http://LISTEN/gemini (Gemini). MCP servers declared in the policies' spec.servers are reached at
-http://LISTEN/mcp/<server>. Everything after the prefix goes upstream with its headers (API keys
+http://LISTEN/gemini (Gemini). Everything after the prefix goes upstream with its headers (API keys
 pass through and are never logged). Tool calls in responses are judged by the policies, streaming
 or not; blocked calls reach the client as text.
 
