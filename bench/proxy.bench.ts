@@ -293,6 +293,57 @@ console.log(
   ),
 );
 
+// The same pipeline in this process (client, proxy and upstream on one event loop): no scheduler
+// hop between processes, so on a loaded machine this isolates what the proxy itself costs.
+const { startLocalProxy } = await import("../src/proxy/local.ts");
+const { providerRoutes } = await import("../src/proxy/providers.ts");
+const { PolicySet } = await import("../src/policy/evaluate.ts");
+const { loadPolicyFiles } = await import("../src/policy/load.ts");
+const { JsonLineAuditSink } = await import("../src/telemetry/audit.ts");
+const { Writable } = await import("node:stream");
+const inProcess = await startLocalProxy({
+  policies: PolicySet.fromDocuments(loadPolicyFiles([`${root}examples/policies/demo.yaml`])),
+  audit: new JsonLineAuditSink(new Writable({ write: (_chunk, _encoding, done) => done() })),
+  providers: providerRoutes({ anthropic: upstreamUrl }),
+  listen: { host: "127.0.0.1", port: 0 },
+  state: {},
+  log: () => {},
+});
+async function sequential(base: string, count: number) {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) latencies.push(await oneJson(base));
+  const used = process.cpuUsage(cpu);
+  latencies.sort((a, b) => a - b);
+  return {
+    p50: percentile(latencies, 50),
+    wall: (performance.now() - started) / count,
+    cpuUs: (used.user + used.system) / count,
+  };
+}
+await sequential(`${inProcess.url}/anthropic`, 300);
+const inProcessRows: (string | number)[][] = [];
+for (let round = 1; round <= 3; round++) {
+  const d = await sequential(direct, 1000);
+  const p = await sequential(`${inProcess.url}/anthropic`, 1000);
+  inProcessRows.push([
+    round,
+    `${fmt(d.p50)} / ${fmt(p.p50)}`,
+    fmt(p.p50 - d.p50),
+    `${d.cpuUs.toFixed(0)} / ${p.cpuUs.toFixed(0)} µs`,
+    `${(p.cpuUs - d.cpuUs).toFixed(0)} µs`,
+  ]);
+}
+await inProcess.close(1000);
+console.log("\nIn-process cross-check, 1,000 sequential 2 KB requests per round:\n");
+console.log(
+  table(
+    ["round", "p50 direct / proxy (ms)", "added p50 (ms)", "CPU per request direct / proxy", "added CPU"],
+    inProcessRows,
+  ),
+);
+
 console.log("\nGoals:\n");
 console.log(
   table(
