@@ -17,6 +17,7 @@ import {
   parseBody,
 } from "./jsonrpc.ts";
 import { McpRouteError, type McpTarget, proxyPathFor, resolveTarget } from "./routing.ts";
+import { replaceEventData } from "./sse.ts";
 
 const maxRequestBytes = 8 * 1024 * 1024;
 const maxJsonResponseBytes = 64 * 1024 * 1024;
@@ -417,7 +418,7 @@ class RouteState {
         }
         session.legacy = this.#openLegacy(res, target, endpoint, parser, legacyRoute.headers);
         session.id = endpoint.searchParams.get("sessionId") ?? undefined;
-        await write(res, formatEvent({ event: "endpoint", data: path }, parser.lineEnding));
+        await write(res, replaceEventData(event.raw, path, parser.lineEnding));
         return;
       }
       if (event.data === undefined) {
@@ -428,10 +429,7 @@ class RouteState {
       const processed = await this.#processData(event.data, context, listings, target, session);
       if (!processed.changed) await write(res, event.raw);
       else if (processed.value !== undefined)
-        await write(
-          res,
-          formatEvent({ event: event.event, data: JSON.stringify(processed.value) }, parser.lineEnding),
-        );
+        await write(res, replaceEventData(event.raw, JSON.stringify(processed.value), parser.lineEnding));
     };
     try {
       const body = decodedBody(response.body, response.headers["content-encoding"] as string | undefined);
