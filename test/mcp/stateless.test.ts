@@ -140,3 +140,14 @@ describe("stateless 2026-07-28 requests", () => {
     }
   });
 });
+
+it("refuses methods that could carry a message past the judge", async () => {
+  const before = received.length;
+  const response = await fetch(`${proxied.url}/mcp/plain`, {
+    method: "PUT",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "delete_file" } }),
+  });
+  expect(response.status).toBe(405);
+  expect(received.length).toBe(before);
+});

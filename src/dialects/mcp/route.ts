@@ -22,6 +22,13 @@ import { replaceEventData } from "./sse.ts";
 const maxRequestBytes = 8 * 1024 * 1024;
 const maxJsonResponseBytes = 64 * 1024 * 1024;
 const maxRecheckPages = 50;
+const maxSessions = 10_000;
+const maxPendingPerSession = 1_000;
+
+function track(pending: Map<string, PendingListing>, key: string, listing: PendingListing): void {
+  pending.set(key, listing);
+  if (pending.size > maxPendingPerSession) pending.delete(pending.keys().next().value!);
+}
 
 /** A listing request let through, awaiting its answer (which may come on another stream). */
 interface PendingListing {
@@ -133,6 +140,8 @@ class RouteState {
   /** Headers of the latest POST per Streamable HTTP session, for re-checks after list_changed. */
   readonly #sessionHeaders = new Map<string, Record<string, string | string[]>>();
   readonly #rechecking = new Set<string>();
+  /** Listing requests of each Streamable HTTP session still awaiting their answer. */
+  readonly #sessionPending = new Map<string, Map<string, PendingListing>>();
   #serversFor: PolicySet | undefined;
   #servers: Map<string, DeclaredServer> = new Map();
   #recheckSeq = 0;
@@ -161,7 +170,46 @@ class RouteState {
     const target = resolveTarget(this.#declared(), route.path, route.search);
     if (req.method === "POST") return this.#post(req, res, route, target);
     if (req.method === "GET") return this.#get(req, res, route, target);
-    return this.#context.upstream.relay(req, res, target.url, route.signal);
+    if (req.method === "DELETE" || req.method === "OPTIONS" || req.method === "HEAD")
+      return this.#bodiless(req, res, route, target);
+    // Only POST bodies are judged: no other method may carry a message to the server.
+    throw new McpRouteError(405, `method ${req.method} is not part of the MCP transports`);
+  }
+
+  /** DELETE (end of session), OPTIONS (CORS preflight), HEAD: relayed without any body. */
+  async #bodiless(req: IncomingMessage, res: ServerResponse, route: RouteContext, target: McpTarget) {
+    req.resume();
+    const response = await this.#context.upstream.request({
+      url: target.url,
+      method: req.method!,
+      headers: forwardableRequestHeaders(req.headers, ["content-length", "content-type"]),
+      signal: route.signal,
+    });
+    const session = header(req, "mcp-session-id");
+    if (req.method === "DELETE" && session && response.statusCode < 300) {
+      const key = this.#sessionKey(target, session);
+      this.#sessionPending.delete(key);
+      this.#sessionHeaders.delete(key);
+    }
+    res.writeHead(response.statusCode, forwardableResponseHeaders(response.headers));
+    for await (const chunk of response.body) await write(res, chunk as Buffer);
+    res.end();
+  }
+
+  #sessionKey(target: McpTarget, session: string): string {
+    return `${target.server.name.toLowerCase()}\0${session}`;
+  }
+
+  #pendingFor(target: McpTarget, session: string): Map<string, PendingListing> {
+    const key = this.#sessionKey(target, session);
+    let pending = this.#sessionPending.get(key);
+    if (!pending) {
+      pending = new Map();
+      this.#sessionPending.set(key, pending);
+      if (this.#sessionPending.size > maxSessions)
+        this.#sessionPending.delete(this.#sessionPending.keys().next().value!);
+    }
+    return pending;
   }
 
   #legacyKey(server: string, url: URL): string {
@@ -187,14 +235,19 @@ class RouteState {
     };
     const answers: JsonRpcResponse[] = [];
     const forwarded: unknown[] = [];
-    const pending = new Map<string, PendingListing>();
+    // Listing answers may come on the POST's answer or (a misbehaving server) on the session's stream.
+    const pending = legacy
+      ? legacy.pending
+      : mcpSession
+        ? this.#pendingFor(target, mcpSession)
+        : new Map<string, PendingListing>();
     for (const message of parsed.messages) {
       const outcome = await this.#judge(context, message);
       if (outcome.answer) answers.push(outcome.answer);
       if (!outcome.forward) continue;
       forwarded.push(message.message);
       if (message.kind === "request" && listingMethods.has(message.message.method)) {
-        pending.set(idKey(message.message.id), {
+        track(pending, idKey(message.message.id), {
           method: message.message.method,
           params: message.message.params,
           internal: false,
@@ -211,7 +264,6 @@ class RouteState {
         res.end("Accepted");
         return;
       }
-      for (const [key, listing] of pending) legacy.pending.set(key, listing);
     } else if (forwarded.length === 0) {
       sendJson(res, 200, parsed.batch ? answers : answers[0]);
       return;
@@ -282,10 +334,10 @@ class RouteState {
   }
 
   #rememberSession(target: McpTarget, session: string, headers: Record<string, string | string[]>) {
-    const key = `${target.server.name.toLowerCase()}\0${session}`;
+    const key = this.#sessionKey(target, session);
     this.#sessionHeaders.delete(key);
     this.#sessionHeaders.set(key, headers);
-    if (this.#sessionHeaders.size > 10_000)
+    if (this.#sessionHeaders.size > maxSessions)
       this.#sessionHeaders.delete(this.#sessionHeaders.keys().next().value!);
   }
 
@@ -487,7 +539,8 @@ class RouteState {
     };
     if (mcpSession) this.#rememberSession(target, mcpSession, headers);
     // A legacy session keeps the GET's headers (credentials) for its re-checks.
-    await this.#relayStream(res, response, context, target, new Map(), [], { prefix: route.prefix, headers });
+    const pending = mcpSession ? this.#pendingFor(target, mcpSession) : new Map<string, PendingListing>();
+    await this.#relayStream(res, response, context, target, pending, [], { prefix: route.prefix, headers });
   }
 
   /** `tools/list_changed`: list the server's tools again now, so pins and facts follow the change. */
@@ -517,7 +570,7 @@ class RouteState {
   #sendRecheck(legacy: LegacySession, cursor: string | undefined): void {
     const id = `toolwall-recheck-${++this.#recheckSeq}`;
     const params = cursor === undefined ? undefined : { cursor };
-    legacy.pending.set(idKey(id), { method: "tools/list", params, internal: true });
+    track(legacy.pending, idKey(id), { method: "tools/list", params, internal: true });
     const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", ...(params ? { params } : {}) });
     this.#context.upstream
       .request({
