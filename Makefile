@@ -2,12 +2,14 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: all deps prereqs test lint typecheck demo bench image kind-up e2e clean
+.PHONY: all deps prereqs test lint typecheck demo bench image kind-up e2e clean k8s-binaries
 
 all: test
 
+# `npm install`, not `npm ci`: npm 11 with omit-lockfile-registry-resolved leaves other platforms'
+# optional packages (biome's binaries) out of the lock, and `npm ci` then refuses the lock as out of sync.
 node_modules/.install-stamp: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund --prefer-offline
 	@node -e 'if (!process.version.startsWith("v24.")) { console.error("expected Node 24, got " + process.version); process.exit(1) }'
 	@touch $@
 
@@ -46,3 +48,8 @@ e2e: image kind-up
 
 clean:
 	rm -rf node_modules .cache
+
+# kube-apiserver, etcd, kubectl and helm for the k8s tests, built from their Go modules into
+# ${TOOLWALL_CACHE_DIR:-~/.cache/toolwall}/k8s/ (the tests also build them on first use).
+k8s-binaries: deps
+	node test/k8s/binaries.ts

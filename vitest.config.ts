@@ -5,6 +5,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    globalSetup: [],
+    reporters: ["default", "./test/summary-reporter.ts"],
+    globalSetup: ["test/k8s/global-setup.ts"],
   },
 });

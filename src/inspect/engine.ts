@@ -337,9 +337,27 @@ function applyCompounds(
       category: compound.category,
       severity: compound.severity,
       field,
-      match: contributors.map((f) => f.match).join(" + "),
+      match: [...new Set(contributors.map((f) => f.match))].join(" + "),
     });
   }
+}
+
+/** A `default`, `const`, `enum` or `examples` entry: a value the model is steered to send as is. */
+function isValuePosition(field: string): boolean {
+  const last = field.slice(field.lastIndexOf(".") + 1);
+  return (
+    last === "default" ||
+    last === "const" ||
+    last.startsWith("enum[") ||
+    last.startsWith("examples[") ||
+    last.startsWith("default[")
+  );
+}
+
+function flagSecretValues(field: string, fieldFindings: Finding[]): void {
+  const secretFile = fieldFindings.find((f) => f.rule === "credential.secret-file");
+  if (secretFile)
+    fieldFindings.push({ ...secretFile, rule: "credential.secret-file-as-value", severity: "High", field });
 }
 
 function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Finding[] {
@@ -354,6 +372,7 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
     scanText(compiled, segment.field, normalized.text, undefined, hits, fieldFindings);
     for (const payload of normalized.hidden)
       scanText(compiled, segment.field, payload.text, payload.channel, hits, fieldFindings);
+    if (isValuePosition(segment.field)) flagSecretValues(segment.field, fieldFindings);
     applyCompounds(compiled, segment.field, fieldFindings, fieldFindings);
     for (const finding of fieldFindings) {
       if (finding.category === "HiddenInstructions" && !hiddenEnabled) continue;

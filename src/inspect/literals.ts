@@ -12,7 +12,7 @@ export class LiteralSet {
   /** `literals[i]` reports id `i` when found. */
   constructor(literals: readonly string[]) {
     this.#lengths = literals.map((literal) => literal.length);
-    this.#wordStart = literals.map((literal) => isWordChar(literal.charCodeAt(0)));
+    this.#wordStart = literals.map((literal) => isLetter(literal.charCodeAt(0)));
     literals.forEach((literal, id) => {
       let state = 0;
       for (let i = 0; i < literal.length; i++) {
@@ -71,4 +71,8 @@ export class LiteralSet {
 
 function isWordChar(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x5f;
+}
+
+function isLetter(code: number): boolean {
+  return code >= 0x61 && code <= 0x7a;
 }

@@ -148,7 +148,7 @@ function isPrintableText(decoded: string): boolean {
       printable++;
     if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) letters++;
   }
-  return printable / decoded.length >= 0.95 && letters / decoded.length >= 0.5;
+  return printable / decoded.length >= 0.95 && letters / decoded.length >= 0.3 && decoded.includes(" ");
 }
 
 interface Cleaned {
@@ -449,3 +449,39 @@ export function normalize(raw: string, depth = 0): NormalizedText {
   }
   return { text, hidden, findings };
 }
+
+/** The findings normalisation itself reports (category HiddenInstructions), for docs and SARIF. */
+export const HIDDEN_TEXT_RULES: Readonly<Record<string, { severity: Severity; summary: string }>> = {
+  "hidden.unicode-tag-characters": {
+    severity: "Critical",
+    summary: "Unicode tag characters carrying invisible ASCII",
+  },
+  "hidden.variation-selector-payload": {
+    severity: "Critical",
+    summary: "text smuggled in variation selectors",
+  },
+  "hidden.zero-width-in-words": { severity: "High", summary: "zero-width characters splitting words" },
+  "hidden.zero-width": { severity: "Medium", summary: "three or more zero-width characters" },
+  "hidden.bidi-override": { severity: "High", summary: "bidirectional override/isolate characters" },
+  "hidden.ansi-escape": {
+    severity: "Medium",
+    summary: "ANSI escape sequences (High when they conceal or move text)",
+  },
+  "hidden.control-characters": { severity: "Low", summary: "other control characters" },
+  "hidden.homoglyph-mixed-script": {
+    severity: "Medium",
+    summary: "a word mixing Latin with Cyrillic/Greek lookalikes",
+  },
+  "hidden.html-comment": {
+    severity: "Medium",
+    summary: "an HTML comment (its content is scanned as hidden text)",
+  },
+  "hidden.base64-text": {
+    severity: "Medium",
+    summary: "a base64 blob that decodes to text (scanned as hidden text)",
+  },
+  "hidden.whitespace-padding": {
+    severity: "Medium",
+    summary: "blank lines or spaces that push text out of view",
+  },
+};

@@ -40,7 +40,10 @@ const SECRET_FILE =
   "(?:~|\\$home|%userprofile%|/home/[\\w.-]+|/root|/users/[\\w.-]+)?/?\\.(?:ssh|aws|gnupg|kube|docker|azure|config/gcloud)\\b(?:/[\\w.-]*)?" +
   "|\\bid_(?:rsa|dsa|ecdsa|ed25519)\\b|(?:^|[\\s'\"`(/~])\\.env(?:\\.[a-z]+)?\\b|\\.npmrc|\\.pypirc|\\.netrc|\\.git-credentials|\\.pgpass" +
   "|\\bcredentials\\.json|/etc/(?:shadow|passwd|sudoers|gshadow)|\\bwallet\\.dat|\\blogin data\\b|\\bkeychain\\b|\\.(?:bash|zsh)_history" +
-  "|\\bauthorized_keys\\b|/var/run/secrets|\\bservice[ -]?account[\\w.-]*\\.json|\\bkubeconfig\\b|\\bcookies\\.sqlite|\\bkey4\\.db";
+  "|\\bauthorized_keys\\b|\\.cursor/|\\bmcp\\.json\\b|\\bclaude_desktop_config\\.json|/var/run/secrets|\\bservice[ -]?account[\\w.-]*\\.json|\\bkubeconfig\\b|\\bcookies\\.sqlite|\\bkey4\\.db";
+
+/** Templates that document variables without holding their values. */
+const NOT_A_SECRET_FILE = "\\.env\\.(?:example|sample|template|dist|defaults)\\b";
 
 const SECRET_FILE_TRIGGERS = [
   ".ssh",
@@ -70,13 +73,18 @@ const SECRET_FILE_TRIGGERS = [
   "/var/run/secrets",
   "account",
   "kubeconfig",
+  ".cursor/",
+  "mcp.json",
+  "claude_desktop_config",
   "cookies.sqlite",
   "key4.db",
 ];
 
 const SECRET_NOUNS =
-  "api[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer tokens?|refresh tokens?|passwords?|passphrases?|secrets?|credentials?|private[ _-]?keys?|ssh[ _-]?keys?|session[ _-]?(?:cookies?|tokens?)|cookies|seed phrases?|mnemonic";
+  "api[ _-]?keys?|(?:secret )?access[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer tokens?|refresh tokens?|passwords?|passphrases?|secrets?|credentials?|private[ _-]?keys?|ssh[ _-]?keys?|session[ _-]?(?:cookies?|tokens?)|cookies|seed phrases?|mnemonic";
 const SECRET_NOUN_TRIGGERS = [
+  "browser",
+  "password manager",
   "key",
   "token",
   "password",
@@ -89,8 +97,9 @@ const SECRET_NOUN_TRIGGERS = [
 ];
 
 const CONTEXT_NOUNS =
-  "system prompt|system message|conversation history|chat history|previous messages|prior messages|full conversation|entire conversation|conversation so far|all (?:previous |prior |other )?messages|context window|your instructions|environment variables|env vars|\\.env (?:file|contents)";
+  "system prompt|system message|full chat|entire chat|whole chat|chat so far|chat transcript|whole conversation|conversation history|chat history|previous messages|prior messages|full conversation|entire conversation|conversation so far|all (?:previous |prior |other )?messages|context window|your instructions|environment variables|env vars|\\.env (?:file|contents)";
 const CONTEXT_TRIGGERS = [
+  "chat",
   "system prompt",
   "system message",
   "history",
@@ -131,10 +140,13 @@ const EXFIL_HOST_TRIGGERS = [
 ];
 
 const DESTINATION =
-  "https?://[^\\s'\"`)]+|\\b[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}\\b|\\b(?:an?|the|our|my|this|remote|external)\\s+(?:external |remote |third[ -]party |backup |analytics |logging |collection |monitoring |audit |telemetry |sync )+(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook)\\b|\\b[\\w-]+\\.(?:com|net|io|org|xyz|ru|cn|site|dev|app|top|info|biz)(?:/[^\\s]*)?\\b";
+  "(?:https?|wss?|ftp|sftp)://[^\\s'\"`)]+|\\b[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}\\b|\\b(?:an?|the|our|my|this|remote|external)\\s+(?:external |remote |third[ -]party |backup |analytics |logging |collection |monitoring |audit |telemetry |sync )+(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook)\\b|\\bour (?:[\\w-]+ ){0,2}(?:server|endpoint|service|url|host|api|bucket|inbox|mailbox|webhook|collector)\\b|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b[\\w-]+(?:\\.[\\w-]+)*\\.(?:com|net|io|org|xyz|ru|cn|site|dev|app|top|info|biz)(?:/[^\\s]*)?\\b";
+
+const PERSONAL_DATA =
+  "ssn|social security numbers?|pii|personal (?:data|details|information)|locations?|location history|home address|phone numbers?|credit card(?: numbers?)?|card numbers?|income|figures|identity|profile";
 
 const SEND_VERBS =
-  "send|sends|sending|forward|forwards|upload|uploads|post|posts|transmit|exfiltrate|leak|copy|copies|mirror|sync|report|beacon|relay|deliver|share|email|e-mail|bcc|cc|push|submit|log|stream|include";
+  "send|sends|sending|forward|forwards|upload|uploads|post|posts|transmit|exfiltrate|leak|copy|copies|mirror|sync|report|beacon|relay|deliver|share|email|e-mail|bcc|cc|push|submit|log|stream|include|mail|mails|mailed";
 
 const CONCEAL_VERBS =
   "tell|telling|inform|informing|notify|notifying|mention|mentioning|alert|alerting|reveal|revealing|show|showing|disclose|disclosing|display|displaying|explain|explaining|warn|warning|let|letting|acknowledge|acknowledging|reference|referencing|surface";
@@ -148,6 +160,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     summary: "names a file that holds secrets (SSH keys, cloud credentials, .env, shadow, browser stores)",
     triggers: SECRET_FILE_TRIGGERS,
     pattern: `(?:${SECRET_FILE})`,
+    unless: NOT_A_SECRET_FILE,
   },
   {
     id: "credential.secret-file-read",
@@ -155,8 +168,8 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     severity: "High",
     summary: "asks to read, include or send the contents of a secret-bearing file",
     triggers: SECRET_FILE_TRIGGERS,
-    pattern: `\\b(?:read|reads|reading|cat|open|load|get|fetch|retrieve|collect|grab|access|copy|include|attach|upload|send|print|output|dump|extract|type|contents? of|paste|append|embed|pass|provide|look up|check)\\b[^\\n]{0,80}?(?:${SECRET_FILE})`,
-    unless: "\\b(?:never|not|don't|do not|cannot|can't|refuses? to|won't|will not|excluding|except)\\b",
+    pattern: `\\b(?:read|reads|reading|cat|open|load|get|fetch|retrieve|collect|grab|access|copy|include|attach|upload|send|print|output|dump|extract|type|contents? of|paste|append|embed|pass|provide|look up|check|scan|search|find|locate|steal|harvest|exfiltrate|transfer|share|post|decode)\\b[^\\n]{0,80}?(?:${SECRET_FILE})`,
+    unless: `\\b(?:never|not|don't|do not|cannot|can't|refuses? to|won't|will not|excluding|except)\\b|${NOT_A_SECRET_FILE}`,
   },
   {
     id: "credential.secret-in-argument",
@@ -164,7 +177,16 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     severity: "High",
     summary: "asks the model to put secrets or conversation context into a tool argument or output",
     triggers: [...SECRET_NOUN_TRIGGERS, ...CONTEXT_TRIGGERS],
-    pattern: `\\b(?:include|including|pass|put|insert|add|provide|send|attach|append|embed|place|supply|fill|set|populate|copy|paste|dump|enclose|encode|concatenate|prepend)\\b[^.\\n]{0,50}?\\b(?:(?:the |all |any |every |your |their )?(?:user'?s?'? |current |stored |saved |local |available |known )(?:${SECRET_NOUNS})|(?:all|any|every) (?:of the |the )?(?:${SECRET_NOUNS})|(?:${CONTEXT_NOUNS}))\\b`,
+    pattern: `\\b(?:include|including|pass|put|insert|add|provide|send|attach|append|embed|place|supply|fill|set|populate|copy|paste|dump|enclose|encode|concatenate|prepend)\\b[^.\\n]{0,50}?\\b(?:(?:the |all |any |every |your |their )?(?:user'?s?'? |current |stored |saved |local |available |known )(?:[\\w-]+ ){0,2}(?:${SECRET_NOUNS})|(?:all|any|every) (?:of the |the )?(?:${SECRET_NOUNS})|(?:${CONTEXT_NOUNS}))\\b`,
+    unless: "\\b(?:never|do not|don't|must not|should not|without)\\b",
+  },
+  {
+    id: "credential.secret-fetch-and-pass",
+    category: "CredentialTheft",
+    severity: "High",
+    summary: "asks to look up a secret and hand it over, or to attach the secrets currently configured",
+    triggers: SECRET_NOUN_TRIGGERS,
+    pattern: `\\b(?:look up|find|get|read|fetch|retrieve|obtain|grab|copy|take|extract)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS})\\b[^.\\n]{0,60}?\\b(?:put|pass|place|include|add|send|give|insert|append|paste|submit|provide|attach)\\b\\s+(?:it|them|this|that|the value|those)\\b|\\b(?:contain|contains|include|includes|pass|put|add|send|attach|embed)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS}|tokens?|keys?)\\b[^.\\n]{0,30}?\\b(?:currently configured|configured|from the environment|in the environment|you have|you know|you can see|you have seen|available to you|in (?:the|this) conversation|in your context)\\b`,
     unless: "\\b(?:never|do not|don't|must not|should not|without)\\b",
   },
   {
@@ -173,8 +195,33 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     severity: "High",
     summary: "asks to search for, collect or extract secrets",
     triggers: SECRET_NOUN_TRIGGERS,
-    pattern: `\\b(?:collect|gather|harvest|extract|scrape|steal|dump|grab|search (?:for|the)|look for|find all|locate|enumerate|scan for|read all|read every|retrieve all)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS})\\b`,
+    pattern: `\\b(?:collect|gather|harvest|extract|scrape|steal|dump|grab|search (?:for|the)|look for|find all|locate|enumerate|scan for|read all|read every|retrieve all)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS})\\b|\\b(?:saved|stored) browser (?:passwords|logins|credentials)\\b|\\bbrowser(?:'s)? (?:saved |stored )?(?:passwords|logins)\\b|\\bpassword manager\\b`,
     unless: "\\b(?:never|do not|don't|must not|alerts?|scanning alerts?|push protection)\\b",
+  },
+  {
+    id: "credential.secret-parameter",
+    category: "CredentialTheft",
+    severity: "High",
+    summary:
+      "a parameter named for secret material the model would have to fetch (SSH key contents, seed phrase, cloud credential file)",
+    triggers: [
+      "ssh",
+      "private",
+      "id rsa",
+      "seed",
+      "wallet",
+      "all",
+      "every",
+      "stolen",
+      "harvested",
+      "collected",
+      "aws",
+      "cloud",
+      "gcp",
+      "azure",
+    ],
+    pattern:
+      "\\b(?:ssh|private) (?:private )?keys? (?:contents?|file|data|material)\\b|\\bid rsa\\b|\\bseed phrase\\b|\\bwallet (?:seed|mnemonic|private key)\\b|\\b(?:all|every|stolen|harvested|collected) (?:passwords?|credentials?|secrets?|tokens?|api keys)\\b|\\b(?:aws|cloud|gcp|azure) credentials? (?:file|contents?)\\b",
   },
   {
     id: "credential.env-dump",
@@ -239,17 +286,65 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       ".cn",
       ".info",
       ".biz",
+      "uploaded",
+      "sent",
+      "forwarded",
+      "posted",
+      "transmitted",
+      "mailed",
+      "emailed",
+      "copied",
+      "streamed",
+      "synced",
+      "relayed",
+      "submitted",
+      "delivered",
+      "logged",
     ],
-    pattern: `\\b(?:${SEND_VERBS})\\b[^.\\n]{0,60}?\\b(?:contents?|data|results?|outputs?|files?|conversation|messages|history|credentials|keys|tokens|secrets|information|details|everything|responses?|arguments|parameters|payload|logs?|copy|summary|documents?|records|emails)\\b[^.\\n]{0,50}?\\b(?:to|at|into|via|towards)\\s+(?:${DESTINATION})`,
+    pattern: `\\b(?:${SEND_VERBS})\\b[^.\\n]{0,60}?\\b(?:contents?|data|results?|outputs?|files?|conversation|messages|history|credentials|keys|tokens|secrets|information|details|everything|responses?|arguments|parameters|payload|logs?|copy|summary|documents?|records|emails|message|text|repository|repo|code|source|database|dump|backup|prompts?|queries|questions|inputs?|keystrokes|screenshots?|cookies|headers|values|passwords|${PERSONAL_DATA})\\b[^.\\n]{0,60}?\\b(?:to|at|into|via|towards)\\s+(?:${DESTINATION})|\\b(?:contents?|data|results?|outputs?|files?|conversation|messages?|text|history|credentials|keys|tokens|secrets|documents?|prompts?|images?|inputs?|cookies|${PERSONAL_DATA})\\b[^.\\n]{0,40}?\\b(?:is|are|gets?|will be)\\s+(?:always\\s+|also\\s+|automatically\\s+|then\\s+|silently\\s+|quietly\\s+)*(?:sent|uploaded|forwarded|posted|transmitted|mailed|emailed|copied|shared|streamed|synced|delivered|relayed|logged|submitted)\\s+(?:to|at)\\s+(?:${DESTINATION})`,
   },
   {
     id: "exfil.redirect-recipients",
     category: "Exfiltration",
     severity: "High",
     summary: "redirects or copies every message/email/payment to a fixed recipient",
-    triggers: ["email", "message", "mail", "repl", "notification", "payment", "transfer", "recipient", "bcc"],
+    triggers: [
+      "email",
+      "message",
+      "mail",
+      "repl",
+      "notification",
+      "payment",
+      "transfer",
+      "recipient",
+      "bcc",
+      "invoice",
+      "paid",
+      "account",
+      "iban",
+      "wallet",
+      "payee",
+    ],
     pattern:
       "\\b(?:all|every|each|any)\\b[^.\\n]{0,30}?\\b(?:emails?|messages?|mail|replies|notifications|payments?|transfers?|invoices?)\\b[^.\\n]{0,40}?\\b(?:must|should|shall|need to|have to|are to|will)\\b[^.\\n]{0,20}?\\b(?:be )?(?:sent|forwarded|redirected|copied|bcc'?e?d|delivered|cc'?e?d|routed|paid)\\b|\\b(?:always|also|secretly|silently)\\b[^.\\n]{0,30}?\\b(?:add|include|bcc|cc|copy|set)\\b[^.\\n]{0,30}?[\\w.+-]+@[\\w-]+\\.[a-z]{2,}|\\b(?:change|replace|override|rewrite|swap)\\b[^.\\n]{0,30}?\\b(?:recipient|to address|destination|iban|account number|wallet address|payee)\\b",
+  },
+  {
+    id: "exfil.tool-chaining-sensitive",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "tells the model to feed secrets or the conversation into another tool",
+    triggers: ["tool", "function"],
+    pattern:
+      "\\b(?:call|invoke|use|run|trigger)\\b[^.\\n]{0,30}?\\b(?:tool|function)\\b[^.\\n]{0,40}?\\bwith\\b[^.\\n]{0,40}?\\b(?:credentials|conversation|history|keys|tokens|secrets|passwords|system prompt|cookies)\\b|\\bpass\\b[^.\\n]{0,30}?\\b(?:credentials|conversation|history|keys|tokens|secrets|passwords|system prompt|cookies)\\b[^.\\n]{0,40}?\\bto\\b[^.\\n]{0,30}?\\b(?:tool|function)\\b",
+  },
+  {
+    id: "exfil.copy-elsewhere",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "also publishes what it handles somewhere else (an issue, gist, message or file elsewhere)",
+    triggers: ["also", "additionally"],
+    pattern:
+      "\\b(?:also|additionally)\\b[^.\\n]{0,20}?\\b(?:open|create|post|file|send|write|push|commit|publish|upload)\\b[^.\\n]{0,60}?\\b(?:containing|with|including)\\s+(?:it|them|its contents|their contents|the contents|this|that)\\b",
   },
   {
     id: "exfil.tool-chaining",
@@ -294,7 +389,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "Medium",
     summary: "asks the model not to tell the user something",
-    triggers: ["not", "n't", "never", "without", "avoid"],
+    triggers: ["not", "don't", "dont", "mustn't", "shouldn't", "never", "without", "avoid", "no need"],
     pattern: `\\b(?:do not|don't|dont|never|without|avoid|must not|mustn't|should not|shouldn't|no need to)\\b[^.\\n]{0,30}?\\b(?:${CONCEAL_VERBS})\\b[^.\\n]{0,40}?\\b(?:user|users|human|operator|developer|person|customer|requester|anyone|them)\\b`,
   },
   {
@@ -307,6 +402,9 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "human",
       "secret",
       "covert",
+      "never",
+      "don't",
+      "not",
       "silent",
       "quiet",
       "invisib",
@@ -315,11 +413,14 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "hidden",
       "hide",
       "unnoticed",
+      "let",
+      "bring",
+      "keep",
     ],
     pattern:
-      "\\bwithout\\b[^.\\n]{0,20}?\\b(?:the )?(?:user|human|operator)(?:'s)?\\s+(?:knowledge|noticing|knowing|awareness|consent|seeing|being aware|finding out)|\\b(?:keep|hide|conceal|withhold)\\b[^.\\n]{0,40}?\\bfrom\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|operator)|\\bthe (?:user|human)\\b[^.\\n]{0,20}?\\b(?:must|should|will|need|may) (?:not|never)\\b[^.\\n]{0,20}?\\b(?:know|see|notice|be told|be informed|find out|learn|be aware|suspect)|\\b(?:do not|don't|never)\\b\\s+(?:tell|inform|mention|reveal|disclose|show|explain)\\b[^.\\n]{0,20}?\\b(?:this|that|these|it|the following)\\b[^.\\n]{0,20}?\\bto\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human)|\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:this|these) (?:instructions?|steps?|notes?|actions?|rules?)\\b[^.\\n]{0,30}?\\b(?:are|is|must remain|must stay|should remain)\\b[^.\\n]{0,20}?\\b(?:secret|hidden|confidential|invisible|private)\\b",
+      "\\bwithout\\b[^.\\n]{0,20}?\\b(?:the )?(?:user|human|operator)(?:'s)?\\s+(?:knowledge|noticing|knowing|awareness|consent|seeing|being aware|finding out)|\\b(?:keep|hide|conceal|withhold)\\b[^.\\n]{0,40}?\\bfrom\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|operator)|\\bthe (?:user|human)\\b[^.\\n]{0,20}?\\b(?:must|should|will|need|may) (?:not|never)\\b[^.\\n]{0,20}?\\b(?:know|see|notice|be told|be informed|find out|learn|be aware|suspect)|\\b(?:do not|don't|never)\\b\\s+(?:tell|inform|mention|reveal|disclose|show|explain)\\b[^.\\n]{0,20}?\\b(?:this|that|these|it|the following)\\b[^.\\n]{0,20}?\\bto\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human)|\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:this|these) (?:instructions?|steps?|notes?|actions?|rules?)\\b[^.\\n]{0,30}?\\b(?:are|is|must remain|must stay|should remain)\\b[^.\\n]{0,20}?\\b(?:secret|hidden|confidential|invisible|private)\\b|\\b(?:do not|don't|never|must not|must never|should never)\\s+(?:tell|inform|mention|reveal|disclose|notify|alert)\\s+(?:to\\s+|this to\\s+|it to\\s+)?(?:the\\s+)?(?:user|human)s?\\b|\\b(?:never|not|don't|do not)\\s+let\\s+(?:the\\s+)?(?:user|human)s?\\s+(?:know|see|find out|notice)\\b|\\b(?:don't|do not|never)\\s+(?:bring|mention|include|reference|report)\\s+(?:it|this|that|them)\\s*(?:up\\b)?[^.\\n]{0,10}?\\b(?:in|to)\\s+(?:your\\s+)?(?:answer|reply|response|output|summary)|\\b(?:don't|do not|never)\\s+bring\\s+(?:it|this|that|them)\\s+up\\b|\\bkeep\\s+(?:quiet|silent)\\b|\\bkeep\\s+(?:it|this|that)\\s+(?:quiet|to yourself|between us|secret)\\b",
     unless:
-      "\\b(?:silently (?:ignore|ignores|ignored|skip|skips|skipped|fail|fails|returns?|creates?|succeeds?|overwrites?|truncates?))\\b",
+      "\\btell (?:the )?users? to\\b|\\b(?:silently (?:ignore|ignores|ignored|skip|skips|skipped|fail|fails|returns?|creates?|succeeds?|overwrites?|truncates?))\\b",
   },
   {
     id: "hidden.override-instructions",
@@ -341,11 +442,41 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "jailbreak",
       "instructions:",
       "dan mode",
+      "no longer",
+      "obey",
+      "comply",
+      "follow",
+      "prioriti",
+      "carry out",
+      "from now on",
+      "highest",
+      "top priority",
+      "mode",
     ],
     pattern:
-      "\\b(?:ignore|disregard|forget|override|bypass|overrule|circumvent)\\b[^.\\n]{0,20}?\\b(?:all |any |the |your |every )?(?:previous|prior|above|earlier|preceding|other|existing|original|system|safety|security|user'?s?|developer|default)?\\s*(?:instructions|rules|guidelines|directives|prompts?|guardrails|policies|restrictions|constraints|safeguards|confirmations?|warnings?)\\b|\\b(?:new|updated|real|actual|true|hidden|secret|additional) (?:system )?instructions?\\s*:|\\bsystem override\\b|\\byou are now\\b|\\bdeveloper mode\\b|\\bjailbreak|\\bdan mode\\b|\\b(?:this|these) (?:instructions?|messages?|notes?|rules?|directives?|descriptions?)\\b[^.\\n]{0,20}?\\b(?:takes? precedence|supersedes?|overrides?|has priority|have priority|outranks?)\\b|\\b(?:higher|highest|top) priority than\\b",
+      "\\b(?:ignore|disregard|forget|override|bypass|overrule|circumvent)\\b[^.\\n]{0,20}?\\b(?:all |any |the |your |every )?(?:previous|prior|above|earlier|preceding|other|existing|original|system|safety|security|user'?s?|developer|default)?\\s*(?:instructions|rules|guidelines|directives|prompts?|guardrails|policies|restrictions|constraints|safeguards|confirmations?|warnings?)\\b|\\b(?:new|updated|real|actual|true|hidden|secret|additional) (?:system )?instructions?\\s*:|\\bsystem override\\b|\\byou are now\\b|\\bdeveloper mode\\b|\\bjailbreak|\\bdan mode\\b|\\b(?:this|these) (?:instructions?|messages?|notes?|rules?|directives?|descriptions?)\\b[^.\\n]{0,20}?\\b(?:takes? precedence|supersedes?|overrides?|has priority|have priority|outranks?)\\b|\\b(?:higher|highest|top) priority than\\b|\\bno longer (?:bound|restricted|required to follow|subject to)\\b|\\bfrom now on\\b[^.\\n]{0,10}?\\byou\\b|\\b(?:highest|top|first)[ -]priority (?:instruction|directive|rule|command)s?\\b|\\b(?:maintenance|god|admin|unrestricted|sudo|root) mode\\b|\\b(?:obey|comply with|follow|execute|carry out)\\s+(?:every|all|any)\\s+(?:instructions?|commands?|directives?)\\s+(?:in|from|found in|contained in|inside)\\s+(?:the\\s+)?(?:tool|function|web|page|document|scraped)\\s*(?:results?|outputs?|responses?|content)?|\\b(?:obey|follow|prioriti[sz]e)\\s+(?:the\\s+)?(?:instructions\\s+)?(?:from\\s+|of\\s+)?this (?:tool|function)\\b[^.\\n]{0,30}?\\b(?:above|over|before|rather than)\\b",
     unless:
       "\\b(?:\\.gitignore|ignore (?:case|whitespace|patterns?|files|errors)|ignore_?patterns|exclude)\\b",
+  },
+  {
+    id: "hidden.against-user",
+    category: "HiddenInstructions",
+    severity: "Medium",
+    summary: "tells the model to set aside what the user asked for",
+    triggers: [
+      "ignore",
+      "disregard",
+      "override",
+      "overrule",
+      "regardless",
+      "instead of",
+      "contradict",
+      "skip",
+      "bypass",
+      "avoid",
+    ],
+    pattern:
+      "\\b(?:ignore|disregard|override|overrule|contradict)\\s+(?:the\\s+|what\\s+the\\s+|any\\s+)?(?:user|human|requested|specified|provided|given|chosen|selected)(?:'s|s')?\\b|\\bregardless of (?:the |what the )?(?:user|human)(?:'s)? (?:choice|request|selection|instructions?|input|wishes)|\\binstead of (?:the |what the )?(?:user|human|requested|specified)(?:'s)?\\b|\\binstead of the [\\w ]{0,20}(?:entered|chosen|selected|requested|given) by the user|\\b(?:skip|bypass|avoid)\\s+(?:asking\\s+)?(?:the\\s+)?(?:user\\s+)?(?:for\\s+)?(?:confirmation|approval|permission|consent)\\b",
   },
   {
     id: "hidden.pseudo-system-tag",
@@ -354,7 +485,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     summary: "fake system/priority markup around text meant for the model",
     triggers: ["<", "[", "#"],
     pattern:
-      "<\\s*/?\\s*(?:important|system|instructions?|secret|hidden|admin|sys|assistant[_ ]only|ai[_ ]only|note[_ ]to[_ ]ai|critical|mandatory|priority)\\s*>|\\[(?:system|admin|hidden|instructions?|inst|/inst|sys)\\]|<\\|im_start\\|>|<<sys>>|(?:^|\\n)\\s*#{1,3}\\s*(?:system|hidden|secret)\\b|\\bBEGIN (?:HIDDEN|SECRET|SYSTEM)\\b|\\b(?:HIDDEN|SECRET|SYSTEM):",
+      "<\\s*/?\\s*(?:important|system|instructions?|secret|hidden|admin|sys|assistant[_ ]only|ai[_ ]only|note[_ ]to[_ ]ai|critical|mandatory|priority)\\s*>|\\[(?:system|admin|hidden|instructions?|inst|/inst|sys)\\]|<\\|im_start\\|>|<<sys>>|#{2,3}\\s*(?:system|hidden|secret)\\b|\\bBEGIN (?:HIDDEN|SECRET|SYSTEM)\\b|\\b(?:HIDDEN|SECRET|SYSTEM):",
   },
   {
     id: "hidden.addresses-model",
@@ -484,7 +615,15 @@ export const COMPOUND_RULES: readonly CompoundRule[] = [
     summary: "hides from the user while asking for a sensitive action",
     allOf: [
       ["hidden.conceal"],
-      ["credential.", "exfil.", "shell.", "path.dot-dot", "path.sensitive", "hidden.override"],
+      [
+        "credential.",
+        "exfil.",
+        "shell.",
+        "path.dot-dot",
+        "path.sensitive",
+        "hidden.override",
+        "hidden.against-user",
+      ],
     ],
   },
   {
@@ -500,6 +639,7 @@ export const COMPOUND_RULES: readonly CompoundRule[] = [
         "exfil.tool-chaining",
         "exfil.context-parameter",
         "hidden.conceal",
+        "hidden.against-user",
         "path.single-dot-dot",
       ],
     ],

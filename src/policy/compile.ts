@@ -108,9 +108,9 @@ export function compilePolicy(doc: PolicyDocument): CompiledPolicy {
     doc,
     spec,
     declaredServers: new Set((spec.servers ?? []).map((s) => s.name.toLowerCase())),
-    serverRules: new RuleIndex(serverSources, spec.serverPolicy.default),
-    toolRules: new RuleIndex(toolSources, spec.toolPolicy.default),
-    resourceRules: new RuleIndex(resourceSources, spec.resourcePolicy.default),
-    promptRules: new RuleIndex(promptSources, spec.promptPolicy.default),
+    serverRules: new RuleIndex("serverPolicy", serverSources, spec.serverPolicy.default),
+    toolRules: new RuleIndex("toolPolicy", toolSources, spec.toolPolicy.default),
+    resourceRules: new RuleIndex("resourcePolicy", resourceSources, spec.resourcePolicy.default),
+    promptRules: new RuleIndex("promptPolicy", promptSources, spec.promptPolicy.default),
   };
 }

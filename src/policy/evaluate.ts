@@ -30,7 +30,10 @@ const mcpPrefix = "mcp__";
 /** `mcp__<server>__<tool>` (Claude Code's convention), else the registry, else native. */
 export function resolveCall(call: ToolCall, registry: ToolRegistry = emptyRegistry): ResolvedCall {
   if (call.server !== undefined) return { server: call.server, tool: call.tool, name: call.tool };
-  if (call.tool.toLowerCase().startsWith(mcpPrefix)) {
+  if (
+    call.tool.length > mcpPrefix.length &&
+    call.tool.slice(0, mcpPrefix.length).toLowerCase() === mcpPrefix
+  ) {
     const rest = call.tool.slice(mcpPrefix.length);
     const split = rest.indexOf("__");
     if (split > 0 && split < rest.length - 2) {
@@ -40,8 +43,8 @@ export function resolveCall(call: ToolCall, registry: ToolRegistry = emptyRegist
   return { server: registry.serverOf(call.tool), tool: call.tool, name: call.tool };
 }
 
-function ruleVerdict(match: RuleMatch, list: string, subject: string): Verdict {
-  const path = match.index < 0 ? `${list}.default` : `${list}.rules[${match.index}]`;
+function ruleVerdict(match: RuleMatch, subject: string): Verdict {
+  const { path } = match;
   const action = match.action === "Deny" ? "deny" : "allow";
   const reason =
     match.reason ??
@@ -64,11 +67,7 @@ function decideInPolicy(
         path: "failClosed",
       };
     }
-    const server = ruleVerdict(
-      policy.serverRules.decide(undefined, call.server),
-      "serverPolicy",
-      `server '${call.server}'`,
-    );
+    const server = ruleVerdict(policy.serverRules.decide(undefined, call.server), `server '${call.server}'`);
     if (server.action === "deny") return server;
   }
   if (
@@ -82,11 +81,7 @@ function decideInPolicy(
       path: "llm.requireDeclaredTools",
     };
   }
-  const tool = ruleVerdict(
-    policy.toolRules.decide(call.server, call.tool, args),
-    "toolPolicy",
-    `tool '${call.tool}'`,
-  );
+  const tool = ruleVerdict(policy.toolRules.decide(call.server, call.tool, args), `tool '${call.tool}'`);
   if (tool.action === "deny") return tool;
   if (facts.definitionChanged && spec.pinning.enabled && spec.pinning.onChange === "Block") {
     return {
@@ -196,25 +191,17 @@ export class PolicySet {
 
   evaluateResource(server: string, uri: string): Decision {
     return this.#combine((policy) => {
-      const server_ = ruleVerdict(
-        policy.serverRules.decide(undefined, server),
-        "serverPolicy",
-        `server '${server}'`,
-      );
+      const server_ = ruleVerdict(policy.serverRules.decide(undefined, server), `server '${server}'`);
       if (server_.action === "deny") return server_;
-      return ruleVerdict(policy.resourceRules.decide(server, uri), "resourcePolicy", `resource '${uri}'`);
+      return ruleVerdict(policy.resourceRules.decide(server, uri), `resource '${uri}'`);
     });
   }
 
   evaluatePrompt(server: string, prompt: string): Decision {
     return this.#combine((policy) => {
-      const server_ = ruleVerdict(
-        policy.serverRules.decide(undefined, server),
-        "serverPolicy",
-        `server '${server}'`,
-      );
+      const server_ = ruleVerdict(policy.serverRules.decide(undefined, server), `server '${server}'`);
       if (server_.action === "deny") return server_;
-      return ruleVerdict(policy.promptRules.decide(server, prompt), "promptPolicy", `prompt '${prompt}'`);
+      return ruleVerdict(policy.promptRules.decide(server, prompt), `prompt '${prompt}'`);
     });
   }
 

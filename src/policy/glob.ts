@@ -1,8 +1,10 @@
 /**
  * Case-insensitive globs (`*` any run of characters, `?` one character) for tool, server, prompt
  * and host names. Patterns are classified once so that the common shapes cost a string comparison.
+ * A matcher takes an already lower-cased candidate, so a name is lower-cased once per decision,
+ * not once per rule.
  */
-export type GlobMatcher = (candidate: string) => boolean;
+export type GlobMatcher = (lowerCandidate: string) => boolean;
 
 export function isLiteralGlob(pattern: string): boolean {
   return !pattern.includes("*") && !pattern.includes("?");
@@ -33,21 +35,20 @@ function wildcardMatch(pattern: string, text: string): boolean {
   return p === pattern.length;
 }
 
+/** Matcher over lower-cased candidates; `matchGlob` is the convenience form for one-off use. */
 export function compileGlob(pattern: string): GlobMatcher {
   const glob = pattern.toLowerCase();
   if (glob === "*") return () => true;
-  if (isLiteralGlob(glob)) return (candidate) => candidate.toLowerCase() === glob;
+  if (isLiteralGlob(glob)) return (candidate) => candidate === glob;
   const inner = glob.slice(1, -1);
   if (glob.startsWith("*") && glob.endsWith("*") && isLiteralGlob(inner)) {
-    return (candidate) => candidate.toLowerCase().includes(inner);
+    return (candidate) => candidate.includes(inner);
   }
   const head = glob.slice(0, -1);
-  if (glob.endsWith("*") && isLiteralGlob(head))
-    return (candidate) => candidate.toLowerCase().startsWith(head);
+  if (glob.endsWith("*") && isLiteralGlob(head)) return (candidate) => candidate.startsWith(head);
   const tail = glob.slice(1);
-  if (glob.startsWith("*") && isLiteralGlob(tail))
-    return (candidate) => candidate.toLowerCase().endsWith(tail);
-  return (candidate) => wildcardMatch(glob, candidate.toLowerCase());
+  if (glob.startsWith("*") && isLiteralGlob(tail)) return (candidate) => candidate.endsWith(tail);
+  return (candidate) => wildcardMatch(glob, candidate);
 }
 
 /** Matches when any of the patterns does. */
@@ -55,4 +56,8 @@ export function compileGlobs(patterns: readonly string[]): GlobMatcher {
   const matchers = patterns.map(compileGlob);
   if (matchers.length === 1) return matchers[0]!;
   return (candidate) => matchers.some((match) => match(candidate));
+}
+
+export function matchGlob(pattern: string, candidate: string): boolean {
+  return compileGlob(pattern)(candidate.toLowerCase());
 }

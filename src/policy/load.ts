@@ -20,7 +20,8 @@ export class PolicyLoadError extends Error {
 }
 
 export function formatProblem(p: LoadProblem): string {
-  return `${p.file}: document ${p.document}: ${p.path}: ${p.message}`;
+  const where = [p.file, p.document > 0 ? `document ${p.document}` : "", p.path].filter(Boolean).join(": ");
+  return `${where}: ${p.message}`;
 }
 
 let validator: SpecValidator | undefined;

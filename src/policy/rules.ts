@@ -21,10 +21,11 @@ type ServerScope = { kind: "any" } | { kind: "mcp"; match: GlobMatcher };
 
 interface CompiledRule {
   index: number;
+  /** What `decide` returns when this rule wins, built once. */
+  match: RuleMatch;
   action: Action;
   scope: ServerScope;
   when?: Condition;
-  reason?: string;
 }
 
 interface WildcardEntry {
@@ -36,6 +37,8 @@ export interface RuleMatch {
   action: Action;
   /** Rule index, or -1 for the default. */
   index: number;
+  /** `<list>.rules[<index>]` or `<list>.default`. */
+  path: string;
   reason?: string;
 }
 
@@ -50,17 +53,23 @@ function compileWhen(when: NonNullable<RuleSource["when"]>): Condition {
 export class RuleIndex {
   readonly #byName = new Map<string, CompiledRule[]>();
   readonly #wildcards: WildcardEntry[] = [];
-  readonly #default: Action;
+  readonly #default: RuleMatch;
 
-  constructor(rules: readonly RuleSource[], defaultAction: Action) {
-    this.#default = defaultAction;
+  /** `list` names the rule list in decisions, e.g. "toolPolicy". */
+  constructor(list: string, rules: readonly RuleSource[], defaultAction: Action) {
+    this.#default = { action: defaultAction, index: -1, path: `${list}.default` };
     rules.forEach((source, index) => {
       const rule: CompiledRule = {
         index,
+        match: {
+          action: source.action,
+          index,
+          path: `${list}.rules[${index}]`,
+          ...(source.reason ? { reason: source.reason } : {}),
+        },
         action: source.action,
         scope: source.servers ? { kind: "mcp", match: compileGlobs(source.servers) } : { kind: "any" },
         ...(source.when ? { when: compileWhen(source.when) } : {}),
-        ...(source.reason ? { reason: source.reason } : {}),
       };
       const wildcard = source.names.filter((name) => !isLiteralGlob(name));
       for (const name of source.names) {
@@ -75,8 +84,9 @@ export class RuleIndex {
   }
 
   #forEachCandidate(server: string | undefined, name: string, visit: (rule: CompiledRule) => void): void {
+    const lowerServer = server?.toLowerCase();
     const inScope = (rule: CompiledRule) =>
-      rule.scope.kind === "any" || (server !== undefined && rule.scope.match(server));
+      rule.scope.kind === "any" || (lowerServer !== undefined && rule.scope.match(lowerServer));
     const lower = name.toLowerCase();
     for (const rule of this.#byName.get(lower) ?? []) if (inScope(rule)) visit(rule);
     for (const entry of this.#wildcards) if (inScope(entry.rule) && entry.names(lower)) visit(entry.rule);
@@ -93,14 +103,7 @@ export class RuleIndex {
       if (rule.action === "Deny") deny = rule;
       else allow = rule;
     });
-    const winner = deny ?? allow;
-    if (winner)
-      return {
-        action: winner.action,
-        index: winner.index,
-        ...(winner.reason ? { reason: winner.reason } : {}),
-      };
-    return { action: this.#default, index: -1 };
+    return (deny ?? allow)?.match ?? this.#default;
   }
 
   /** The outcome when the arguments are not known yet: certain, or depending on them. */
@@ -119,7 +122,7 @@ export class RuleIndex {
     if (unconditionalDeny) return "deny";
     if (conditionalDeny) return "conditional";
     if (unconditionalAllow) return "allow";
-    if (this.#default === "Allow") return "allow";
+    if (this.#default.action === "Allow") return "allow";
     return conditionalAllow ? "conditional" : "deny";
   }
 }

@@ -63,7 +63,7 @@ export interface CheckAndRecordInput {
 
 export interface RateLimitOutcome {
   /** Limits that were over; enforced ones blocked the call. Empty when all conformed. */
-  exceeded: { name: string; enforce: boolean; retryAfterMs: number }[];
+  exceeded: { key: string; name: string; enforce: boolean; retryAfterMs: number }[];
   /** true when an enforced limit was over: no token was spent anywhere and the call is denied. */
   blocked: boolean;
 }

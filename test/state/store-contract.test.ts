@@ -123,7 +123,7 @@ for (const [name, makeStore, skip] of implementations) {
       expect(outcomes.slice(0, 3).every((o) => !o.blocked && o.exceeded.length === 0)).toBe(true);
       expect(outcomes[3]!.blocked).toBe(true);
       expect(outcomes[3]!.exceeded).toEqual([
-        { name: "github-calls", enforce: true, retryAfterMs: expect.any(Number) },
+        { key: "p#0:pod-a", name: "github-calls", enforce: true, retryAfterMs: expect.any(Number) },
       ]);
       expect(outcomes[3]!.exceeded[0]!.retryAfterMs).toBeGreaterThan(0);
       expect(outcomes[3]!.exceeded[0]!.retryAfterMs).toBeLessThanOrEqual(1000);

@@ -1,0 +1,65 @@
+import { anyGlobMatcher } from "../analyzer/glob.ts";
+import type { RateLimitCharge } from "./types.ts";
+
+/** One `spec.rateLimits` entry as the CRD writes it. */
+export interface RateLimitSpec {
+  name?: string;
+  /** Omitted: any tool, native or MCP; "*": any MCP server. */
+  servers?: string[];
+  tools?: string[];
+  perMinute: number;
+  burst?: number;
+  scope?: "Pod" | "Namespace";
+}
+
+export interface CompiledRateLimit {
+  /** `<namespace>/<policy>#rateLimits[i]`: the decision's `rule`. */
+  rule: string;
+  name: string;
+  perMinute: number;
+  burst: number;
+  scope: "Pod" | "Namespace";
+  /** `server` undefined: a native tool of the agent. */
+  matches(server: string | undefined, tool: string): boolean;
+}
+
+export function compileRateLimits(
+  policyRef: string,
+  specs: readonly RateLimitSpec[] = [],
+): CompiledRateLimit[] {
+  return specs.map((spec, i) => {
+    const rule = `${policyRef}#rateLimits[${i}]`;
+    if (!Number.isInteger(spec.perMinute) || spec.perMinute < 1) {
+      throw new Error(`${rule}: perMinute must be a positive integer, got ${spec.perMinute}`);
+    }
+    const burst = spec.burst ?? 1;
+    if (!Number.isInteger(burst) || burst < 1)
+      throw new Error(`${rule}: burst must be a positive integer, got ${burst}`);
+    const scope = spec.scope ?? "Pod";
+    if (scope !== "Pod" && scope !== "Namespace")
+      throw new Error(`${rule}: scope must be Pod or Namespace, got ${scope}`);
+    const server = spec.servers ? anyGlobMatcher(spec.servers) : undefined;
+    const tool = anyGlobMatcher(spec.tools ?? ["*"]);
+    return {
+      rule,
+      name: spec.name ?? rule.slice(rule.indexOf("/") + 1),
+      perMinute: spec.perMinute,
+      burst,
+      scope,
+      matches: (callServer, callTool) =>
+        (server === undefined || (callServer !== undefined && server(callServer))) && tool(callTool),
+    };
+  });
+}
+
+/** The bucket a call spends from: one per limit, per pod or shared by the namespace. */
+export function chargeFor(limit: CompiledRateLimit, pod: string, enforce: boolean): RateLimitCharge {
+  const scopeKey = limit.scope === "Pod" ? `pod:${pod}` : "namespace";
+  return {
+    key: `${limit.rule}:${scopeKey}`,
+    name: limit.name,
+    perMinute: limit.perMinute,
+    burst: limit.burst,
+    enforce,
+  };
+}

@@ -1,0 +1,341 @@
+/**
+ * Sidecar injection as a pure function: a pod goes in, the injected pod (or a refusal) comes out.
+ * No I/O here; the admission handler turns the result into an AdmissionReview response.
+ */
+import type {
+  V1Container,
+  V1EnvVar,
+  V1EphemeralContainer,
+  V1Pod,
+  V1Probe,
+  V1Volume,
+  V1VolumeMount,
+} from "@kubernetes/client-node";
+
+export const PROXY_UID = 1337;
+export const PROXY_PORT = 15001;
+export const ADMIN_ADDRESS = "127.0.0.1:15020";
+export const INJECT_ANNOTATION = "toolwall.io/inject";
+export const STATUS_ANNOTATION = "toolwall.io/status";
+export const NAMESPACE_LABEL = "toolwall.io/injection";
+export const TOKEN_AUDIENCE = "toolwall";
+
+export const INIT_CONTAINER = "toolwall-init";
+export const SIDECAR_CONTAINER = "toolwall-sidecar";
+export const CA_VOLUME = "toolwall-ca";
+export const TOKEN_VOLUME = "toolwall-token";
+export const STATE_VOLUME = "toolwall-state";
+
+export const CA_DIR = "/var/run/toolwall/ca";
+export const TOKEN_DIR = "/var/run/secrets/toolwall";
+export const STATE_DIR = "/var/lib/toolwall";
+/** The pod CA alone (added to Node's roots) and the public roots merged with it (replaces the roots). */
+export const CA_CERT_FILE = `${CA_DIR}/ca.crt`;
+export const TRUST_BUNDLE_FILE = `${CA_DIR}/bundle.crt`;
+
+const RESERVED_CONTAINERS = [INIT_CONTAINER, SIDECAR_CONTAINER];
+const RESERVED_VOLUMES = [CA_VOLUME, TOKEN_VOLUME, STATE_VOLUME];
+const BYPASS_CAPABILITIES = new Set(["NET_ADMIN", "NET_RAW", "ALL"]);
+
+export interface InjectionConfig {
+  image: string;
+  imagePullPolicy: string;
+  /** Where sidecars long-poll for their bundle. */
+  controllerUrl: string;
+  /** Lifetime of the projected bundle token; the kubelet refreshes it at 80 %. */
+  tokenExpirationSeconds: number;
+  sidecarResources: NonNullable<V1Container["resources"]>;
+  initResources: NonNullable<V1Container["resources"]>;
+}
+
+export const defaultInjectionConfig: InjectionConfig = {
+  image: "ghcr.io/toolwall/toolwall:0.1.0",
+  imagePullPolicy: "IfNotPresent",
+  controllerUrl: "https://toolwall-controller.toolwall-system.svc:8443",
+  tokenExpirationSeconds: 3600,
+  sidecarResources: { requests: { cpu: "50m", memory: "64Mi" }, limits: { memory: "256Mi" } },
+  initResources: { requests: { cpu: "10m", memory: "32Mi" }, limits: { memory: "64Mi" } },
+};
+
+/** Environment variables that make common runtimes trust the pod CA, and the file each points at. */
+export const TRUST_ENV: ReadonlyArray<readonly [string, string]> = [
+  ["NODE_EXTRA_CA_CERTS", CA_CERT_FILE],
+  ["SSL_CERT_FILE", TRUST_BUNDLE_FILE],
+  ["REQUESTS_CA_BUNDLE", TRUST_BUNDLE_FILE],
+  ["CURL_CA_BUNDLE", TRUST_BUNDLE_FILE],
+  ["GIT_SSL_CAINFO", TRUST_BUNDLE_FILE],
+  ["DENO_CERT", TRUST_BUNDLE_FILE],
+];
+
+export type InjectionResult =
+  | { outcome: "injected"; pod: V1Pod }
+  | { outcome: "skipped"; reason: string }
+  | { outcome: "rejected"; message: string };
+
+type AnyContainer = V1Container | V1EphemeralContainer;
+
+/** Injects the init container, the native sidecar, volumes and trust env into a pod being created. */
+export function injectPod(input: V1Pod, config: InjectionConfig): InjectionResult {
+  const annotations = input.metadata?.annotations ?? {};
+  if (annotations[INJECT_ANNOTATION] === "false") {
+    return { outcome: "skipped", reason: `annotation ${INJECT_ANNOTATION}: "false"` };
+  }
+  const pod = structuredClone(input);
+  pod.spec ??= { containers: [] };
+  const alreadyInjected = annotations[STATUS_ANNOTATION] !== undefined;
+  const refusal = alreadyInjected ? undefined : reservedNameRefusal(pod);
+  if (refusal) return { outcome: "rejected", message: refusal };
+  removeInjected(pod);
+  const bypass = bypassRefusal(pod);
+  if (bypass) return { outcome: "rejected", message: bypass };
+
+  const spec = pod.spec!;
+  spec.initContainers = [initContainer(config), sidecarContainer(config), ...(spec.initContainers ?? [])];
+  spec.volumes = [...(spec.volumes ?? []), ...volumes(config)];
+  for (const container of [...spec.initContainers.slice(2), ...spec.containers]) addTrust(container, true);
+  pod.metadata ??= {};
+  pod.metadata.annotations = { ...pod.metadata.annotations, [STATUS_ANNOTATION]: statusAnnotation(config) };
+  return { outcome: "injected", pod };
+}
+
+/**
+ * `kubectl debug` adds ephemeral containers through the pods/ephemeralcontainers subresource; they
+ * share the pod's network namespace, so they get the same bypass checks and the trust env.
+ */
+export function injectEphemeralContainers(oldPod: V1Pod | undefined, input: V1Pod): InjectionResult {
+  const annotations = input.metadata?.annotations ?? {};
+  if (annotations[STATUS_ANNOTATION] === undefined) {
+    return { outcome: "skipped", reason: "pod was not injected" };
+  }
+  const pod = structuredClone(input);
+  const existing = new Set((oldPod?.spec?.ephemeralContainers ?? []).map((c) => c.name));
+  const added = (pod.spec?.ephemeralContainers ?? []).filter((c) => !existing.has(c.name));
+  const hasCaVolume = (pod.spec?.volumes ?? []).some((v) => v.name === CA_VOLUME);
+  for (const container of added) {
+    const problem =
+      containerBypass(container, pod, "ephemeral container") ??
+      reservedMount(container, "ephemeral container");
+    if (problem) return { outcome: "rejected", message: problem };
+    addTrust(container, hasCaVolume);
+  }
+  return { outcome: "injected", pod };
+}
+
+function reservedNameRefusal(pod: V1Pod): string | undefined {
+  const spec = pod.spec!;
+  const containers = [...(spec.initContainers ?? []), ...spec.containers];
+  const clash = containers.find((c) => RESERVED_CONTAINERS.includes(c.name));
+  if (clash) return `container name "${clash.name}" is reserved for Toolwall's injected containers`;
+  const volume = (spec.volumes ?? []).find((v) => RESERVED_VOLUMES.includes(v.name));
+  if (volume) return `volume name "${volume.name}" is reserved for Toolwall's injected volumes`;
+  return undefined;
+}
+
+/** Takes out what an earlier injection added, so injecting again yields the same pod. */
+function removeInjected(pod: V1Pod): void {
+  const spec = pod.spec!;
+  if (spec.initContainers) {
+    spec.initContainers = spec.initContainers.filter((c) => !RESERVED_CONTAINERS.includes(c.name));
+    if (spec.initContainers.length === 0) delete spec.initContainers;
+  }
+  if (spec.volumes) {
+    spec.volumes = spec.volumes.filter((v) => !RESERVED_VOLUMES.includes(v.name));
+    if (spec.volumes.length === 0) delete spec.volumes;
+  }
+}
+
+function bypassRefusal(pod: V1Pod): string | undefined {
+  const spec = pod.spec!;
+  if (spec.hostNetwork) {
+    return 'hostNetwork pods share the node\'s network namespace, where Toolwall cannot intercept their traffic; set hostNetwork: false or opt out with the annotation toolwall.io/inject: "false"';
+  }
+  const podContext = spec.securityContext ?? {};
+  if (podContext.runAsGroup === PROXY_UID || podContext.fsGroup === PROXY_UID) {
+    return `the pod's securityContext uses group ${PROXY_UID}, which is reserved for the Toolwall sidecar (its traffic bypasses interception)`;
+  }
+  if ((podContext.supplementalGroups ?? []).includes(PROXY_UID)) {
+    return `the pod's supplementalGroups include ${PROXY_UID}, which is reserved for the Toolwall sidecar (its traffic bypasses interception)`;
+  }
+  for (const container of spec.initContainers ?? []) {
+    const problem = containerBypass(container, pod, "init container");
+    if (problem) return problem;
+  }
+  for (const container of spec.containers) {
+    const problem = containerBypass(container, pod, "container");
+    if (problem) return problem;
+  }
+  for (const container of spec.ephemeralContainers ?? []) {
+    const problem = containerBypass(container, pod, "ephemeral container");
+    if (problem) return problem;
+  }
+  for (const container of [...(spec.initContainers ?? []), ...spec.containers]) {
+    const problem = reservedMount(container, "container");
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** App containers may read the CA volume; the token and the sidecar's state are the sidecar's alone. */
+function reservedMount(container: AnyContainer, what: string): string | undefined {
+  for (const mount of container.volumeMounts ?? []) {
+    if (mount.name === CA_VOLUME && !mount.readOnly) {
+      return `${what} "${container.name}" mounts volume "${CA_VOLUME}" writable; only the Toolwall sidecar may write the pod CA`;
+    }
+    if (mount.name === TOKEN_VOLUME || mount.name === STATE_VOLUME) {
+      return `${what} "${container.name}" mounts volume "${mount.name}", which only the Toolwall sidecar may mount`;
+    }
+  }
+  return undefined;
+}
+
+function containerBypass(container: AnyContainer, pod: V1Pod, what: string): string | undefined {
+  const context = container.securityContext ?? {};
+  const podContext = pod.spec?.securityContext ?? {};
+  const name = `${what} "${container.name}"`;
+  const uid = context.runAsUser ?? podContext.runAsUser;
+  if (uid === PROXY_UID) {
+    return `${name} runs as uid ${PROXY_UID}, which is reserved for the Toolwall sidecar (its traffic bypasses interception)`;
+  }
+  const gid = context.runAsGroup ?? podContext.runAsGroup;
+  if (gid === PROXY_UID) {
+    return `${name} runs as gid ${PROXY_UID}, which is reserved for the Toolwall sidecar (its traffic bypasses interception)`;
+  }
+  if (context.privileged) {
+    return `${name} is privileged and could rewrite the pod's iptables rules to bypass Toolwall`;
+  }
+  const added = (context.capabilities?.add ?? []).map((c) => c.toUpperCase().replace(/^CAP_/, ""));
+  const dangerous = added.find((c) => BYPASS_CAPABILITIES.has(c));
+  if (dangerous) {
+    return `${name} adds capability ${dangerous}, which could rewrite the pod's iptables rules to bypass Toolwall`;
+  }
+  return undefined;
+}
+
+function initContainer(config: InjectionConfig): V1Container {
+  return {
+    name: INIT_CONTAINER,
+    image: config.image,
+    imagePullPolicy: config.imagePullPolicy,
+    args: ["init", "--proxy-uid", String(PROXY_UID), "--proxy-port", String(PROXY_PORT)],
+    resources: config.initResources,
+    securityContext: {
+      runAsUser: 0,
+      runAsGroup: 0,
+      runAsNonRoot: false,
+      privileged: false,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { add: ["NET_ADMIN", "NET_RAW"], drop: ["ALL"] },
+      seccompProfile: { type: "RuntimeDefault" },
+    },
+  };
+}
+
+/** The admin server listens on loopback only, so the kubelet cannot reach it: the probe runs inside. */
+function readyProbe(): V1Probe {
+  return {
+    exec: {
+      command: [
+        "node",
+        "-e",
+        `fetch("http://${ADMIN_ADDRESS}/readyz").then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))`,
+      ],
+    },
+    periodSeconds: 1,
+    timeoutSeconds: 2,
+    failureThreshold: 120,
+  };
+}
+
+function fieldEnv(name: string, fieldPath: string): V1EnvVar {
+  return { name, valueFrom: { fieldRef: { fieldPath } } };
+}
+
+function sidecarContainer(config: InjectionConfig): V1Container {
+  return {
+    name: SIDECAR_CONTAINER,
+    image: config.image,
+    imagePullPolicy: config.imagePullPolicy,
+    restartPolicy: "Always",
+    args: [
+      "sidecar",
+      "--listen",
+      `[::]:${PROXY_PORT}`,
+      "--admin",
+      ADMIN_ADDRESS,
+      "--ca-dir",
+      CA_DIR,
+      "--controller-url",
+      config.controllerUrl,
+      "--token-file",
+      `${TOKEN_DIR}/token`,
+      "--bundle-dir",
+      STATE_DIR,
+    ],
+    // The pod name is unknown at admission for generateName pods: the kubelet fills it in.
+    env: [
+      fieldEnv("TOOLWALL_POD_NAME", "metadata.name"),
+      fieldEnv("TOOLWALL_POD_NAMESPACE", "metadata.namespace"),
+      fieldEnv("TOOLWALL_POD_UID", "metadata.uid"),
+      fieldEnv("TOOLWALL_SERVICE_ACCOUNT", "spec.serviceAccountName"),
+    ],
+    resources: config.sidecarResources,
+    startupProbe: readyProbe(),
+    securityContext: {
+      runAsUser: PROXY_UID,
+      runAsGroup: PROXY_UID,
+      runAsNonRoot: true,
+      privileged: false,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ["ALL"] },
+      seccompProfile: { type: "RuntimeDefault" },
+    },
+    volumeMounts: [
+      { name: CA_VOLUME, mountPath: CA_DIR },
+      { name: TOKEN_VOLUME, mountPath: TOKEN_DIR, readOnly: true },
+      { name: STATE_VOLUME, mountPath: STATE_DIR },
+    ],
+  };
+}
+
+function volumes(config: InjectionConfig): V1Volume[] {
+  return [
+    { name: CA_VOLUME, emptyDir: { medium: "Memory", sizeLimit: "4Mi" } },
+    {
+      name: TOKEN_VOLUME,
+      projected: {
+        // Only the sidecar mounts this volume; the mode lets uid 1337 read it without an fsGroup.
+        defaultMode: 0o444,
+        sources: [
+          {
+            serviceAccountToken: {
+              audience: TOKEN_AUDIENCE,
+              expirationSeconds: config.tokenExpirationSeconds,
+              path: "token",
+            },
+          },
+        ],
+      },
+    },
+    { name: STATE_VOLUME, emptyDir: { sizeLimit: "64Mi" } },
+  ];
+}
+
+function addTrust(container: AnyContainer, mountCa: boolean): void {
+  const present = new Set((container.env ?? []).map((e) => e.name));
+  const missing = TRUST_ENV.filter(([name]) => !present.has(name)).map(([name, value]) => ({ name, value }));
+  if (missing.length > 0) container.env = [...(container.env ?? []), ...missing];
+  const mount: V1VolumeMount = { name: CA_VOLUME, mountPath: CA_DIR, readOnly: true };
+  const mounted = (container.volumeMounts ?? []).some((m) => m.name === CA_VOLUME || m.mountPath === CA_DIR);
+  if (mountCa && !mounted) container.volumeMounts = [...(container.volumeMounts ?? []), mount];
+}
+
+function statusAnnotation(config: InjectionConfig): string {
+  return JSON.stringify({
+    version: 1,
+    image: config.image,
+    initContainers: RESERVED_CONTAINERS,
+    volumes: RESERVED_VOLUMES,
+  });
+}
