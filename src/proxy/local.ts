@@ -1,7 +1,9 @@
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
+import { Registry } from "prom-client";
 import type { PolicySet } from "../policy/evaluate.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
+import { metricsRegistry } from "../telemetry/metrics.ts";
 import { createAdminServer } from "./admin.ts";
 import type { StatefulCheck } from "./decide.ts";
 import type { DefinitionInspector, LlmDialect } from "./dialect.ts";
@@ -26,6 +28,9 @@ export interface LocalProxyOptions {
   admin?: { host: string; port: number };
   /** More routes (the MCP dialect's `/mcp`). */
   routes?: readonly { prefix: string; handler: RouteHandler }[];
+  /** Shared state for cross-server rules and rate limits: Redis when a URL is given, else memory. */
+  state?: { redisUrl?: string };
+  /** A state check of one's own (tests); `state` builds the standard one. */
   stateful?: StatefulCheck;
   inspector?: DefinitionInspector;
   log?: (message: string) => void;
@@ -48,6 +53,28 @@ function hostOf(address: AddressInfo): string {
 /** `toolwall proxy`'s process, also started in-process by tests, the demo and the benchmarks. */
 export async function startLocalProxy(options: LocalProxyOptions): Promise<LocalProxy> {
   const upstream = new Upstream();
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  let stateful = options.stateful;
+  let guard: { close(): Promise<void> } | undefined;
+  const registries: Registry[] = [];
+  if (!stateful && options.state) {
+    const { openState } = await import("../state/open.ts");
+    const { stateGuardCheck } = await import("./state-check.ts");
+    // The state store's metrics get their own registry: one of its names is also defined by the shared
+    // telemetry module (and served from there), and one registry cannot hold a name twice.
+    const registry = new Registry();
+    const stateGuard = openState({
+      ...(options.state.redisUrl ? { redisUrl: options.state.redisUrl } : {}),
+      registry,
+      log,
+    });
+    for (const metric of await registry.getMetricsAsJSON()) {
+      if (metricsRegistry.getSingleMetric(metric.name)) registry.removeSingleMetric(metric.name);
+    }
+    registries.push(registry);
+    guard = stateGuard;
+    stateful = stateGuardCheck(stateGuard, options.audit);
+  }
   const context = createProxyContext({
     policies: options.policies,
     audit: options.audit,
@@ -55,8 +82,8 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
     upstream,
     identity: { namespace: "local", pod: hostname(), session: `${hostname()}:${process.pid}` },
     ...(options.inspector ? { inspector: options.inspector } : {}),
-    ...(options.stateful ? { stateful: options.stateful } : {}),
-    ...(options.log ? { log: options.log } : {}),
+    ...(stateful ? { stateful } : {}),
+    log,
   });
   const proxy = new ProxyServer(context);
   for (const provider of options.providers) {
@@ -64,7 +91,7 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
   }
   for (const route of options.routes ?? []) proxy.mount(route.prefix, route.handler);
   let ready = false;
-  const admin = options.admin ? createAdminServer(() => ready) : undefined;
+  const admin = options.admin ? createAdminServer(() => ready, registries) : undefined;
   const address = await proxy.listen(options.listen.host, options.listen.port);
   let adminAddress: AddressInfo | undefined;
   if (admin && options.admin) {
@@ -82,6 +109,7 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
       await proxy.drain(timeoutMs);
       await upstream.close();
       await admin?.close();
+      await guard?.close();
     },
   };
 }
