@@ -5,10 +5,10 @@ import type { PolicySet } from "../policy/evaluate.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import { metricsRegistry } from "../telemetry/metrics.ts";
 import { createAdminServer } from "./admin.ts";
-import type { StatefulCheck } from "./decide.ts";
+import type { SessionIdentity, StatefulCheck } from "./decide.ts";
 import type { DefinitionInspector, LlmDialect } from "./dialect.ts";
 import { llmRoute } from "./llm-route.ts";
-import { MemoryToolRegistry } from "./registry.ts";
+import { MemoryToolRegistry, type SessionToolRegistry } from "./registry.ts";
 import { createProxyContext, ProxyServer, type RouteHandler } from "./server.ts";
 import { Upstream } from "./upstream.ts";
 
@@ -32,6 +32,10 @@ export interface LocalProxyOptions {
   state?: { redisUrl?: string };
   /** A state check of one's own (tests); `state` builds the standard one. */
   stateful?: StatefulCheck;
+  /** The session's tool registry (default: in memory); the shared state wraps one to track shadows. */
+  registry?: SessionToolRegistry;
+  /** Default: namespace "local", this host, this process. */
+  identity?: SessionIdentity;
   inspector?: DefinitionInspector;
   log?: (message: string) => void;
 }
@@ -44,6 +48,11 @@ export interface LocalProxy {
   url: string;
   /** Stops accepting, waits for open streams (up to timeoutMs), closes everything. */
   close(timeoutMs?: number): Promise<void>;
+}
+
+/** Who a local proxy is in audit events and shared state. */
+export function localIdentity(): SessionIdentity {
+  return { namespace: "local", pod: hostname(), session: `${hostname()}:${process.pid}` };
 }
 
 function hostOf(address: AddressInfo): string {
@@ -78,9 +87,9 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
   const context = createProxyContext({
     policies: options.policies,
     audit: options.audit,
-    registry: new MemoryToolRegistry(),
+    registry: options.registry ?? new MemoryToolRegistry(),
     upstream,
-    identity: { namespace: "local", pod: hostname(), session: `${hostname()}:${process.pid}` },
+    identity: options.identity ?? localIdentity(),
     ...(options.inspector ? { inspector: options.inspector } : {}),
     ...(stateful ? { stateful } : {}),
     log,

@@ -257,9 +257,23 @@ export class StateGuard {
       context.session,
       tools.map((tool) => ({ tool, server })),
     );
-    const mirror = this.#mirrors.get(this.#sessionKey(context), this.#now());
-    if (mirror) mirror.shadows = shadows;
+    this.rememberShadows(context, shadows);
     return shadows;
+  }
+
+  /** Shadows the process found itself (its tool registry): the rule sees them before the store answers. */
+  rememberShadows(context: CallContext, shadows: readonly ShadowedTool[]): void {
+    if (shadows.length === 0) return;
+    const key = this.#sessionKey(context);
+    const now = this.#now();
+    const mirror = this.#mirrors.get(key, now);
+    if (mirror) mirror.shadows = mergeShadows(mirror.shadows, shadows);
+    else
+      this.#mirrors.set(
+        key,
+        { window: [], shadows: [...shadows], loadedFromPrimary: false },
+        now + mirrorIdleMs,
+      );
   }
 
   /**
@@ -332,7 +346,7 @@ export class StateGuard {
       // Calls recorded locally while the store was away stay in the window.
       const mirror: Mirror = {
         window: mergeWindows(state.window, cached?.window ?? []),
-        shadows: state.shadows.length > 0 ? state.shadows : (cached?.shadows ?? []),
+        shadows: mergeShadows(state.shadows, cached?.shadows ?? []),
         loadedFromPrimary: fromPrimary,
       };
       this.#mirrors.set(key, mirror, now + mirrorIdleMs);
@@ -380,6 +394,12 @@ export class StateGuard {
 
 export function pinKey(server: string, tool: string): string {
   return `${server}/${tool.toLowerCase()}`;
+}
+
+function mergeShadows(a: readonly ShadowedTool[], b: readonly ShadowedTool[]): ShadowedTool[] {
+  const byTool = new Map(a.map((s) => [s.tool, s]));
+  for (const shadow of b) if (!byTool.has(shadow.tool)) byTool.set(shadow.tool, shadow);
+  return [...byTool.values()];
 }
 
 function mergeWindows(a: CallRecord[], b: CallRecord[]): CallRecord[] {
