@@ -40,15 +40,20 @@ export interface CompiledInspection {
   readonly patterns: readonly CompiledPattern[];
   readonly compounds: readonly CompoundRule[];
   readonly customs: readonly CompiledCustom[];
-  /** Literal id → [pattern index, trigger group (0 or 1)]. */
+  /** Literal id → [pattern index, trigger group (0, 1 or 2)]. */
   readonly literalOwners: readonly (readonly [number, number])[];
   readonly literals: LiteralSet;
   readonly cache: Map<string, InspectionResult>;
+  /** Findings per distinct string (without field), see analyzeString. */
+  readonly strings: Map<string, readonly Finding[]>;
 }
 
 const CACHE_LIMIT = 20_000;
+const STRING_CACHE_LIMIT = 100_000;
+const STRING_CACHE_MAX_LENGTH = 256;
 const MAX_SCHEMA_DEPTH = 64;
 const MAX_MATCHES_TRIED = 8;
+const MAX_MATCH_LENGTH = 240;
 
 /** JSON Schema keywords: as keys they are structure, not text; any other key is scanned as a name. */
 const SCHEMA_KEYWORDS = new Set([
@@ -120,6 +125,15 @@ function compileRe2(pattern: string, what: string): RE2JS {
   }
 }
 
+/**
+ * RE2JS simulates the NFA without a DFA cache, so a gap such as `[^.\\n]{0,60}` costs 60 live states
+ * on every character. Gaps are compiled unbounded (still confined to one sentence or line by their
+ * character class) and the overall match length is capped instead (MAX_MATCH_LENGTH).
+ */
+function unboundGaps(pattern: string): string {
+  return pattern.replace(/\{0,\d{2,}\}/g, "*");
+}
+
 const compiledByConfig = new WeakMap<object, CompiledInspection>();
 let defaultCompiled: CompiledInspection | undefined;
 
@@ -145,7 +159,7 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     const index = patterns.length;
     patterns.push({
       rule,
-      regex: compileRe2(rule.pattern.toLowerCase(), rule.id),
+      regex: compileRe2(unboundGaps(rule.pattern.toLowerCase()), rule.id),
       unless: rule.unless ? compileRe2(rule.unless.toLowerCase(), rule.id) : undefined,
     });
     for (const literal of rule.triggers) {
@@ -155,6 +169,10 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     for (const literal of rule.alsoTriggers ?? []) {
       literalList.push(literal);
       literalOwners.push([index, 1]);
+    }
+    for (const literal of rule.andTriggers ?? []) {
+      literalList.push(literal);
+      literalOwners.push([index, 2]);
     }
   }
   const customs: CompiledCustom[] = [];
@@ -179,9 +197,25 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     literalOwners,
     literals: new LiteralSet(literalList),
     cache: new Map(),
+    strings: new Map(),
   };
+  warmUp(compiled);
   compiledByConfig.set(config, compiled);
   return compiled;
+}
+
+const WARM_UP_TEXT =
+  "warm up: a sentence that matches nothing in particular, long enough for every engine path. ";
+
+/** RE2JS builds its matching machinery on first use; pay that once here, not on the first listing. */
+function warmUp(compiled: CompiledInspection): void {
+  for (const text of [WARM_UP_TEXT, WARM_UP_TEXT.repeat(8)]) {
+    for (const pattern of compiled.patterns) {
+      pattern.regex.matcher(text).find();
+      pattern.unless?.matcher(text).find();
+    }
+    for (const custom of compiled.customs) custom.regex.matcher(text).find();
+  }
 }
 
 function resolveCompiled(config: InspectionConfig | CompiledInspection | undefined): CompiledInspection {
@@ -272,10 +306,35 @@ function firstMatch(pattern: CompiledPattern, lower: string): [number, number] |
   for (let tries = 0; tries < MAX_MATCHES_TRIED && matcher.find(); tries++) {
     const start = matcher.start();
     const end = matcher.end();
+    if (end - start > MAX_MATCH_LENGTH) continue;
     if (pattern.unless?.matcher(lower.slice(Math.max(0, start - 20), end)).find()) continue;
     return [start, end];
   }
   return undefined;
+}
+
+/**
+ * End offsets (exclusive) of the sentences of `text`: split after a newline or after .!? followed by
+ * white space (not at `;`, which chains shell commands).
+ */
+function sentenceEnds(text: string): number[] {
+  const ends: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a) ends.push(i + 1);
+    else if (code === 0x2e || code === 0x21 || code === 0x3f) {
+      const next = text.charCodeAt(i + 1);
+      if (next === 0x20 || next === 0x0a || next === 0x09 || next === 0x0d) ends.push(i + 1);
+    }
+  }
+  ends.push(text.length);
+  return ends;
+}
+
+const SENTENCE_KEY = 1 << 16;
+
+function requiredMask(rule: PatternRule): number {
+  return 1 | (rule.alsoTriggers ? 2 : 0) | (rule.andTriggers ? 4 : 0);
 }
 
 function scanText(
@@ -283,14 +342,18 @@ function scanText(
   field: string,
   text: string,
   channel: Channel | undefined,
-  hits: Uint8Array,
   findings: Finding[],
 ): void {
   const lower = lowerSameLength(text);
-  hits.fill(0);
-  compiled.literals.scan(lower, (id) => {
+  const ends = sentenceEnds(lower);
+  // pattern index × sentence → trigger groups seen there.
+  const groups = new Map<number, number>();
+  let sentence = 0;
+  compiled.literals.scan(lower, (id, end) => {
+    while (end >= ends[sentence]!) sentence++;
     const [index, group] = compiled.literalOwners[id]!;
-    hits[index] = hits[index]! | (1 << group);
+    const key = index * SENTENCE_KEY + Math.min(sentence, SENTENCE_KEY - 1);
+    groups.set(key, (groups.get(key) ?? 0) | (1 << group));
   });
   const label = channel ? `[${channel}] ` : "";
   const report = (rule: string, category: Category, severity: Severity, start: number, end: number) => {
@@ -303,12 +366,19 @@ function scanText(
       match: label + withContext(text, start, end),
     });
   };
-  compiled.patterns.forEach((pattern, index) => {
-    const needed = pattern.rule.alsoTriggers ? 3 : 1;
-    if (hits[index] !== needed) return;
-    const span = firstMatch(pattern, lower);
-    if (span) report(pattern.rule.id, pattern.rule.category, pattern.rule.severity, span[0], span[1]);
-  });
+  const reported = new Set<number>();
+  // Map iteration follows insertion, i.e. text order, so each rule reports its first match.
+  for (const [key, seen] of groups) {
+    const index = Math.floor(key / SENTENCE_KEY);
+    const pattern = compiled.patterns[index]!;
+    if (reported.has(index) || seen !== requiredMask(pattern.rule)) continue;
+    const s = key % SENTENCE_KEY;
+    const from = s === 0 ? 0 : ends[s - 1]!;
+    const span = firstMatch(pattern, lower.slice(from, ends[s]));
+    if (!span) continue;
+    reported.add(index);
+    report(pattern.rule.id, pattern.rule.category, pattern.rule.severity, from + span[0], from + span[1]);
+  }
   for (const custom of compiled.customs) {
     const matcher = custom.regex.matcher(text);
     if (matcher.find()) report(custom.rule, "Custom", custom.severity, matcher.start(), matcher.end());
@@ -344,42 +414,68 @@ function applyCompounds(
 
 /** A `default`, `const`, `enum` or `examples` entry: a value the model is steered to send as is. */
 function isValuePosition(field: string): boolean {
-  const last = field.slice(field.lastIndexOf(".") + 1);
   return (
-    last === "default" ||
-    last === "const" ||
-    last.startsWith("enum[") ||
-    last.startsWith("examples[") ||
-    last.startsWith("default[")
+    field.endsWith(".default") ||
+    field.endsWith(".const") ||
+    (field.endsWith("]") &&
+      (field.includes(".enum[", field.length - 12) ||
+        field.includes(".examples[", field.length - 16) ||
+        field.includes(".default[", field.length - 15)))
   );
 }
 
+/** A secret-bearing path or a recipient address offered as the value to send is steering, not prose. */
 function flagSecretValues(field: string, fieldFindings: Finding[]): void {
   const secretFile = fieldFindings.find((f) => f.rule === "credential.secret-file");
   if (secretFile)
     fieldFindings.push({ ...secretFile, rule: "credential.secret-file-as-value", severity: "High", field });
+  const address = fieldFindings.find((f) => f.rule === "exfil.recipient-address");
+  if (address) fieldFindings.push({ ...address, rule: "exfil.recipient-as-value", severity: "High", field });
 }
+
+/** Findings of one string, computed once per compiled config (tools repeat many strings). */
+function analyzeString(
+  compiled: CompiledInspection,
+  text: string,
+  identifier: boolean,
+  valuePosition: boolean,
+): readonly Finding[] {
+  // Short strings (property names and descriptions, enum values) repeat across tools; long ones
+  // rarely do and would only cost hashing.
+  const cacheable = text.length <= STRING_CACHE_MAX_LENGTH;
+  const key = cacheable ? `${identifier ? "i" : "t"}${valuePosition ? "v" : "-"}${text}` : "";
+  const cached = cacheable ? compiled.strings.get(key) : undefined;
+  if (cached) return cached;
+  const fieldFindings: Finding[] = [];
+  const normalized = normalize(identifier ? identifierWords(text) : text);
+  for (const hidden of normalized.findings)
+    fieldFindings.push({ ...hidden, category: "HiddenInstructions", field: "" });
+  scanText(compiled, "", normalized.text, undefined, fieldFindings);
+  for (const payload of normalized.hidden)
+    scanText(compiled, "", payload.text, payload.channel, fieldFindings);
+  if (valuePosition) flagSecretValues("", fieldFindings);
+  applyCompounds(compiled, "", fieldFindings, fieldFindings);
+  const hiddenEnabled = compiled.detectors.has("HiddenInstructions");
+  const kept = fieldFindings.filter(
+    (finding) =>
+      !(finding.category === "HiddenInstructions" && !hiddenEnabled) &&
+      (finding.category === "Custom" || compiled.detectors.has(finding.category as DetectorName)),
+  );
+  const result = kept.length === 0 ? NO_FINDINGS : kept;
+  if (cacheable) {
+    if (compiled.strings.size >= STRING_CACHE_LIMIT) compiled.strings.clear();
+    compiled.strings.set(key, result);
+  }
+  return result;
+}
+
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Finding[] {
   const findings: Finding[] = [];
-  const hits = new Uint8Array(compiled.patterns.length);
-  const hiddenEnabled = compiled.detectors.has("HiddenInstructions");
   for (const segment of segmentsOf(tool)) {
-    const fieldFindings: Finding[] = [];
-    const normalized = normalize(segment.identifier ? identifierWords(segment.text) : segment.text);
-    for (const hidden of normalized.findings)
-      fieldFindings.push({ ...hidden, category: "HiddenInstructions", field: segment.field });
-    scanText(compiled, segment.field, normalized.text, undefined, hits, fieldFindings);
-    for (const payload of normalized.hidden)
-      scanText(compiled, segment.field, payload.text, payload.channel, hits, fieldFindings);
-    if (isValuePosition(segment.field)) flagSecretValues(segment.field, fieldFindings);
-    applyCompounds(compiled, segment.field, fieldFindings, fieldFindings);
-    for (const finding of fieldFindings) {
-      if (finding.category === "HiddenInstructions" && !hiddenEnabled) continue;
-      if (finding.category !== "Custom" && !compiled.detectors.has(finding.category as DetectorName))
-        continue;
-      findings.push(finding);
-    }
+    const found = analyzeString(compiled, segment.text, segment.identifier, isValuePosition(segment.field));
+    for (const finding of found) findings.push({ ...finding, field: segment.field });
   }
   return dedupe(findings).sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
 }
