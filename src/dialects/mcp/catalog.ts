@@ -4,6 +4,7 @@ import type { Finding, InspectionResult, ToolDefinition } from "../../inspect/ty
 import type { CompiledPolicy } from "../../policy/compile.ts";
 import type { PolicySet } from "../../policy/evaluate.ts";
 import { type CallFacts, type Severity, severityRank } from "../../policy/types.ts";
+import { pinKey } from "../../state/guard.ts";
 import type { StateStore } from "../../state/types.ts";
 import type { AuditSink } from "../../telemetry/audit.ts";
 import { boundedLabel, definitionChanges, detections } from "../../telemetry/metrics.ts";
@@ -43,10 +44,6 @@ interface PinningConfig {
   /** "server/tool" → hashes `spec.pinning.pins` accept. */
   staticPins: Map<string, Set<string>>;
   trustOnFirstUse: boolean;
-}
-
-function pinKey(server: string, tool: string): string {
-  return `${server}/${tool}`.toLowerCase();
 }
 
 /**
