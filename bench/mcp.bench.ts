@@ -133,6 +133,16 @@ async function callLatency(): Promise<void> {
     times.proxied.push(await post(proxied, "tools/call", call));
   }
   for (const list of Object.values(times)) list.sort((a, b) => a - b);
+  // CPU per call of the whole process (client, upstream and proxy live in it): the difference between
+  // a proxied and a direct block is what the proxy spends, whatever the load of the machine.
+  const cpuPerCall = async (url: string, method: string, params: unknown, n: number) => {
+    const before = process.cpuUsage();
+    for (let i = 0; i < n; i++) await post(url, method, params);
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000 / n;
+  };
+  const cpuDirect = await cpuPerCall(direct, "tools/call", call, 1000);
+  const cpuProxied = await cpuPerCall(proxied, "tools/call", call, 1000);
   console.log(`\n### tools/call, ${calls} sequential calls each (keep-alive, JSON answers)\n`);
   console.log("| | p50 | p90 | p99 |\n|---|---|---|---|");
   for (const [name, list] of Object.entries(times)) {
@@ -142,6 +152,9 @@ async function callLatency(): Promise<void> {
   }
   console.log(
     `| added | ${ms(percentile(times.proxied, 50) - percentile(times.direct, 50))} | ${ms(percentile(times.proxied, 90) - percentile(times.direct, 90))} | ${ms(percentile(times.proxied, 99) - percentile(times.direct, 99))} |`,
+  );
+  console.log(
+    `\nCPU per call, whole process: direct ${ms(cpuDirect)}, proxied ${ms(cpuProxied)}, proxy's share ${ms(cpuProxied - cpuDirect)}`,
   );
 
   // The same 500-tool listing over HTTP: first (new definitions) and unchanged.
@@ -156,8 +169,10 @@ async function callLatency(): Promise<void> {
   }
   unchanged.sort((a, b) => a - b);
   directList.sort((a, b) => a - b);
+  const listCpuDirect = await cpuPerCall(direct, "tools/list", {}, 20);
+  const listCpuProxied = await cpuPerCall(proxied, "tools/list", {}, 20);
   console.log(
-    `\n### tools/list of 500 tools over HTTP (${(Buffer.byteLength(listing) / 1024).toFixed(0)} KiB)\n\n| | time |\n|---|---|\n| direct, p50 of 50 | ${ms(percentile(directList, 50))} |\n| through the proxy, first time | ${ms(first)} |\n| through the proxy, unchanged, p50 of 50 | ${ms(percentile(unchanged, 50))} |`,
+    `\n### tools/list of 500 tools over HTTP (${(Buffer.byteLength(listing) / 1024).toFixed(0)} KiB)\n\n| | time |\n|---|---|\n| direct, p50 of 50 | ${ms(percentile(directList, 50))} |\n| through the proxy, first time | ${ms(first)} |\n| through the proxy, unchanged, p50 of 50 | ${ms(percentile(unchanged, 50))} |\n\nCPU per unchanged listing, whole process: direct ${ms(listCpuDirect)}, proxied ${ms(listCpuProxied)}, proxy's share ${ms(listCpuProxied - listCpuDirect)}`,
   );
   await agent.close();
   await proxy.close(1000);
