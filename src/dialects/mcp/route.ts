@@ -3,7 +3,12 @@ import type { Dispatcher } from "undici";
 import type { PolicySet } from "../../policy/evaluate.ts";
 import type { ProxyContext, RouteContext, RouteHandler } from "../../proxy/server.ts";
 import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
-import { decodedBody, forwardableRequestHeaders, forwardableResponseHeaders } from "../../proxy/upstream.ts";
+import {
+  decodedBody,
+  forwardableRequestHeaders,
+  forwardableResponseHeaders,
+  type UpstreamRequest,
+} from "../../proxy/upstream.ts";
 import { type DeclaredServer, declaredServers } from "../../registry/registry.ts";
 import type { StateStore } from "../../state/types.ts";
 import { ToolCatalog } from "./catalog.ts";
@@ -179,7 +184,7 @@ class RouteState {
   /** DELETE (end of session), OPTIONS (CORS preflight), HEAD: relayed without any body. */
   async #bodiless(req: IncomingMessage, res: ServerResponse, route: RouteContext, target: McpTarget) {
     req.resume();
-    const response = await this.#context.upstream.request({
+    const response = await this.#request({
       url: target.url,
       method: req.method!,
       headers: forwardableRequestHeaders(req.headers, ["content-length", "content-type"]),
@@ -210,6 +215,22 @@ class RouteState {
         this.#sessionPending.delete(this.#sessionPending.keys().next().value!);
     }
     return pending;
+  }
+
+  /**
+   * An upstream request without a body timeout: an MCP stream (a GET stream, a legacy session, a long
+   * tool call answered in SSE) may stay quiet for long; it ends when either side closes it.
+   */
+  #request(request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
+    return this.#context.upstream.agent.request({
+      origin: request.url.origin,
+      path: request.url.pathname + request.url.search,
+      method: request.method as Dispatcher.HttpMethod,
+      headers: request.headers,
+      body: (request.body ?? null) as Dispatcher.DispatchOptions["body"],
+      signal: request.signal,
+      bodyTimeout: 0,
+    });
   }
 
   #legacyKey(server: string, url: URL): string {
@@ -273,7 +294,7 @@ class RouteState {
       forwarded.length === parsed.messages.length
         ? raw
         : Buffer.from(JSON.stringify(parsed.batch ? forwarded : forwarded[0]));
-    const response = await this.#context.upstream.request({
+    const response = await this.#request({
       url: target.url,
       method: "POST",
       headers: { ...headers, "content-type": "application/json" },
@@ -519,7 +540,7 @@ class RouteState {
 
   async #get(req: IncomingMessage, res: ServerResponse, route: RouteContext, target: McpTarget) {
     const headers = upstreamHeaders(req);
-    const response = await this.#context.upstream.request({
+    const response = await this.#request({
       url: target.url,
       method: "GET",
       headers,
@@ -572,14 +593,13 @@ class RouteState {
     const params = cursor === undefined ? undefined : { cursor };
     track(legacy.pending, idKey(id), { method: "tools/list", params, internal: true });
     const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", ...(params ? { params } : {}) });
-    this.#context.upstream
-      .request({
-        url: legacy.endpoint,
-        method: "POST",
-        headers: { ...legacy.headers, "content-type": "application/json" },
-        body: Buffer.from(body),
-        signal: AbortSignal.timeout(30_000),
-      })
+    this.#request({
+      url: legacy.endpoint,
+      method: "POST",
+      headers: { ...legacy.headers, "content-type": "application/json" },
+      body: Buffer.from(body),
+      signal: AbortSignal.timeout(30_000),
+    })
       .then((response) => response.body.dump())
       .catch((error: Error) =>
         this.#context.log(`toolwall mcp: ${legacy.target.server.name}: re-check failed: ${error.message}`),
@@ -591,7 +611,7 @@ class RouteState {
     for (let page = 0; page < maxRecheckPages; page++) {
       const id = `toolwall-recheck-${++this.#recheckSeq}`;
       const params = cursor === undefined ? undefined : { cursor };
-      const response = await this.#context.upstream.request({
+      const response = await this.#request({
         url: target.url,
         method: "POST",
         headers: {
