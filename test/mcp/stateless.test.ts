@@ -52,6 +52,14 @@ spec:
     - { name: plain, transport: StreamableHTTP, url: "http://127.0.0.1:${port}/mcp" }
   toolPolicy:
     rules: [{ action: Deny, servers: ["*"], tools: ["delete_*"], reason: destructive }]
+---
+apiVersion: toolwall.io/v1alpha1
+kind: MCPPolicy
+metadata: { name: watch, namespace: agents }
+spec:
+  mode: Audit
+  toolPolicy:
+    rules: [{ action: Deny, tools: ["weather"], reason: watched }]
 `);
 });
 
@@ -88,6 +96,13 @@ describe("stateless 2026-07-28 requests", () => {
     expect(last.body).toBe(body);
     expect(last.headers["mcp-protocol-version"]).toBe("2026-07-28");
     expect(last.headers["mcp-session-id"]).toBeUndefined();
+    // An Audit-mode policy's deny is recorded, never enforced.
+    expect(proxied.audit.events.filter((e) => e.type === "mcp_tool_called").at(-1)).toMatchObject({
+      tool: "weather",
+      action: "deny",
+      mode: "Audit",
+      reason: "watched",
+    });
   });
 
   it("answers a denied call itself, with the request's id", async () => {
