@@ -166,3 +166,19 @@ it("refuses methods that could carry a message past the judge", async () => {
   expect(response.status).toBe(405);
   expect(received.length).toBe(before);
 });
+
+it("judges a call sent as a notification (no id) and drops it when denied", async () => {
+  const before = received.length;
+  const response = await fetch(`${proxied.url}/mcp/plain`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", method: "tools/call", params: { name: "delete_file" } }),
+  });
+  expect(response.status).toBeLessThan(300);
+  await response.text();
+  expect(received.length).toBe(before);
+  expect(proxied.audit.events.filter((e) => e.type === "mcp_tool_called").at(-1)).toMatchObject({
+    tool: "delete_file",
+    action: "deny",
+  });
+});

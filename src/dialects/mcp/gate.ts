@@ -40,6 +40,9 @@ export interface GateDependencies {
 /** Requests whose answers are listings the gate filters. */
 export const listingMethods = new Set(["tools/list", "prompts/list", "resources/list"]);
 
+/** Requests the policy decides. */
+export const judgedMethods = new Set(["tools/call", "resources/read", "prompts/get"]);
+
 const forward: RequestVerdict = { forward: true };
 const maxRememberedListings = 200;
 

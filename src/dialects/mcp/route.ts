@@ -12,7 +12,7 @@ import {
 import { type DeclaredServer, declaredServers } from "../../registry/registry.ts";
 import type { StateStore } from "../../state/types.ts";
 import { ToolCatalog } from "./catalog.ts";
-import { listingMethods, type McpContext, McpGate } from "./gate.ts";
+import { judgedMethods, listingMethods, type McpContext, McpGate } from "./gate.ts";
 import {
   type Classified,
   errorCodes,
@@ -286,6 +286,11 @@ class RouteState {
         return;
       }
     } else if (forwarded.length === 0) {
+      if (answers.length === 0) {
+        // Only notifications, all dropped: what the server would have said to a notification.
+        res.writeHead(202).end();
+        return;
+      }
       sendJson(res, 200, parsed.batch ? answers : answers[0]);
       return;
     }
@@ -335,7 +340,13 @@ class RouteState {
         const verdict = await this.gate.judge(context, message.message);
         return verdict.forward ? { forward: true } : { forward: false, answer: verdict.answer };
       }
-      case "notification":
+      case "notification": {
+        if (!judgedMethods.has(message.message.method)) return { forward: true };
+        // A call sent without an id gets no answer, but a lenient server might still run it: judged
+        // like a request, and dropped when denied.
+        const verdict = await this.gate.judge(context, { ...message.message, id: "" });
+        return { forward: verdict.forward };
+      }
       case "response":
         return { forward: true };
       default: {
