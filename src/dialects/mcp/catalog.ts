@@ -37,6 +37,10 @@ export interface CatalogContext {
 
 type PinStore = Pick<StateStore, "pinIfAbsent">;
 
+/** Bounds on what the catalog remembers, however many names a server makes up. */
+const maxToolsPerServer = 20_000;
+const maxCachedPins = 100_000;
+
 interface PinningConfig {
   set: PolicySet;
   inspecting: CompiledPolicy[];
@@ -137,7 +141,9 @@ export class ToolCatalog {
       const key = tool.name.toLowerCase();
       const previous = known.get(key);
       if (previous?.review.hash !== hash) this.#record(context, tool, review, previous, results);
+      known.delete(key);
       known.set(key, { definition: tool, review });
+      if (known.size > maxToolsPerServer) known.delete(known.keys().next().value!);
       reviews.push(review);
     });
     return reviews;
@@ -201,6 +207,7 @@ export class ToolCatalog {
     ask.forEach(({ index, key, sha256 }, i) => {
       const answer = answers[i]!;
       this.#pins.set(key, answer.pinned);
+      if (this.#pins.size > maxCachedPins) this.#pins.delete(this.#pins.keys().next().value!);
       if (answer.created) out[index] = { status: "new", definitionChanged: false };
       else if (answer.pinned === sha256) out[index] = { status: "unchanged", definitionChanged: false };
       else out[index] = { status: "changed", definitionChanged: true };
