@@ -75,7 +75,7 @@ const headers = {
 };
 
 describe("stateless 2026-07-28 requests", () => {
-  it("forwards an allowed call byte for byte with its protocol header and no session", async () => {
+  it("forwards an allowed call with its _meta, its protocol header and no session", async () => {
     const body = JSON.stringify({
       jsonrpc: "2.0",
       id: 1,
@@ -181,4 +181,23 @@ it("judges a call sent as a notification (no id) and drops it when denied", asyn
     tool: "delete_file",
     action: "deny",
   });
+});
+
+it("sends upstream what it judged: with duplicate keys the server sees the name the policy saw", async () => {
+  const before = received.length;
+  const response = await fetch(`${proxied.url}/mcp/plain`, {
+    method: "POST",
+    headers,
+    body: '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"delete_file","name":"weather"}}',
+  });
+  expect(response.status).toBe(200);
+  await response.text();
+  expect(received.length).toBe(before + 1);
+  expect(JSON.parse(received.at(-1)!.body)).toEqual({
+    jsonrpc: "2.0",
+    id: 5,
+    method: "tools/call",
+    params: { name: "weather" },
+  });
+  expect(received.at(-1)!.body).not.toContain("delete_file");
 });

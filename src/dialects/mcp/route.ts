@@ -295,10 +295,9 @@ class RouteState {
       return;
     }
 
-    const body =
-      forwarded.length === parsed.messages.length
-        ? raw
-        : Buffer.from(JSON.stringify(parsed.batch ? forwarded : forwarded[0]));
+    // What goes upstream is the serialisation of what was judged, never the client's bytes: no
+    // parser differential (duplicate keys, invalid UTF-8) can make the server read another call.
+    const body = Buffer.from(JSON.stringify(parsed.batch ? forwarded : forwarded[0]));
     const response = await this.#request({
       url: target.url,
       method: "POST",
