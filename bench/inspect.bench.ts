@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileInspection, inspectTools } from "../src/inspect/index.ts";
 import type { ToolDefinition } from "../src/inspect/types.ts";
+import { goal, table } from "./harness.ts";
 
 const LISTING_SIZE = 500;
 const ROUNDS = 11;
@@ -96,10 +97,26 @@ export function runInspectBench(): InspectBenchResult {
 
 if (import.meta.main) {
   const result = runInspectBench();
-  const show = (t: Timing) => `${t.wallMs.toFixed(1)} ms wall / ${t.cpuMs.toFixed(1)} ms cpu`;
-  console.log(`inspection of a ${result.tools}-tool listing, median of ${ROUNDS} rounds`);
-  console.log(`  compile policy (once per bundle)                             ${show(result.compile)}`);
-  console.log(`  first listing after compile (goal ≤ 20 ms, all caches cold)  ${show(result.first)}`);
-  console.log(`  new definitions, policy in use (new descriptions)            ${show(result.firstUnique)}`);
-  console.log(`  unchanged listing (goal ≤ 2 ms)                              ${show(result.unchanged)}`);
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const row = (name: string, t: Timing, goalMs?: number) => [
+    name,
+    ms(t.wallMs),
+    ms(t.cpuMs),
+    goalMs === undefined ? "—" : `≤ ${goalMs} ms: ${goal(t.cpuMs <= goalMs)}`,
+  ];
+  console.log(
+    `## Inspection\n\n${result.tools}-tool listing from the benign corpus, median of ${ROUNDS} rounds.\n`,
+  );
+  console.log(
+    table(
+      ["step", "wall", "CPU", "goal (on CPU time)"],
+      [
+        row("compile a policy's spec.inspection (once per bundle)", result.compile),
+        row("first listing after compiling (every cache cold)", result.first, 20),
+        row("new definitions while the policy is in use", result.firstUnique),
+        row("the same listing again, freshly parsed", result.unchanged, 2),
+      ],
+    ),
+  );
+  console.log();
 }

@@ -45,7 +45,7 @@ export interface CompiledInspection {
   readonly literals: LiteralSet;
   readonly cache: Map<string, InspectionResult>;
   /** Findings per distinct string (without field), see analyzeString. */
-  readonly strings: Map<string, readonly Finding[]>;
+  readonly strings: readonly Map<string, readonly Finding[]>[];
 }
 
 const CACHE_LIMIT = 20_000;
@@ -54,6 +54,10 @@ const STRING_CACHE_MAX_LENGTH = 256;
 const MAX_SCHEMA_DEPTH = 64;
 const MAX_MATCHES_TRIED = 8;
 const MAX_MATCH_LENGTH = 240;
+/** Longest stretch of one sentence a pattern sees at once (windows overlap by MAX_MATCH_LENGTH). */
+const WINDOW = 2048;
+/** Longer strings are inspected up to this length and reported as oversized. */
+const MAX_SCANNED_LENGTH = 256 * 1024;
 
 /** JSON Schema keywords: as keys they are structure, not text; any other key is scanned as a name. */
 const SCHEMA_KEYWORDS = new Set([
@@ -197,7 +201,7 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     literalOwners,
     literals: new LiteralSet(literalList),
     cache: new Map(),
-    strings: new Map(),
+    strings: [new Map(), new Map(), new Map(), new Map()],
   };
   warmUp(compiled);
   compiledByConfig.set(config, compiled);
@@ -226,13 +230,6 @@ function resolveCompiled(config: InspectionConfig | CompiledInspection | undefin
   return "literals" in config ? config : compileInspection(config);
 }
 
-interface TextSegment {
-  field: string;
-  text: string;
-  /** Names and keys: identifiers whose words are split before matching. */
-  identifier: boolean;
-}
-
 /** `read_ssh_keys`, `readSshKeys` → `read ssh keys`. */
 function identifierWords(name: string): string {
   let out = "";
@@ -250,39 +247,62 @@ function identifierWords(name: string): string {
   return out;
 }
 
-function collectStrings(value: unknown, path: string, depth: number, out: TextSegment[]): void {
-  if (typeof value === "string") {
-    out.push({ field: path, text: value, identifier: false });
-    return;
-  }
+type Visit = (
+  text: string,
+  identifier: boolean,
+  valuePosition: boolean,
+  path: readonly (string | number)[],
+) => void;
+
+const PROPERTY_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions"]);
+const VALUE_KEYS = new Set(["default", "const"]);
+const VALUE_LISTS = new Set(["enum", "examples", "default"]);
+
+/**
+ * Visits every string of a schema-like value: values, property names and non-keyword keys. The
+ * path is a shared stack, turned into a string only for strings that have findings.
+ */
+function walkStrings(value: unknown, path: (string | number)[], depth: number, visit: Visit): void {
   if (value === null || typeof value !== "object" || depth > MAX_SCHEMA_DEPTH) return;
+  const parentKey = path[path.length - 1];
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) collectStrings(value[i], pathJoin(path, i), depth + 1, out);
+    const valueList = typeof parentKey === "string" && VALUE_LISTS.has(parentKey);
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      const item = value[i];
+      if (typeof item === "string") visit(item, false, valueList, path);
+      else walkStrings(item, path, depth + 1, visit);
+      path.pop();
+    }
     return;
   }
-  const parentIsPropertyMap =
-    path.endsWith(".properties") ||
-    path.endsWith(".patternProperties") ||
-    path.endsWith(".$defs") ||
-    path.endsWith(".definitions");
-  for (const [key, member] of Object.entries(value)) {
-    const memberPath = pathJoin(path, key);
-    if (parentIsPropertyMap || !SCHEMA_KEYWORDS.has(key))
-      out.push({ field: memberPath, text: key, identifier: true });
-    collectStrings(member, memberPath, depth + 1, out);
+  const parentIsPropertyMap = typeof parentKey === "string" && PROPERTY_MAPS.has(parentKey);
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const member = (value as Record<string, unknown>)[key];
+    path.push(key);
+    if (parentIsPropertyMap || !SCHEMA_KEYWORDS.has(key)) visit(key, true, false, path);
+    if (typeof member === "string") visit(member, false, !parentIsPropertyMap && VALUE_KEYS.has(key), path);
+    else walkStrings(member, path, depth + 1, visit);
+    path.pop();
   }
 }
 
-function segmentsOf(tool: ToolDefinition): TextSegment[] {
-  const out: TextSegment[] = [];
-  if (typeof tool.name === "string") out.push({ field: "name", text: tool.name, identifier: true });
-  if (typeof tool.title === "string") out.push({ field: "title", text: tool.title, identifier: false });
-  if (typeof tool.description === "string")
-    out.push({ field: "description", text: tool.description, identifier: false });
-  collectStrings(tool.inputSchema, "inputSchema", 0, out);
-  collectStrings(tool.outputSchema, "outputSchema", 0, out);
-  collectStrings(tool.annotations, "annotations", 0, out);
+function pathString(path: readonly (string | number)[]): string {
+  let out = "";
+  for (const key of path) out = pathJoin(out, key);
   return out;
+}
+
+function visitStrings(tool: ToolDefinition, visit: Visit): void {
+  if (typeof tool.name === "string") visit(tool.name, true, false, ["name"]);
+  if (typeof tool.title === "string") visit(tool.title, false, false, ["title"]);
+  if (typeof tool.description === "string") visit(tool.description, false, false, ["description"]);
+  for (const field of ["inputSchema", "outputSchema", "annotations"] as const) {
+    const value = tool[field];
+    if (typeof value === "string") visit(value, false, false, [field]);
+    else walkStrings(value, [field], 0, visit);
+  }
 }
 
 /** Lower-cases without changing offsets (a few characters grow when lower-cased; those stay). */
@@ -302,6 +322,7 @@ function raise(severity: Severity): Severity {
 }
 
 function firstMatch(pattern: CompiledPattern, lower: string): [number, number] | undefined {
+  if (!pattern.regex.test(lower)) return undefined;
   const matcher = pattern.regex.matcher(lower);
   for (let tries = 0; tries < MAX_MATCHES_TRIED && matcher.find(); tries++) {
     const start = matcher.start();
@@ -373,11 +394,19 @@ function scanText(
     const pattern = compiled.patterns[index]!;
     if (reported.has(index) || seen !== requiredMask(pattern.rule)) continue;
     const s = key % SENTENCE_KEY;
-    const from = s === 0 ? 0 : ends[s - 1]!;
-    const span = firstMatch(pattern, lower.slice(from, ends[s]));
-    if (!span) continue;
-    reported.add(index);
-    report(pattern.rule.id, pattern.rule.category, pattern.rule.severity, from + span[0], from + span[1]);
+    const sentenceStart = s === 0 ? 0 : ends[s - 1]!;
+    // A run-on "sentence" is matched in overlapping windows: matches are at most MAX_MATCH_LENGTH
+    // long, and a huge unbroken string must not cost a pattern pass over all of it per rule.
+    for (let from = sentenceStart; from < ends[s]!; from += WINDOW - MAX_MATCH_LENGTH) {
+      const to = Math.min(ends[s]!, from + WINDOW);
+      const span = firstMatch(pattern, lower.slice(from, to));
+      if (span) {
+        reported.add(index);
+        report(pattern.rule.id, pattern.rule.category, pattern.rule.severity, from + span[0], from + span[1]);
+        break;
+      }
+      if (to === ends[s]) break;
+    }
   }
   for (const custom of compiled.customs) {
     const matcher = custom.regex.matcher(text);
@@ -412,18 +441,6 @@ function applyCompounds(
   }
 }
 
-/** A `default`, `const`, `enum` or `examples` entry: a value the model is steered to send as is. */
-function isValuePosition(field: string): boolean {
-  return (
-    field.endsWith(".default") ||
-    field.endsWith(".const") ||
-    (field.endsWith("]") &&
-      (field.includes(".enum[", field.length - 12) ||
-        field.includes(".examples[", field.length - 16) ||
-        field.includes(".default[", field.length - 15)))
-  );
-}
-
 /** A secret-bearing path or a recipient address offered as the value to send is steering, not prose. */
 function flagSecretValues(field: string, fieldFindings: Finding[]): void {
   const secretFile = fieldFindings.find((f) => f.rule === "credential.secret-file");
@@ -443,11 +460,24 @@ function analyzeString(
   // Short strings (property names and descriptions, enum values) repeat across tools; long ones
   // rarely do and would only cost hashing.
   const cacheable = text.length <= STRING_CACHE_MAX_LENGTH;
-  const key = cacheable ? `${identifier ? "i" : "t"}${valuePosition ? "v" : "-"}${text}` : "";
-  const cached = cacheable ? compiled.strings.get(key) : undefined;
+  // One map per kind of position, keyed by the string itself: no key concatenation, and V8 keeps
+  // a string's hash once computed.
+  const cache = compiled.strings[(identifier ? 2 : 0) + (valuePosition ? 1 : 0)]!;
+  const cached = cacheable ? cache.get(text) : undefined;
   if (cached) return cached;
   const fieldFindings: Finding[] = [];
-  const normalized = normalize(identifier ? identifierWords(text) : text);
+  const oversized = text.length > MAX_SCANNED_LENGTH;
+  const normalized = normalize(
+    identifier ? identifierWords(text) : oversized ? text.slice(0, MAX_SCANNED_LENGTH) : text,
+  );
+  if (oversized)
+    fieldFindings.push({
+      rule: "hidden.oversized-text",
+      category: "HiddenInstructions",
+      severity: "Medium",
+      field: "",
+      match: `${text.length} characters; only the first ${MAX_SCANNED_LENGTH} were inspected`,
+    });
   for (const hidden of normalized.findings)
     fieldFindings.push({ ...hidden, category: "HiddenInstructions", field: "" });
   scanText(compiled, "", normalized.text, undefined, fieldFindings);
@@ -463,8 +493,8 @@ function analyzeString(
   );
   const result = kept.length === 0 ? NO_FINDINGS : kept;
   if (cacheable) {
-    if (compiled.strings.size >= STRING_CACHE_LIMIT) compiled.strings.clear();
-    compiled.strings.set(key, result);
+    if (cache.size >= STRING_CACHE_LIMIT) cache.clear();
+    cache.set(text, result);
   }
   return result;
 }
@@ -473,10 +503,12 @@ const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Finding[] {
   const findings: Finding[] = [];
-  for (const segment of segmentsOf(tool)) {
-    const found = analyzeString(compiled, segment.text, segment.identifier, isValuePosition(segment.field));
-    for (const finding of found) findings.push({ ...finding, field: segment.field });
-  }
+  visitStrings(tool, (text, identifier, valuePosition, path) => {
+    const found = analyzeString(compiled, text, identifier, valuePosition);
+    if (found.length === 0) return;
+    const field = pathString(path);
+    for (const finding of found) findings.push({ ...finding, field });
+  });
   return dedupe(findings).sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
 }
 

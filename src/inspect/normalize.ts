@@ -549,6 +549,10 @@ export const HIDDEN_TEXT_RULES: Readonly<Record<string, { severity: Severity; su
     severity: "Medium",
     summary: "a base64 blob that decodes to text (scanned as hidden text)",
   },
+  "hidden.oversized-text": {
+    severity: "Medium",
+    summary: "a string longer than 256 KiB (the rest is not inspected)",
+  },
   "hidden.whitespace-padding": {
     severity: "Medium",
     summary: "blank lines or spaces that push text out of view",

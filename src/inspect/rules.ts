@@ -45,7 +45,7 @@ export interface CompoundRule {
 const SECRET_FILE =
   "(?:~|\\$home|%userprofile%|/home/[\\w.-]+|/root|/users/[\\w.-]+)?/?\\.(?:ssh|aws|gnupg|kube|docker|azure|config/gcloud)\\b(?:/[\\w.-]*)?" +
   "|\\bid_(?:rsa|dsa|ecdsa|ed25519)\\b|(?:^|[\\s'\"`(/~])\\.env(?:\\.[a-z]+)?\\b|\\.npmrc|\\.pypirc|\\.netrc|\\.git-credentials|\\.pgpass" +
-  "|\\bcredentials\\.json|/etc/(?:shadow|passwd|sudoers|gshadow)|\\bwallet\\.dat|\\blogin data\\b|\\bkeychain\\b|\\.(?:bash|zsh)_history" +
+  "|\\bcredentials\\.json|/etc/(?:shadow|passwd|sudoers|gshadow)|\\bwallet\\.dat|\\blogin data\\b|\\bkeychain\\b|\\bkeyring\\b|\\.(?:bash|zsh)_history" +
   "|\\bauthorized_keys\\b|/etc/ssl/private|\\bprivate[-_]keys?[-/\\w.]*|\\bserver\\.key\\b|\\.cursor/|\\bmcp\\.json\\b|\\bclaude_desktop_config\\.json|/var/run/secrets|\\bservice[ -]?account[\\w.-]*\\.json|\\bkubeconfig\\b|\\bcookies\\.sqlite|\\bkey4\\.db";
 
 /** Templates that document variables without holding their values. */
@@ -78,6 +78,7 @@ const SECRET_FILE_TRIGGERS = [
   "wallet.dat",
   "login data",
   "keychain",
+  "keyring",
   "_history",
   "authorized_keys",
   "/var/run/secrets",
@@ -113,8 +114,10 @@ const SECRET_NOUN_TRIGGERS = [
 ];
 
 const CONTEXT_NOUNS =
-  "system prompt|system message|full chat|entire chat|whole chat|chat so far|chat transcript|whole conversation|conversation history|chat history|previous messages|prior messages|full conversation|entire conversation|conversation so far|all (?:previous |prior |other )?messages|context window|your instructions|environment variables|env vars|\\.env (?:file|contents)";
+  "(?:any|all|every) private files?|private files? you have read|files? you have read|everything you have read|system prompt|system message|full chat|entire chat|whole chat|chat so far|chat transcript|whole conversation|conversation history|chat history|previous messages|prior messages|full conversation|entire conversation|conversation so far|all (?:previous |prior |other )?messages|context window|your instructions|environment variables|env vars|\\.env (?:file|contents)";
 const CONTEXT_TRIGGERS = [
+  "private file",
+  "you have read",
   "chat",
   "system prompt",
   "system message",
@@ -185,6 +188,11 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     summary: "asks to read, include or send the contents of a secret-bearing file",
     triggers: SECRET_FILE_TRIGGERS,
     alsoTriggers: [
+      "back up",
+      "backup",
+      "writing",
+      "list",
+      "response",
       "read",
       "cat",
       "open",
@@ -225,7 +233,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "post",
       "decode",
     ],
-    pattern: `\\b(?:read|reads|reading|cat|open|load|get|fetch|retrieve|collect|grab|access|copy|include|attach|upload|send|print|output|dump|extract|type|contents? of|paste|append|embed|pass|provide|look up|check|scan|search|find|locate|steal|harvest|exfiltrate|transfer|share|post|decode)\\b[^\\n]{0,80}?(?:${SECRET_FILE})|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:attach|include|pass|send|put|paste|upload|copy|append|embed|provide|submit)\\b`,
+    pattern: `\\b(?:read|reads|reading|cat|open|load|get|fetch|retrieve|collect|grab|access|copy|include|attach|upload|send|print|output|dump|extract|type|contents? of|paste|append|embed|pass|provide|look up|check|scan|search|find|locate|steal|harvest|exfiltrate|transfer|share|post|decode|back up|backup|list)\\b[^\\n]{0,80}?(?:${SECRET_FILE})|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:attach|include|pass|send|put|paste|upload|copy|append|embed|provide|submit)\\b|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:writing (?:its|their) contents?|in (?:the|your) (?:response|answer|reply|output))`,
     unless: `\\b(?:never|not|don't|do not|cannot|can't|refuses? to|won't|will not|excluding|except)\\b|${NOT_A_SECRET_FILE}`,
   },
   {
@@ -268,6 +276,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     summary: "asks to look up a secret and hand it over, or to attach the secrets currently configured",
     triggers: SECRET_NOUN_TRIGGERS,
     alsoTriggers: [
+      "pull",
       "insert",
       "append",
       "place",
@@ -295,6 +304,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "embed",
     ],
     andTriggers: [
+      "into",
       "you find",
       "you found",
       "you discover",
@@ -324,7 +334,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "conversation",
       "context",
     ],
-    pattern: `\\b(?:look up|find|get|read|fetch|retrieve|obtain|grab|copy|take|extract)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS})\\b[^.\\n]{0,60}?\\b(?:put|pass|place|include|add|send|give|insert|append|paste|submit|provide|attach)\\b\\s+(?:it|them|this|that|the value|those)\\b|\\b(?:contain|contains|include|includes|pass|put|add|send|attach|embed|insert|append|place|write)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS}|tokens?|keys?)\\b[^.\\n]{0,30}?\\b(?:currently configured|configured|from the environment|in the environment|you have|you know|you can see|you have seen|you find|you found|you discover|you come across|available to you|in (?:the|this) conversation|in your context)\\b|\\b(?:${SECRET_NOUNS}|passwords?|tokens?)\\b[^.\\n]{0,40}?\\b(?:pass|put|copy|send|add|include|insert|append|write)\\s+(?:it|them)\\s+(?:to|in|into)\\s+(?:the\\s+)?[\\w\\x60'"-]*\\s*(?:parameter|argument|field)`,
+    pattern: `\\b(?:look up|find|get|read|fetch|retrieve|obtain|grab|copy|take|extract)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS})\\b[^.\\n]{0,60}?\\b(?:put|pass|place|include|add|send|give|insert|append|paste|submit|provide|attach)\\b\\s+(?:it|them|this|that|the value|those)\\b|\\b(?:contain|contains|include|includes|pass|put|add|send|attach|embed|insert|append|place|write)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS}|tokens?|keys?)\\b[^.\\n]{0,30}?\\b(?:currently configured|configured|from the environment|in the environment|you have|you know|you can see|you have seen|you find|you found|you discover|you come across|available to you|in (?:the|this) conversation|in your context)\\b|\\b(?:${SECRET_NOUNS}|passwords?|tokens?)\\b[^.\\n]{0,40}?\\b(?:pass|put|copy|send|add|include|insert|append|write)\\s+(?:it|them)\\s+(?:to|in|into)\\s+(?:the\\s+)?[\\w\\x60'"-]*\\s*(?:parameter|argument|field)|\\b(?:copy|take|read|get|fetch|grab|pull|paste)\\s+(?:it|them|the value|its value|the values)\\s+from\\b[^.\\n]{0,60}?\\b(?:${SECRET_NOUNS})\\b[^\\n]{0,60}?\\binto\\b`,
     unless: "\\b(?:never|do not|don't|must not|should not|without)\\b",
   },
   {
@@ -334,6 +344,13 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     summary: "asks to search for, collect or extract secrets",
     triggers: SECRET_NOUN_TRIGGERS,
     alsoTriggers: [
+      "from the",
+      "from your",
+      "from their",
+      "keyring",
+      "keychain",
+      "clipboard",
+      "home directory",
       "collect",
       "gather",
       "harvest",
@@ -355,7 +372,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "browser",
       "password manager",
     ],
-    pattern: `\\b(?:collect|gather|harvest|extract|scrape|steal|dump|grab|search (?:for|the)|look for|find all|locate|enumerate|scan for|read all|read every|retrieve all)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS})\\b|\\b(?:saved|stored) browser (?:passwords|logins|credentials)\\b|\\bbrowser(?:'s)? (?:saved |stored )?(?:passwords|logins)\\b|\\bpassword manager\\b`,
+    pattern: `\\b(?:collect|gather|harvest|extract|scrape|steal|dump|grab|search (?:for|the)|look for|find all|locate|enumerate|scan for|read all|read every|retrieve all)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS})\\b|\\b(?:saved|stored) browser (?:passwords|logins|credentials)\\b|\\bbrowser(?:'s)? (?:saved |stored )?(?:passwords|logins)\\b|\\bpassword manager\\b|\\b(?:${SECRET_NOUNS}|passwords?)\\b[^.\\n]{0,40}?\\bfrom (?:the |your |their |a |an )?(?:system )?(?:browser|keychain|keyring|password manager|clipboard|home directory|login store)`,
     unless: "\\b(?:never|do not|don't|must not|alerts?|scanning alerts?|push protection)\\b",
   },
   {
@@ -477,6 +494,10 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "9.",
     ],
     alsoTriggers: [
+      "goes",
+      "lands",
+      "copy of",
+      "copies of",
       "send",
       "sends",
       "sending",
@@ -521,7 +542,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "logged",
       "shared",
     ],
-    pattern: `\\b(?:${SEND_VERBS})\\b[^.\\n]{0,60}?\\b(?:contents?|data|results?|outputs?|files?|conversation|messages|history|credentials|keys|tokens|secrets|information|details|everything|responses?|arguments|parameters|payload|logs?|copy|summary|documents?|records|emails|message|text|repository|repo|code|source|database|dump|backup|prompts?|queries|questions|inputs?|keystrokes|screenshots?|cookies|headers|values|passwords|rows|records|transcripts?|recordings?|captures?|audio|photos?|reports?|notes?|memos?|attachments?|copies|${PERSONAL_DATA})\\b[^.\\n]{0,60}?\\b(?:to|at|into|via|towards)\\s+(?:${DESTINATION})|\\b(?:contents?|data|results?|outputs?|files?|conversation|messages?|text|history|credentials|keys|tokens|secrets|documents?|prompts?|images?|inputs?|cookies|rows|records|transcripts?|recordings?|screenshots?|captures?|audio|photos?|reports?|notes?|memos?|attachments?|copies|${PERSONAL_DATA})\\b[^.\\n]{0,40}?\\b(?:is|are|gets?|will be)\\s+(?:always\\s+|also\\s+|automatically\\s+|then\\s+|silently\\s+|quietly\\s+)*(?:sent|uploaded|forwarded|posted|transmitted|mailed|emailed|copied|shared|streamed|synced|delivered|relayed|logged|submitted)\\s+(?:to|at)\\s+(?:${DESTINATION})`,
+    pattern: `\\b(?:${SEND_VERBS})\\b[^.\\n]{0,60}?\\b(?:contents?|data|results?|outputs?|files?|conversation|messages|history|credentials|keys|tokens|secrets|information|details|everything|responses?|arguments|parameters|payload|logs?|copy|summary|documents?|records|emails|message|text|repository|repo|code|source|database|dump|backup|prompts?|queries|questions|inputs?|keystrokes|screenshots?|cookies|headers|values|passwords|rows|records|transcripts?|recordings?|captures?|audio|photos?|reports?|notes?|memos?|attachments?|copies|${PERSONAL_DATA})\\b[^.\\n]{0,60}?\\b(?:to|at|into|via|towards)\\s+(?:${DESTINATION})|\\b(?:contents?|data|results?|outputs?|files?|conversation|messages?|text|history|credentials|keys|tokens|secrets|documents?|prompts?|images?|inputs?|cookies|rows|records|transcripts?|recordings?|screenshots?|captures?|audio|photos?|reports?|notes?|memos?|attachments?|copies|${PERSONAL_DATA})\\b[^.\\n]{0,40}?\\b(?:is|are|gets?|will be)\\s+(?:always\\s+|also\\s+|automatically\\s+|then\\s+|silently\\s+|quietly\\s+)*(?:sent|uploaded|forwarded|posted|transmitted|mailed|emailed|copied|shared|streamed|synced|delivered|relayed|logged|submitted)\\s+(?:to|at)\\s+(?:${DESTINATION})|\\b(?:a |one )?cop(?:y|ies) of\\b[^.\\n]{0,80}?\\b(?:goes|go|is sent|are sent|gets sent|is forwarded|are forwarded|is mailed|is emailed|lands)\\s+(?:to|in)\\s+(?:${DESTINATION})|\\b(?:post|send|forward|upload|submit|transmit|report|mail|email)\\s+(?:it|them|this|that|these|those)\\s+to\\s+[^.\\n]{0,40}?(?:https?://|wss?://|[\\w.+-]+@[\\w-]+\\.|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b)`,
   },
   {
     id: "exfil.redirect-recipients",
@@ -574,6 +595,17 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     summary: "an e-mail address (High when offered as a default, const, enum or example value)",
     triggers: ["@"],
     pattern: "^[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}$",
+  },
+  {
+    id: "exfil.tool-to-destination",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "tells the model to call another tool with data and an outside URL or address",
+    triggers: ["tool", "function"],
+    alsoTriggers: ["call", "invoke", "use", "run"],
+    andTriggers: ["http", "@", "ws://", "wss://"],
+    pattern:
+      "\\b(?:call|invoke|use|run)\\b[^.\\n]{0,40}?\\b(?:tool|function)\\b[^.\\n]{0,40}?\\b(?:with|passing|and)\\b[^.\\n]{0,60}?(?:https?://|wss?://|[\\w.+-]+@[\\w-]+\\.[a-z]{2,})",
   },
   {
     id: "exfil.tool-chaining-sensitive",
@@ -724,7 +756,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "alert",
     ],
     pattern:
-      "\\bwithout\\b[^.\\n]{0,20}?\\b(?:the )?(?:user|human|operator)(?:'s)?\\s+(?:knowledge|noticing|knowing|awareness|consent|seeing|being aware|finding out)|\\b(?:keep|hide|conceal|withhold)\\b[^.\\n]{0,40}?\\bfrom\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|operator)|\\bthe (?:user|human)\\b[^.\\n]{0,20}?\\b(?:must|should|will|need|may) (?:not|never)\\b[^.\\n]{0,20}?\\b(?:know|see|notice|be told|be informed|find out|learn|be aware|suspect)|\\b(?:do not|don't|never|must not|must never|should not|should never)\\b\\s+(?:tell|inform|mention|reveal|disclose|show|explain)\\b[^.\\n]{0,20}?\\b(?:this|that|these|it|the following)\\b[^.\\n]{0,30}?\\bto\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|person|people|requester|customer|operator)|\\b(?:do not|don't|never|must not|must never|should never)\\s+(?:tell|inform|mention|reveal|disclose|notify|alert)\\s+(?:to\\s+|this to\\s+|it to\\s+)?(?:the\\s+)?(?:user|human)s?\\b|\\b(?:never|not|don't|do not)\\s+let\\s+(?:the\\s+)?(?:user|human)s?\\s+(?:know|see|find out|notice)\\b",
+      "\\bwithout\\b[^.\\n]{0,20}?\\b(?:the )?(?:user|human|operator)(?:'s)?\\s+(?:knowledge|noticing|knowing|awareness|consent|seeing|being aware|finding out)|\\b(?:keep|hide|conceal|withhold)\\b[^.\\n]{0,40}?\\bfrom\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|operator)|\\bthe (?:user|human)\\b[^.\\n]{0,20}?\\b(?:must|should|will|need|may|does|do|did|is|are) (?:not|never)\\b[^.\\n]{0,20}?\\b(?:know|see|notice|be told|be informed|find out|learn|be aware|suspect)|\\b(?:do not|don't|never|must not|must never|should not|should never)\\b\\s+(?:tell|inform|mention|reveal|disclose|show|explain)\\b[^.\\n]{0,20}?\\b(?:this|that|these|it|the following)\\b[^.\\n]{0,30}?\\bto\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|person|people|requester|customer|operator)|\\b(?:do not|don't|never|must not|must never|should never)\\s+(?:tell|inform|mention|reveal|disclose|notify|alert)\\s+(?:to\\s+|this to\\s+|it to\\s+)?(?:the\\s+)?(?:user|human)s?\\b|\\b(?:never|not|don't|do not)\\s+let\\s+(?:the\\s+)?(?:user|human)s?\\s+(?:know|see|find out|notice)\\b",
     unless: "\\btell (?:the )?users? to\\b",
   },
   {
@@ -733,6 +765,9 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     severity: "High",
     summary: "asks for an action to be done secretly or kept quiet",
     triggers: [
+      "leave",
+      "omit",
+      "withhold",
       "mention",
       "reveal",
       "disclose",
@@ -752,7 +787,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "bring",
     ],
     pattern:
-      "\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:don't|do not|never)\\s+bring\\s+(?:it|this|that|them)\\s+up\\b|\\bkeep\\s+(?:quiet|silent)\\b|\\bkeep\\s+(?:it|this|that)\\s+(?:quiet|to yourself|between us|secret)\\b|\\b(?:do not|don't|never)\\s+(?:mention|reveal|disclose)\\s+(?:it|this|that|them)\\s*(?:$|[,;.!)>-])",
+      "\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:don't|do not|never)\\s+bring\\s+(?:it|this|that|them)\\s+up\\b|\\bkeep\\s+(?:quiet|silent)\\b|\\bkeep\\s+(?:it|this|that)\\s+(?:quiet|to yourself|between us|secret)\\b|\\b(?:do not|don't|never)\\s+(?:mention|reveal|disclose)\\s+(?:it|this|that|them)\\s*(?:$|[,;.!)>-])|\\bleave\\s+(?:it|this|that|them)\\s+out\\b|\\b(?:omit|withhold|leave out)\\b[^.\\n]{0,40}?\\b(?:when (?:talking|speaking|replying|responding) to|from (?:your )?(?:answer|response|reply)|(?:in|from) (?:your )?(?:answers?|responses?|replies))",
     unless:
       "\\b(?:silently (?:ignore|ignores|ignored|skip|skips|skipped|fail|fails|returns?|creates?|succeeds?|overwrites?|truncates?))\\b",
   },
@@ -908,29 +943,27 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "Medium",
     summary: "tells the model to call a destructive or transactional tool",
-    triggers: ["call", "run", "invoke", "use", "execute", "trigger"],
-    alsoTriggers: ["tool", "function"],
-    andTriggers: [
+    triggers: [
+      "approve",
+      "merge",
       "delete",
       "remove",
-      "drop",
-      "destroy",
-      "wipe",
-      "erase",
-      "purge",
-      "kill",
-      "terminate",
+      "close",
       "transfer",
-      "merge",
-      "approve",
-      "_delete",
-      "_remove",
-      "_drop",
-      "_transfer",
-      "_merge",
+      "pay",
+      "purchase",
+      "buy",
+      "cancel",
+      "wipe",
+      "call",
+      "run",
+      "invoke",
+      "use",
+      "execute",
+      "trigger",
     ],
     pattern:
-      "\\b(?:call|run|invoke|use|execute|trigger)\\s+(?:the\\s+)?[`'\"]?[\\w-]*(?:delete|remove|drop|destroy|wipe|erase|purge|kill|terminate|transfer|merge|approve)[\\w-]*[`'\"]?\\s+(?:tool|function)",
+      "\\b(?:call|run|invoke|use|execute|trigger)\\s+(?:the\\s+)?[`'\"]?[\\w-]*(?:delete|remove|drop|destroy|wipe|erase|purge|kill|terminate|transfer|merge|approve)[\\w-]*[`'\"]?\\s+(?:tool|function)|\\b(?:approve|merge|delete|remove|close|transfer|pay|purchase|buy|cancel|wipe)\\s+(?:any|all|every)\\s+(?:of the\\s+)?(?:pending\\s+|open\\s+|remaining\\s+)?(?:pull requests?|prs|issues|branches|repositories|repos|files|payments|invoices|orders|transactions|accounts|users|emails|messages)\\b",
   },
   {
     id: "hidden.pseudo-system-tag",
@@ -1062,6 +1095,15 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     pattern:
       "(?:;|&&|\\|\\||\\||\\$\\()\\s*(?:sudo\\s+)?(?:curl|wget|nc|ncat|netcat|bash|sh|zsh|dash|python[0-9.]*\\s+-c|perl\\s+-e|ruby\\s+-e|php\\s+-r|rm\\s+-|chmod|chown|mkfifo|base64|eval|exec|powershell|pwsh|iex|whoami|uname|cat\\s+[/~$.]|env|printenv|nslookup|dig|ping\\s+-c|telnet|socat|xxd|openssl\\s+s_client)\\b",
     unless: "\\|\\s*(?:cat|sh|bash|zsh|python[0-9.]*)\\s*\\|",
+  },
+  {
+    id: "shell.persistence",
+    category: "ShellInjection",
+    severity: "High",
+    summary: "writes an SSH key, shell start-up file or cron entry (persistence)",
+    triggers: [">", "crontab", "/etc/cron", "systemctl enable"],
+    pattern:
+      ">>?\\s*(?:~|\\$home|/root|/home/[\\w.-]+)?/?\\.ssh/authorized_keys|>>?\\s*(?:~/|\\$home/)?\\.(?:bashrc|zshrc|profile|bash_profile)\\b|\\bcrontab\\s+-(?:e|r)?\\s*-?\\s*<|\\|\\s*crontab\\b|>>?\\s*/etc/cron|\\bsystemctl\\s+enable\\b",
   },
   {
     id: "shell.pipe-to-interpreter",
