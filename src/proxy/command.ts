@@ -61,8 +61,6 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
     const { JsonLineAuditSink } = await import("../telemetry/audit.ts");
     const { startLocalProxy } = await import("./local.ts");
     const { providerRoutes } = await import("./providers.ts");
-    const { mcpRoute } = await import("../dialects/mcp/route.ts");
-    const { MemoryStore } = await import("../state/memory.ts");
     let policies: InstanceType<typeof PolicySet>;
     try {
       policies = PolicySet.fromDocuments(loadPolicyFiles(files));
@@ -82,10 +80,10 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
       policies,
       audit: new JsonLineAuditSink(process.stdout),
       providers: routes,
-      routes: [mcpRoute({ store: new MemoryStore() })],
       listen,
       admin,
       state: redis ? { redisUrl: redis } : {},
+      mcp: true,
       log,
     });
     log(

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import { Registry } from "prom-client";
 import type { PolicySet } from "../policy/evaluate.ts";
+import type { StateGuard } from "../state/guard.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import { metricsRegistry } from "../telemetry/metrics.ts";
 import { createAdminServer } from "./admin.ts";
@@ -26,7 +27,9 @@ export interface LocalProxyOptions {
   listen: { host: string; port: number };
   /** Omit for no admin server (tests, benchmarks). */
   admin?: { host: string; port: number };
-  /** More routes (the MCP dialect's `/mcp`). */
+  /** Mount the MCP dialect at `/mcp/<server>[/…]` (servers from the policies' `spec.servers`). */
+  mcp?: boolean;
+  /** More routes. */
   routes?: readonly { prefix: string; handler: RouteHandler }[];
   /** Shared state for cross-server rules and rate limits: Redis when a URL is given, else memory. */
   state?: { redisUrl?: string };
@@ -64,7 +67,7 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
   const upstream = new Upstream();
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   let stateful = options.stateful;
-  let guard: { close(): Promise<void> } | undefined;
+  let guard: StateGuard | undefined;
   const registries: Registry[] = [];
   if (!stateful && options.state) {
     const { openState } = await import("../state/open.ts");
@@ -97,6 +100,12 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
   const proxy = new ProxyServer(context);
   for (const provider of options.providers) {
     proxy.mount(provider.prefix, llmRoute(provider.upstream, provider.dialects));
+  }
+  if (options.mcp) {
+    const { mcpRoute } = await import("../dialects/mcp/route.ts");
+    const { MemoryStore } = await import("../state/memory.ts");
+    const route = mcpRoute({ store: guard?.store ?? new MemoryStore() });
+    proxy.mount(route.prefix, route.handler);
   }
   for (const route of options.routes ?? []) proxy.mount(route.prefix, route.handler);
   let ready = false;

@@ -99,6 +99,12 @@ describe("toolwall proxy (the command, as a child process)", () => {
     expect(metrics).toContain("toolwall_rate_limited_total");
   });
 
+  it("mounts the MCP dialect at /mcp/<server>", async () => {
+    const response = await fetch(`${proxyUrl}/mcp/nowhere`, { method: "POST", body: "{}" });
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("not declared");
+  });
+
   it("on SIGTERM lets an open stream finish, then exits 0", async () => {
     const response = await fetch(`${proxyUrl}/anthropic/v1/messages`, {
       method: "POST",
