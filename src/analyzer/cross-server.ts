@@ -84,7 +84,7 @@ function seconds(ms: number): string {
 /**
  * The cross-server rules over a session's window, for a call about to be made. Pure: the window is
  * the caller's (oldest first); the first rule that fires is returned, the most severe rules first.
- * One backward pass over the window serves every rule, without allocating unless a rule matches.
+ * One backward pass over the window serves every rule.
  */
 export function evaluateCrossServer(
   config: CrossServerConfig,
@@ -112,10 +112,10 @@ export function evaluateCrossServer(
   const flowCutoff = checkFlow ? call.at - config.crossServerFlow.windowMs : Infinity;
   const burstCutoff = checkBurst ? call.at - config.burst.windowMs : Infinity;
   const cutoff = Math.min(readThenSendCutoff, flowCutoff, burstCutoff);
-  let reads: CallRecord[] | undefined;
-  let flowReads: CallRecord[] | undefined;
+  const reads: CallRecord[] = [];
+  const flowReads: CallRecord[] = [];
+  const burstRelated: CallRecord[] = [];
   let burstCount = 0;
-  let burstRelated: CallRecord[] | undefined;
   const window = state.window;
   for (let i = window.length - 1; i >= 0; i--) {
     const record = window[i]!;
@@ -123,21 +123,21 @@ export function evaluateCrossServer(
     if (record.server === call.server) {
       if (record.at >= burstCutoff) {
         burstCount++;
-        if (burstCount <= maxRelated) (burstRelated ??= []).push(record);
+        if (burstCount <= maxRelated) burstRelated.push(record);
       }
       continue;
     }
     if (record.category !== "read" || record.action !== "allow") continue;
-    if (record.at >= readThenSendCutoff && (reads?.length ?? 0) < maxRelated) (reads ??= []).push(record);
+    if (record.at >= readThenSendCutoff && reads.length < maxRelated) reads.push(record);
     if (
       record.at >= flowCutoff &&
-      (flowReads?.length ?? 0) < maxRelated &&
+      flowReads.length < maxRelated &&
       (!sameTurnOnly || (call.requestId !== "" && record.requestId === call.requestId))
     ) {
-      (flowReads ??= []).push(record);
+      flowReads.push(record);
     }
   }
-  if (reads) {
+  if (reads.length > 0) {
     const read = reads[0]!;
     return {
       rule: "readThenSend",
@@ -146,7 +146,7 @@ export function evaluateCrossServer(
       related: reads,
     };
   }
-  if (flowReads) {
+  if (flowReads.length > 0) {
     return {
       rule: "crossServerFlow",
       severity: "high",
@@ -159,7 +159,7 @@ export function evaluateCrossServer(
       rule: "burst",
       severity: "high",
       reason: `Server '${call.server}' exceeded burst limit: ${config.burst.maxCalls} calls in ${seconds(config.burst.windowMs)}`,
-      related: burstRelated ?? [],
+      related: burstRelated,
     };
   }
   return undefined;

@@ -40,7 +40,9 @@ or not; blocked calls reach the client as text.
 
 Audit events: JSON lines on stdout. Diagnostics: stderr. Admin: /healthz, /readyz, /metrics.
 SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
---redis: shared state (rate limits, cross-server windows); in-memory state when absent.`,
+--redis: shared state (rate limits, cross-server windows, pins, the audit stream) in Redis:
+redis://HOST:PORT, redis+sentinel://H:P,H:P/MASTER or redis+cluster://H:P,H:P. Without it, state
+lives in this process. When Redis is unreachable, each policy's onStateUnavailable applies.`,
   options: {
     file: { type: "string", short: "f", multiple: true },
     listen: { type: "string", default: "127.0.0.1:15002" },
@@ -55,12 +57,22 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
     const admin = parseHostPort("admin", values.admin as string);
     const upstreams = parseUpstreams(stringList(values, "upstream"));
     const redis = values.redis as string | undefined;
-    if (redis !== undefined && !URL.canParse(redis)) throw new UsageError(`--redis: not a URL: '${redis}'`);
+    if (redis !== undefined) {
+      const { parseRedisUrl } = await import("../state/redis.ts");
+      try {
+        parseRedisUrl(redis);
+      } catch (error) {
+        throw new UsageError(`--redis: ${(error as Error).message}`);
+      }
+    }
     const { loadPolicyFiles, PolicyLoadError, formatProblem } = await import("../policy/load.ts");
     const { PolicySet } = await import("../policy/evaluate.ts");
     const { JsonLineAuditSink } = await import("../telemetry/audit.ts");
     const { startLocalProxy } = await import("./local.ts");
     const { providerRoutes } = await import("./providers.ts");
+    const { mcpRoute } = await import("../dialects/mcp/route.ts");
+    const { openProxyState } = await import("../state/proxy-state.ts");
+    const { localIdentity } = await import("./local.ts");
     let policies: InstanceType<typeof PolicySet>;
     try {
       policies = PolicySet.fromDocuments(loadPolicyFiles(files));
@@ -76,14 +88,24 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
       throw new UsageError((error as Error).message);
     }
     const log = (message: string) => process.stderr.write(`${message}\n`);
+    const identity = localIdentity();
+    const audit = new JsonLineAuditSink(process.stdout);
+    const state = await openProxyState({
+      identity,
+      audit,
+      log,
+      ...(redis !== undefined ? { redisUrl: redis } : {}),
+    });
     const running = await startLocalProxy({
       policies,
-      audit: new JsonLineAuditSink(process.stdout),
+      audit,
       providers: routes,
+      routes: [mcpRoute({ store: state.store })],
+      stateful: state.stateful,
+      registry: state.registry,
+      identity,
       listen,
       admin,
-      state: redis ? { redisUrl: redis } : {},
-      mcp: true,
       log,
     });
     log(
@@ -98,6 +120,7 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
       process.once("SIGINT", () => stop("SIGINT"));
     });
     await running.close(30_000);
+    await state.close();
     log("toolwall proxy: stopped");
     return 0;
   },

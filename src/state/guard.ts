@@ -209,7 +209,8 @@ export class StateGuard {
     if (stored !== stateUnavailable) outcome = stored;
     else {
       unavailable = true;
-      const mode = this.#unavailableMode(policies);
+      const involved = new Set([...crossPolicies.map((p) => p.ref), ...limits.map((l) => l.policy)]);
+      const mode = this.#unavailableMode(policies.filter((p) => involved.has(p.ref)));
       if (mode === "Local") outcome = await this.store.local.checkAndRecord(input);
       else if (mode === "Deny" && !decision) {
         record.action = "deny";
@@ -317,6 +318,7 @@ export class StateGuard {
     return charges;
   }
 
+  /** The strictest onStateUnavailable among the policies whose stateful rules this call involves. */
   #unavailableMode(policies: readonly StatefulPolicy[]): StateUnavailableMode {
     let mode: StateUnavailableMode = "Allow";
     for (const p of policies)

@@ -30,8 +30,6 @@ export interface ResilientStoreOptions {
   log?: (line: string) => void;
 }
 
-class StateTimeoutError extends Error {}
-
 /**
  * Bounds every call to the primary store by a timeout. After a failure the primary is considered
  * unavailable: calls stop waiting on it at all (they get `stateUnavailable` at once) and a background
@@ -104,7 +102,7 @@ export class ResilientStore implements StateStore {
       return await Promise.race([
         operation,
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new StateTimeoutError(`no answer within ${ms} ms`)), ms);
+          timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
         }),
       ]);
     } finally {
@@ -113,10 +111,7 @@ export class ResilientStore implements StateStore {
   }
 
   #failed(operation: string, error: Error): void {
-    this.#metrics?.storeErrors.inc({
-      operation,
-      kind: error instanceof StateTimeoutError ? "timeout" : "error",
-    });
+    this.#metrics?.storeErrors.inc({ operation });
     if (!this.#available || this.#closed) return;
     this.#available = false;
     this.#unavailableSince = Date.now();

@@ -1,11 +1,17 @@
+import { execFile, spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
+import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import Fastify from "fastify";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpRoute } from "../../src/dialects/mcp/route.ts";
@@ -15,9 +21,11 @@ import type { SessionIdentity } from "../../src/proxy/decide.ts";
 import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
 import { SessionToolRegistry } from "../../src/registry/registry.ts";
 import { auditStreamListener } from "../../src/state/audit-stream.ts";
+import { bearerTokenAuth, eventsRoute } from "../../src/state/events-route.ts";
 import type { StateGuard } from "../../src/state/guard.ts";
 import { openState } from "../../src/state/open.ts";
 import { SharedSessionRegistry, StateGuardCheck } from "../../src/state/proxy-check.ts";
+import { connectRedis, RedisStore } from "../../src/state/redis.ts";
 import { type AuditEvent, JsonLineAuditSink } from "../../src/telemetry/audit.ts";
 import { RedisServer, skipWithoutRedis } from "../helpers/redis.ts";
 
@@ -208,6 +216,98 @@ describe.skipIf(skipRedis)("cross-server rules end to end through the proxy with
       await evil.close();
     } finally {
       await proxied.close();
+    }
+  });
+
+  it("runs the same through the toolwall proxy command with --redis, and toolwall calls shows the block", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "toolwall-state-cli-"));
+    const policy = join(dir, "policy.yaml");
+    await writeFile(policy, policyYaml());
+    const child = spawn(
+      process.execPath,
+      [
+        "bin/toolwall.js",
+        "proxy",
+        "-f",
+        policy,
+        "--listen",
+        "127.0.0.1:0",
+        "--admin",
+        "127.0.0.1:0",
+        "--redis",
+        redis!.url,
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const reader = new RedisStore(connectRedis(redis!.url));
+    const api = Fastify();
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!/listening on (http:\/\/\S+:\d+)/.test(stderr)) {
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`toolwall proxy did not start: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const url = /listening on (http:\/\/\S+:\d+)/.exec(stderr)![1]!;
+      const client = async (server: string) => {
+        const c = new Client({ name: "toolwall-test", version: "1.0.0" });
+        await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp/${server}`)));
+        return c;
+      };
+      const db = await client("db");
+      await db.callTool({ name: "query_database", arguments: {} });
+      await db.close();
+      const mail = await client("mail");
+      const error = await mail.callTool({ name: "send_email", arguments: {} }).catch((e) => e);
+      expect(error).toBeInstanceOf(McpError);
+      expect(error.message).toContain("attempted send after 'db' read data");
+      await mail.close();
+      while (!stdout.includes("mcp_cross_server_blocked") && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(stdout).toContain('"type":"mcp_cross_server_blocked"');
+
+      await api.register(eventsRoute, { reader, authenticate: bearerTokenAuth((t) => t === "t0ken") });
+      const base = await api.listen({ host: "127.0.0.1", port: 0 });
+      const cli = promisify(execFile);
+      let calls = "";
+      for (let i = 0; i < 10 && !calls.includes("send_email"); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        calls = (
+          await cli(process.execPath, [
+            "bin/toolwall.js",
+            "calls",
+            "-n",
+            "local",
+            "--server",
+            base,
+            "--token",
+            "t0ken",
+          ])
+        ).stdout;
+      }
+      const rows = calls.trimEnd().split("\n").slice(1);
+      expect(
+        rows.some((row) =>
+          /\bmail\s+send_email\s+deny\s+agents\/research#crossServer\.readThenSend\b/.test(row),
+        ),
+      ).toBe(true);
+      expect(rows.some((row) => /\bdb\s+query_database\s+allow\b/.test(row))).toBe(true);
+    } finally {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      await api.close();
+      await reader.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

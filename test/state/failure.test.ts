@@ -216,8 +216,17 @@ describe.skipIf(skipRedis)("state store failures against a real redis-server", (
         const decision = await guard.decide(c, { tool: "search" }, allowAll, allow);
         expect(decision).toMatchObject({ action: "allow", stateUnavailable: true });
       }
-      // The strictest mode of the applicable policies wins.
-      expect((await guard.decide(c, { tool: "search" }, [...allowAll, ...deny], allow)).action).toBe("deny");
+      // The strictest mode among the policies whose stateful rules the call involves wins.
+      const denyLimit = [
+        compileStatefulPolicy("agents/strict", { rateLimits: limit, onStateUnavailable: "Deny" }),
+      ];
+      expect((await guard.decide(c, { tool: "search" }, [...allowAll, ...denyLimit], allow)).action).toBe(
+        "deny",
+      );
+      const plainDeny = [compileStatefulPolicy("agents/plain", { onStateUnavailable: "Deny" })];
+      expect((await guard.decide(c, { tool: "search" }, [...allowAll, ...plainDeny], allow)).action).toBe(
+        "allow",
+      );
     } finally {
       await server!.start();
     }

@@ -116,9 +116,7 @@ describe.skipIf(skipRedis)("state guard over Redis", () => {
     expect((await guard.decide(ctx, call, policies, allow)).action).toBe("allow");
     const over = await guard.decide(ctx, call, policies, allow);
     expect(over).toMatchObject({ action: "deny", stage: "rateLimit", rule: "agents/limits#rateLimits[0]" });
-    expect(over.reason).toMatch(
-      /^rate limit 'github-writes' exceeded \(2\/min, burst 2\); retry in (29|30)s$/,
-    );
+    expect(over.reason).toMatch(/^rate limit 'github-writes' exceeded \(2\/min, burst 2\); retry in \d+s$/);
     expect((await guard.decide(ctx, { server: "github", tool: "get_issue" }, policies, allow)).action).toBe(
       "allow",
     );
