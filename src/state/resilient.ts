@@ -157,8 +157,15 @@ export class ResilientStore implements StateStore {
     return this.#orLocal("noteToolProviders", (s) => s.noteToolProviders(namespace, session, providers));
   }
 
-  pinIfAbsent(namespace: string, pins: { key: string; sha256: string }[]): Promise<PinResult[]> {
-    return this.#orLocal("pinIfAbsent", (s) => s.pinIfAbsent(namespace, pins));
+  /**
+   * Pins answered by the primary are remembered locally: while it is away, a definition this process
+   * saw pinned is still compared against its pin; only names never seen are trusted on first use.
+   */
+  async pinIfAbsent(namespace: string, pins: { key: string; sha256: string }[]): Promise<PinResult[]> {
+    const result = await this.attempt("pinIfAbsent", (s) => s.pinIfAbsent(namespace, pins));
+    if (result === stateUnavailable) return this.local.pinIfAbsent(namespace, pins);
+    if (this.local !== this.primary) this.local.rememberPins(namespace, result);
+    return result;
   }
 
   getPins(namespace: string): Promise<Record<string, string>> {

@@ -234,6 +234,26 @@ describe.skipIf(skipRedis)("state store failures against a real redis-server", (
     await guard.close();
   });
 
+  it("keeps comparing definitions against the pins it saw while Redis is away", async () => {
+    const { guard } = open();
+    expect(await guard.store.waitUntilReachable(5000)).toBe(true);
+    const namespace = ctx().namespace;
+    await guard.pin(namespace, [{ server: "github", tool: "create_issue", sha256: "aaa" }]);
+    await server!.stop();
+    try {
+      const [changed, fresh] = await guard.pin(namespace, [
+        { server: "github", tool: "create_issue", sha256: "evil" },
+        { server: "github", tool: "get_issue", sha256: "ccc" },
+      ]);
+      expect(changed).toMatchObject({ changed: true, pinned: "aaa" });
+      expect(fresh).toMatchObject({ created: true, changed: false });
+    } finally {
+      await server!.start();
+    }
+    await waitFor(() => guard.store.available);
+    await guard.close();
+  });
+
   it("stays bounded in memory while Redis is away, whatever the number of pods, sessions and events", async () => {
     const { guard, local, redis, registry } = open({ maxSessions: 50 });
     expect(await guard.store.waitUntilReachable(5000)).toBe(true);
