@@ -50,14 +50,18 @@ const callFinishReasons = new Set(["tool_calls", "function_call"]);
 /** The call fragments of one choice's delta: `tool_calls[]` entries and a legacy `function_call`. */
 function callDeltas(
   delta: JsonObject | undefined,
-): { index: number; id: string; fn: JsonObject | undefined }[] {
-  const found = (arrayAt(delta, "tool_calls") ?? []).map((call) => ({
-    index: numberAt(call, "index") ?? 0,
-    id: stringAt(call, "id") ?? "",
-    fn: objectAt(call, "function"),
-  }));
+): { index: number; id: string; fn: JsonObject | undefined; custom: boolean }[] {
+  const found = (arrayAt(delta, "tool_calls") ?? []).map((call) => {
+    const custom = objectAt(call, "custom");
+    return {
+      index: numberAt(call, "index") ?? 0,
+      id: stringAt(call, "id") ?? "",
+      fn: custom ?? objectAt(call, "function"),
+      custom: custom !== undefined,
+    };
+  });
   const legacy = objectAt(delta, "function_call");
-  if (legacy) found.push({ index: legacyIndex, id: "", fn: legacy });
+  if (legacy) found.push({ index: legacyIndex, id: "", fn: legacy, custom: false });
   return found;
 }
 
@@ -134,10 +138,15 @@ class ChatStreamRewriter implements StreamRewriter {
     for (const choice of choices) {
       const choiceIndex = numberAt(choice, "index") ?? 0;
       const state = this.#choice(choiceIndex);
-      for (const { index, id, fn } of callDeltas(objectAt(choice, "delta"))) {
+      for (const { index, id, fn, custom } of callDeltas(objectAt(choice, "delta"))) {
         if (!state.open || state.open.index !== index) {
           if (state.open) await this.#close(choiceIndex, state, false);
-          const call = await HeldCall.start(this.#turn, stringAt(fn, "name") ?? "", { callId: id });
+          const call = await HeldCall.start(
+            this.#turn,
+            stringAt(fn, "name") ?? "",
+            { callId: id },
+            { freeText: custom },
+          );
           const outIndex = index === legacyIndex ? legacyIndex : state.letThrough;
           state.open = { index, outIndex, call, held: [] };
           if (call.mode === "pass") state.letThrough++;
@@ -157,7 +166,7 @@ class ChatStreamRewriter implements StreamRewriter {
           }
         }
         const open = state.open;
-        const fragment = stringAt(fn, "arguments");
+        const fragment = stringAt(fn, "arguments") ?? stringAt(fn, "input");
         if (fragment !== undefined) open.call.appendArguments(fragment);
         if (open.call.mode === "hold") holdBy = open;
         else if (open.call.mode === "drop" || open.outIndex !== open.index) rewrite = true;
@@ -289,8 +298,9 @@ async function rewriteCompletion(body: JsonObject, turn: Turn): Promise<JsonObje
     const messages: string[] = [];
     for (const call of calls) {
       const fn = objectAt(call, "function") ?? objectAt(call, "custom");
+      const custom = objectAt(call, "custom") !== undefined;
       const text = stringAt(fn, "arguments") ?? stringAt(fn, "input") ?? "";
-      const parsed = text.trim() === "" ? {} : tryParse(text);
+      const parsed = custom ? { input: text } : text.trim() === "" ? {} : tryParse(text);
       const decided = await turn.decide(stringAt(fn, "name") ?? "", parsed ?? text, {
         detail: { callId: stringAt(call, "id") ?? "" },
         ...(parsed === undefined ? { argumentsUnreadable: true } : {}),
