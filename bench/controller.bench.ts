@@ -141,10 +141,10 @@ try {
     while (running) {
       const url = `${base}/v1/bundle?namespace=${namespace}&pod=agent-${i}${held[i] ? `&since=${held[i]}` : ""}`;
       try {
-        const response = await fetch(url, {
+        const response = await undiciFetch(url, {
           headers: { authorization: `Bearer ${tokens[i]}` },
           dispatcher,
-        } as RequestInit);
+        });
         if (response.status === 200) {
           const bundle = (await response.json()) as { hash: string };
           held[i] = bundle.hash;
