@@ -51,8 +51,12 @@ const plural = "mcppolicies";
 
 export function loadKubeConfig(path: string | undefined): KubeConfig {
   const config = new KubeConfig();
-  if (path) config.loadFromFile(path);
-  else config.loadFromCluster();
+  try {
+    if (path) config.loadFromFile(path);
+    else config.loadFromCluster();
+  } catch (error) {
+    throw new Error(`cannot load ${path ? `kubeconfig ${path}` : "in-cluster configuration"}: ${(error as Error).message}`);
+  }
   return config;
 }
 
