@@ -1,6 +1,7 @@
 import { controllerCommand } from "../controller/command.ts";
 import { initCommand } from "../init/command.ts";
 import { scanCommand } from "../inspect/scan-command.ts";
+import { sidecarCommand } from "../transparent/command.ts";
 import { webhookCommand } from "../webhook/command.ts";
 import type { Command } from "./args.ts";
 import { policyCommands } from "./policy.ts";
@@ -13,6 +14,7 @@ export const commands: Command[] = [
   ...policyCommands,
   webhookCommand,
   initCommand,
+  sidecarCommand,
   scanCommand,
   controllerCommand,
 ];

@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import type { PolicyValue } from "./spec.generated.ts";
+import type { ToolRuleSpec } from "./types.ts";
 
 /**
  * `when` conditions over a tool call's arguments.
@@ -11,27 +12,9 @@ import type { PolicyValue } from "./spec.generated.ts";
  * strings, strings exactly (case-sensitive). Text ops on an object or array argument run on its JSON
  * text, so a Deny rule cannot be sidestepped by wrapping a string in an array.
  */
-export type ConditionOp =
-  | "Equals"
-  | "NotEquals"
-  | "In"
-  | "NotIn"
-  | "Contains"
-  | "NotContains"
-  | "StartsWith"
-  | "NotStartsWith"
-  | "EndsWith"
-  | "Matches"
-  | "NotMatches"
-  | "Exists"
-  | "NotExists";
-
-export interface ConditionSpec {
-  path: string;
-  op: ConditionOp;
-  value?: PolicyValue;
-  values?: PolicyValue[];
-}
+/** One entry of a rule's `when.all` / `when.any`, as the CRD defines it. */
+export type ConditionSpec = NonNullable<NonNullable<ToolRuleSpec["when"]>["all"]>[number];
+export type ConditionOp = ConditionSpec["op"];
 
 export type Condition = (args: unknown) => boolean;
 

@@ -1,0 +1,249 @@
+import type { ToolDefinition } from "../../inspect/types.ts";
+import type { PolicySet } from "../../policy/evaluate.ts";
+import { type Decision, isBlocked } from "../../policy/types.ts";
+import type { CallRequest, Decided } from "../../proxy/decide.ts";
+import type { SessionToolRegistry } from "../../proxy/registry.ts";
+import type { AuditSink } from "../../telemetry/audit.ts";
+import { boundedLabel, toolCalls } from "../../telemetry/metrics.ts";
+import type { ToolCatalog } from "./catalog.ts";
+import {
+  errorCodes,
+  errorResponse,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  resultResponse,
+} from "./jsonrpc.ts";
+
+/** Where an MCP message travels: the declared server, the HTTP exchange, the MCP session. */
+export interface McpContext {
+  server: string;
+  /** The proxy's id for the HTTP exchange. */
+  requestId: string;
+  /** `Mcp-Session-Id` (Streamable HTTP) or the legacy SSE session, when there is one. */
+  mcpSession?: string;
+}
+
+export type RequestVerdict = { forward: true } | { forward: false; answer: JsonRpcResponse };
+
+/** What the gate needs from the proxy core (a subset of its ProxyContext). */
+export interface GateDependencies {
+  policies(): PolicySet;
+  decide(request: CallRequest, options?: { deferRecord?: boolean }): Promise<Decided>;
+  /** src/registry's SessionToolRegistry understands pages; a plain one sees each page as a whole listing. */
+  registry: SessionToolRegistry & {
+    observe(server: string, tools: readonly string[], page?: { first: boolean; last: boolean }): unknown;
+  };
+  audit: AuditSink;
+  identity: { namespace: string; pod: string; session: string };
+}
+
+/** Requests whose answers are listings the gate filters. */
+export const listingMethods = new Set(["tools/list", "prompts/list", "resources/list"]);
+
+const forward: RequestVerdict = { forward: true };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * The MCP policy point, free of HTTP: judges client requests (`tools/call`, `resources/read`,
+ * `prompts/get`) and filters listing results. Anything that throws inside a judgement denies.
+ */
+export class McpGate {
+  readonly #deps: GateDependencies;
+  readonly #catalog: ToolCatalog;
+
+  constructor(deps: GateDependencies, catalog: ToolCatalog) {
+    this.#deps = deps;
+    this.#catalog = catalog;
+  }
+
+  get catalog(): ToolCatalog {
+    return this.#catalog;
+  }
+
+  async judge(context: McpContext, request: JsonRpcRequest): Promise<RequestVerdict> {
+    try {
+      switch (request.method) {
+        case "tools/call":
+          return await this.#judgeToolCall(context, request);
+        case "resources/read":
+          return this.#judgeResource(context, request);
+        case "prompts/get":
+          return this.#judgePrompt(context, request);
+        default:
+          return forward;
+      }
+    } catch (error) {
+      return {
+        forward: false,
+        answer: errorResponse(request.id, errorCodes.internal, `Toolwall could not judge the request`, {
+          reason: (error as Error).message,
+        }),
+      };
+    }
+  }
+
+  async #judgeToolCall(context: McpContext, request: JsonRpcRequest): Promise<RequestVerdict> {
+    const params = request.params;
+    const name = isObject(params) ? params.name : undefined;
+    if (typeof name !== "string" || name === "") {
+      return {
+        forward: false,
+        answer: errorResponse(request.id, -32602, "tools/call needs params.name (a string)"),
+      };
+    }
+    const args = isObject(params) ? params.arguments : undefined;
+    const decided = await this.#deps.decide(
+      {
+        dialect: "mcp",
+        requestId: context.requestId,
+        name,
+        server: context.server,
+        arguments: args,
+        facts: this.#catalog.facts(context.server, name),
+      },
+      { deferRecord: true },
+    );
+    const { decision } = decided;
+    toolCalls.inc({
+      dialect: "mcp",
+      action: decision.action,
+      mode: decision.mode,
+      server: boundedLabel("server", context.server),
+      tool: boundedLabel("tool", name),
+    });
+    this.#record(context, request, decision, { tool: name, arguments: args });
+    if (!decided.blocked) return forward;
+    const denyAs = this.#deps.policies().policyOf(decision)?.spec.denyAs ?? "JsonRpcError";
+    if (denyAs === "ToolError") {
+      return {
+        forward: false,
+        answer: resultResponse(request.id, {
+          content: [{ type: "text", text: decided.message }],
+          isError: true,
+        }),
+      };
+    }
+    return { forward: false, answer: this.#denial(request, decision, decided.message) };
+  }
+
+  #judgeResource(context: McpContext, request: JsonRpcRequest): RequestVerdict {
+    const uri = isObject(request.params) ? request.params.uri : undefined;
+    if (typeof uri !== "string") {
+      return { forward: false, answer: errorResponse(request.id, -32602, "resources/read needs params.uri") };
+    }
+    const decision = this.#deps.policies().evaluateResource(context.server, uri);
+    this.#record(context, request, decision, { uri });
+    if (!isBlocked(decision)) return forward;
+    const message = `Resource '${uri}' was blocked by policy: ${decision.reason}`;
+    return { forward: false, answer: this.#denial(request, decision, message) };
+  }
+
+  #judgePrompt(context: McpContext, request: JsonRpcRequest): RequestVerdict {
+    const name = isObject(request.params) ? request.params.name : undefined;
+    if (typeof name !== "string") {
+      return { forward: false, answer: errorResponse(request.id, -32602, "prompts/get needs params.name") };
+    }
+    const decision = this.#deps.policies().evaluatePrompt(context.server, name);
+    this.#record(context, request, decision, { prompt: name });
+    if (!isBlocked(decision)) return forward;
+    const message = `Prompt '${name}' was blocked by policy: ${decision.reason}`;
+    return { forward: false, answer: this.#denial(request, decision, message) };
+  }
+
+  #denial(request: JsonRpcRequest, decision: Decision, message: string): JsonRpcResponse {
+    return errorResponse(request.id, errorCodes.blocked, message, {
+      reason: decision.reason,
+      rule: decision.rule,
+    });
+  }
+
+  #record(context: McpContext, request: JsonRpcRequest, decision: Decision, fields: Record<string, unknown>) {
+    const { identity } = this.#deps;
+    this.#deps.audit.emit({
+      type: "mcp_tool_called",
+      dialect: "mcp",
+      namespace: identity.namespace,
+      pod: identity.pod,
+      session: identity.session,
+      requestId: context.requestId,
+      ...(context.mcpSession ? { mcpSession: context.mcpSession } : {}),
+      server: context.server,
+      method: request.method,
+      rpcId: request.id,
+      ...fields,
+      action: decision.action,
+      reason: decision.reason,
+      rule: decision.rule,
+      mode: decision.mode,
+    });
+  }
+
+  /** The result a listing request gets after filtering; anything not understood passes unchanged. */
+  async filterResult(
+    context: McpContext,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    result: unknown,
+  ): Promise<unknown> {
+    if (!isObject(result)) return result;
+    const policies = this.#deps.policies();
+    switch (method) {
+      case "tools/list":
+        return this.#filterTools(context, policies, params, result);
+      case "prompts/list":
+        return this.#filterList(result, "prompts", (item) =>
+          typeof item.name === "string"
+            ? isBlocked(policies.evaluatePrompt(context.server, item.name))
+            : true,
+        );
+      case "resources/list":
+        return this.#filterList(result, "resources", (item) =>
+          typeof item.uri === "string"
+            ? isBlocked(policies.evaluateResource(context.server, item.uri))
+            : true,
+        );
+      default:
+        return result;
+    }
+  }
+
+  #filterList(
+    result: Record<string, unknown>,
+    field: string,
+    hidden: (item: Record<string, unknown>) => boolean,
+  ): Record<string, unknown> {
+    const items = result[field];
+    if (!Array.isArray(items)) return result;
+    return { ...result, [field]: items.filter((item) => isObject(item) && !hidden(item)) };
+  }
+
+  async #filterTools(
+    context: McpContext,
+    policies: PolicySet,
+    params: Record<string, unknown> | undefined,
+    result: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    if (!Array.isArray(result.tools)) return result;
+    // A definition without a name cannot be judged or called: it is dropped.
+    const tools = result.tools.filter(
+      (tool): tool is ToolDefinition => isObject(tool) && typeof tool.name === "string" && tool.name !== "",
+    );
+    const reviews = await this.#catalog.review(
+      { server: context.server, session: this.#deps.identity.session, requestId: context.requestId },
+      tools,
+    );
+    this.#deps.registry.observe(
+      context.server,
+      tools.map((tool) => tool.name),
+      { first: params?.cursor === undefined, last: typeof result.nextCursor !== "string" },
+    );
+    const visible = tools.filter(
+      (tool, i) =>
+        !reviews[i]!.hidden && policies.preview({ tool: tool.name, server: context.server }) !== "deny",
+    );
+    return { ...result, tools: visible };
+  }
+}

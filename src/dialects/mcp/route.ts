@@ -1,0 +1,592 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Dispatcher } from "undici";
+import type { PolicySet } from "../../policy/evaluate.ts";
+import type { ProxyContext, RouteContext, RouteHandler } from "../../proxy/server.ts";
+import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
+import { decodedBody, forwardableRequestHeaders, forwardableResponseHeaders } from "../../proxy/upstream.ts";
+import { type DeclaredServer, declaredServers } from "../../registry/registry.ts";
+import type { StateStore } from "../../state/types.ts";
+import { ToolCatalog } from "./catalog.ts";
+import { listingMethods, type McpContext, McpGate } from "./gate.ts";
+import {
+  type Classified,
+  errorCodes,
+  errorResponse,
+  idKey,
+  type JsonRpcResponse,
+  parseBody,
+} from "./jsonrpc.ts";
+import { McpRouteError, type McpTarget, proxyPathFor, resolveTarget } from "./routing.ts";
+
+const maxRequestBytes = 8 * 1024 * 1024;
+const maxJsonResponseBytes = 64 * 1024 * 1024;
+const maxRecheckPages = 50;
+
+/** A listing request let through, awaiting its answer (which may come on another stream). */
+interface PendingListing {
+  method: string;
+  params: Record<string, unknown> | undefined;
+  /** Sent by Toolwall itself (a re-check): the answer is reviewed and swallowed. */
+  internal: boolean;
+}
+
+/** A legacy HTTP+SSE session: its GET stream, where answers to its POSTs (and our denials) go. */
+interface LegacySession {
+  target: McpTarget;
+  /** The upstream POST endpoint of the session. */
+  endpoint: URL;
+  headers: Record<string, string | string[]>;
+  pending: Map<string, PendingListing>;
+  send(message: JsonRpcResponse): void;
+}
+
+export interface McpRouteOptions {
+  /** Tool pins (trust on first use); the memory store serves one process. */
+  store: Pick<StateStore, "pinIfAbsent">;
+  /** Namespace the pins are kept under; default: the proxy identity's. */
+  namespace?: string;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function contentType(headers: Record<string, string | string[] | undefined>): string {
+  const value = headers["content-type"];
+  const text = (Array.isArray(value) ? value[0] : value) ?? "";
+  return text.split(";")[0]!.trim().toLowerCase();
+}
+
+async function readLimited(body: AsyncIterable<Buffer>, limit: number, what: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) throw new McpRouteError(413, `${what} is larger than ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) {
+  const body = JSON.stringify(value);
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function write(res: ServerResponse, bytes: Buffer): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  if (res.write(bytes)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+function upstreamHeaders(req: IncomingMessage): Record<string, string | string[]> {
+  const headers = forwardableRequestHeaders(req.headers, ["content-length", "accept-encoding"]);
+  // The proxy reads every answer: no compression upstream of it.
+  headers["accept-encoding"] = "identity";
+  return headers;
+}
+
+/**
+ * The MCP dialect's route, mounted at `/mcp` on the proxy core: `/mcp/<server>[/…]` goes to
+ * `spec.servers[<server>].url`. Streamable HTTP (POST answered with JSON or SSE, GET server stream,
+ * DELETE), legacy HTTP+SSE (endpoint rewritten, denials injected into the session's stream), batches.
+ */
+export function mcpRoute(options: McpRouteOptions): { prefix: string; handler: RouteHandler } {
+  let state: RouteState | undefined;
+  return {
+    prefix: "/mcp",
+    handler: async (req, res, route) => {
+      state ??= new RouteState(route.context, options);
+      try {
+        await state.handle(req, res, route);
+      } catch (error) {
+        if (!(error instanceof McpRouteError) || res.headersSent) throw error;
+        sendJson(res, error.status, { error: { type: "toolwall_error", message: error.message } });
+      }
+    },
+  };
+}
+
+class RouteState {
+  readonly #context: ProxyContext;
+  readonly gate: McpGate;
+  readonly #legacy = new Map<string, LegacySession>();
+  /** Headers of the latest POST per Streamable HTTP session, for re-checks after list_changed. */
+  readonly #sessionHeaders = new Map<string, Record<string, string | string[]>>();
+  readonly #rechecking = new Set<string>();
+  #serversFor: PolicySet | undefined;
+  #servers: Map<string, DeclaredServer> = new Map();
+  #recheckSeq = 0;
+
+  constructor(context: ProxyContext, options: McpRouteOptions) {
+    this.#context = context;
+    const catalog = new ToolCatalog({
+      policies: context.policies,
+      store: options.store,
+      namespace: options.namespace ?? context.identity.namespace,
+      audit: context.audit,
+    });
+    this.gate = new McpGate(context, catalog);
+  }
+
+  #declared(): Map<string, DeclaredServer> {
+    const set = this.#context.policies();
+    if (set !== this.#serversFor) {
+      this.#servers = declaredServers(set);
+      this.#serversFor = set;
+    }
+    return this.#servers;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, route: RouteContext): Promise<void> {
+    const target = resolveTarget(this.#declared(), route.path, route.search);
+    if (req.method === "POST") return this.#post(req, res, route, target);
+    if (req.method === "GET") return this.#get(req, res, route, target);
+    return this.#context.upstream.relay(req, res, target.url, route.signal);
+  }
+
+  #legacyKey(server: string, url: URL): string {
+    return `${server.toLowerCase()}\0${url.pathname}${url.search}`;
+  }
+
+  async #post(req: IncomingMessage, res: ServerResponse, route: RouteContext, target: McpTarget) {
+    const raw = await readLimited(req, maxRequestBytes, "request body");
+    let parsed: ReturnType<typeof parseBody>;
+    try {
+      parsed = parseBody(raw.toString("utf8"));
+    } catch (error) {
+      sendJson(res, 400, errorResponse(null, errorCodes.parse, (error as Error).message));
+      return;
+    }
+    const legacy = this.#legacy.get(this.#legacyKey(target.server.name, target.url));
+    const mcpSession =
+      header(req, "mcp-session-id") ?? legacy?.endpoint.searchParams.get("sessionId") ?? undefined;
+    const context: McpContext = {
+      server: target.server.name,
+      requestId: route.requestId,
+      ...(mcpSession ? { mcpSession } : {}),
+    };
+    const answers: JsonRpcResponse[] = [];
+    const forwarded: unknown[] = [];
+    const pending = new Map<string, PendingListing>();
+    for (const message of parsed.messages) {
+      const outcome = await this.#judge(context, message);
+      if (outcome.answer) answers.push(outcome.answer);
+      if (!outcome.forward) continue;
+      forwarded.push(message.message);
+      if (message.kind === "request" && listingMethods.has(message.message.method)) {
+        pending.set(idKey(message.message.id), {
+          method: message.message.method,
+          params: message.message.params,
+          internal: false,
+        });
+      }
+    }
+    const headers = upstreamHeaders(req);
+    if (mcpSession && !legacy) this.#rememberSession(target, mcpSession, headers);
+
+    if (legacy) {
+      for (const answer of answers) legacy.send(answer);
+      if (forwarded.length === 0) {
+        res.writeHead(202, { "content-type": "text/plain" });
+        res.end("Accepted");
+        return;
+      }
+      for (const [key, listing] of pending) legacy.pending.set(key, listing);
+    } else if (forwarded.length === 0) {
+      sendJson(res, 200, parsed.batch ? answers : answers[0]);
+      return;
+    }
+
+    const body =
+      forwarded.length === parsed.messages.length
+        ? raw
+        : Buffer.from(JSON.stringify(parsed.batch ? forwarded : forwarded[0]));
+    const response = await this.#context.upstream.request({
+      url: target.url,
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body,
+      signal: route.signal,
+    });
+    if (legacy) {
+      res.writeHead(response.statusCode, forwardableResponseHeaders(response.headers));
+      for await (const chunk of response.body) await write(res, chunk as Buffer);
+      res.end();
+      return;
+    }
+    const type = contentType(response.headers);
+    if (type === "text/event-stream") {
+      await this.#relayStream(res, response, context, target, pending, answers, undefined);
+      return;
+    }
+    if (type === "application/json" && response.statusCode < 300) {
+      await this.#relayJson(res, response, context, target, pending, answers, parsed.batch);
+      return;
+    }
+    if (answers.length > 0 && response.statusCode < 300) {
+      await response.body.dump();
+      sendJson(res, 200, parsed.batch ? answers : answers[0]);
+      return;
+    }
+    res.writeHead(response.statusCode, forwardableResponseHeaders(response.headers));
+    for await (const chunk of response.body) await write(res, chunk as Buffer);
+    res.end();
+  }
+
+  async #judge(
+    context: McpContext,
+    message: Classified,
+  ): Promise<{ forward: boolean; answer?: JsonRpcResponse }> {
+    switch (message.kind) {
+      case "request": {
+        const verdict = await this.gate.judge(context, message.message);
+        return verdict.forward ? { forward: true } : { forward: false, answer: verdict.answer };
+      }
+      case "notification":
+      case "response":
+        return { forward: true };
+      default: {
+        // What cannot be classified cannot be judged: it never reaches the server.
+        const id = isObject(message.message) ? message.message.id : undefined;
+        const validId = typeof id === "string" || typeof id === "number" ? id : null;
+        return {
+          forward: false,
+          answer: errorResponse(
+            validId,
+            errorCodes.invalidRequest,
+            `invalid JSON-RPC message: ${message.problem}`,
+          ),
+        };
+      }
+    }
+  }
+
+  #rememberSession(target: McpTarget, session: string, headers: Record<string, string | string[]>) {
+    const key = `${target.server.name.toLowerCase()}\0${session}`;
+    this.#sessionHeaders.delete(key);
+    this.#sessionHeaders.set(key, headers);
+    if (this.#sessionHeaders.size > 10_000)
+      this.#sessionHeaders.delete(this.#sessionHeaders.keys().next().value!);
+  }
+
+  /** One server message on its way to the client: listings filtered, list_changed re-checked. */
+  async #process(
+    value: unknown,
+    context: McpContext,
+    pending: Map<string, PendingListing>,
+    target: McpTarget,
+    session: { id: string | undefined; legacy: LegacySession | undefined },
+  ): Promise<{ value: unknown; changed: boolean; drop: boolean }> {
+    if (!isObject(value)) return { value, changed: false, drop: false };
+    if (value.method === "notifications/tools/list_changed" && !("id" in value)) {
+      this.#recheck(context, target, session);
+      return { value, changed: false, drop: false };
+    }
+    if (!("result" in value) || !("id" in value)) return { value, changed: false, drop: false };
+    const key = idKey(value.id as string | number);
+    const listing = pending.get(key);
+    if (!listing) return { value, changed: false, drop: false };
+    pending.delete(key);
+    const result = await this.gate.filterResult(context, listing.method, listing.params, value.result);
+    if (listing.internal) {
+      const cursor = isObject(result) ? result.nextCursor : undefined;
+      if (typeof cursor === "string" && session.legacy) this.#sendRecheck(session.legacy, cursor);
+      return { value, changed: false, drop: true };
+    }
+    return {
+      value: result === value.result ? value : { ...value, result },
+      changed: result !== value.result,
+      drop: false,
+    };
+  }
+
+  async #processData(
+    data: string,
+    context: McpContext,
+    pending: Map<string, PendingListing>,
+    target: McpTarget,
+    session: { id: string | undefined; legacy: LegacySession | undefined },
+  ): Promise<{ data: string | undefined; changed: boolean }> {
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      return { data, changed: false };
+    }
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      let changed = false;
+      for (const item of value) {
+        const processed = await this.#process(item, context, pending, target, session);
+        changed ||= processed.changed || processed.drop;
+        if (!processed.drop) out.push(processed.value);
+      }
+      if (!changed) return { data, changed: false };
+      return { data: out.length === 0 ? undefined : JSON.stringify(out), changed: true };
+    }
+    const processed = await this.#process(value, context, pending, target, session);
+    if (processed.drop) return { data: undefined, changed: true };
+    return processed.changed
+      ? { data: JSON.stringify(processed.value), changed: true }
+      : { data, changed: false };
+  }
+
+  async #relayJson(
+    res: ServerResponse,
+    response: Dispatcher.ResponseData,
+    context: McpContext,
+    target: McpTarget,
+    pending: Map<string, PendingListing>,
+    answers: JsonRpcResponse[],
+    batch: boolean,
+  ) {
+    const body = await readLimited(
+      decodedBody(response.body, response.headers["content-encoding"] as string | undefined),
+      maxJsonResponseBytes,
+      "upstream JSON answer",
+    );
+    const headers = forwardableResponseHeaders(response.headers, ["content-length", "content-encoding"]);
+    const processed = await this.#processData(body.toString("utf8"), context, pending, target, {
+      id: context.mcpSession,
+      legacy: undefined,
+    });
+    if (answers.length === 0 && !processed.changed) {
+      res.writeHead(response.statusCode, { ...headers, "content-length": body.length });
+      res.end(body);
+      return;
+    }
+    const upstream: unknown = processed.data === undefined ? [] : JSON.parse(processed.data);
+    const merged =
+      batch || answers.length > 0
+        ? [...(Array.isArray(upstream) ? upstream : [upstream]), ...answers]
+        : upstream;
+    const text = JSON.stringify(merged);
+    res.writeHead(response.statusCode, { ...headers, "content-length": Buffer.byteLength(text) });
+    res.end(text);
+  }
+
+  /** An SSE answer or stream, event by event: only events that carry a listing answer are rewritten. */
+  async #relayStream(
+    res: ServerResponse,
+    response: Dispatcher.ResponseData,
+    context: McpContext,
+    target: McpTarget,
+    pending: Map<string, PendingListing>,
+    answers: JsonRpcResponse[],
+    legacyRoute: { prefix: string; headers: Record<string, string | string[]> } | undefined,
+  ) {
+    const headers = forwardableResponseHeaders(response.headers, ["content-length", "content-encoding"]);
+    res.writeHead(response.statusCode, headers);
+    res.flushHeaders();
+    const parser = new SseParser();
+    const session: { id: string | undefined; legacy: LegacySession | undefined } = {
+      id: context.mcpSession,
+      legacy: undefined,
+    };
+    const queue: Buffer[] = answers.map((answer) =>
+      formatEvent({ event: "message", data: JSON.stringify(answer) }, "\n"),
+    );
+    for (const bytes of queue) await write(res, bytes);
+    const handleEvent = async (event: SseEvent) => {
+      if (event.event === "endpoint" && legacyRoute && event.data !== undefined) {
+        const endpoint = new URL(event.data, target.url);
+        const path = proxyPathFor(legacyRoute.prefix, target.server, endpoint);
+        if (path === undefined) {
+          this.#context.log(
+            `toolwall mcp: ${target.server.name}: legacy endpoint ${endpoint.pathname} is outside the server's path; stream closed`,
+          );
+          res.destroy();
+          return;
+        }
+        session.legacy = this.#openLegacy(res, target, endpoint, parser, legacyRoute.headers);
+        session.id = endpoint.searchParams.get("sessionId") ?? undefined;
+        await write(res, formatEvent({ event: "endpoint", data: path }, parser.lineEnding));
+        return;
+      }
+      if (event.data === undefined) {
+        await write(res, event.raw);
+        return;
+      }
+      const listings = session.legacy?.pending ?? pending;
+      const processed = await this.#processData(event.data, context, listings, target, session);
+      if (!processed.changed) await write(res, event.raw);
+      else if (processed.data !== undefined)
+        await write(res, formatEvent({ event: event.event, data: processed.data }, parser.lineEnding));
+    };
+    try {
+      const body = decodedBody(response.body, response.headers["content-encoding"] as string | undefined);
+      for await (const chunk of body) {
+        for (const event of parser.push(chunk as Buffer)) await handleEvent(event);
+      }
+      for (const event of parser.end()) await handleEvent(event);
+    } finally {
+      if (session.legacy) this.#legacy.delete(this.#legacyKey(target.server.name, session.legacy.endpoint));
+    }
+    res.end();
+  }
+
+  #openLegacy(
+    res: ServerResponse,
+    target: McpTarget,
+    endpoint: URL,
+    parser: SseParser,
+    headers: Record<string, string | string[]>,
+  ): LegacySession {
+    const { accept: _accept, ...postHeaders } = headers;
+    const legacy: LegacySession = {
+      target,
+      endpoint,
+      headers: postHeaders,
+      pending: new Map(),
+      send: (message) => {
+        if (!res.destroyed)
+          res.write(formatEvent({ event: "message", data: JSON.stringify(message) }, parser.lineEnding));
+      },
+    };
+    this.#legacy.set(this.#legacyKey(target.server.name, endpoint), legacy);
+    return legacy;
+  }
+
+  async #get(req: IncomingMessage, res: ServerResponse, route: RouteContext, target: McpTarget) {
+    const headers = upstreamHeaders(req);
+    const response = await this.#context.upstream.request({
+      url: target.url,
+      method: "GET",
+      headers,
+      signal: route.signal,
+    });
+    if (contentType(response.headers) !== "text/event-stream") {
+      res.writeHead(response.statusCode, forwardableResponseHeaders(response.headers));
+      for await (const chunk of response.body) await write(res, chunk as Buffer);
+      res.end();
+      return;
+    }
+    const mcpSession = header(req, "mcp-session-id");
+    const context: McpContext = {
+      server: target.server.name,
+      requestId: route.requestId,
+      ...(mcpSession ? { mcpSession } : {}),
+    };
+    if (mcpSession) this.#rememberSession(target, mcpSession, headers);
+    // A legacy session keeps the GET's headers (credentials) for its re-checks.
+    await this.#relayStream(res, response, context, target, new Map(), [], { prefix: route.prefix, headers });
+  }
+
+  /** `tools/list_changed`: list the server's tools again now, so pins and facts follow the change. */
+  #recheck(
+    context: McpContext,
+    target: McpTarget,
+    session: { id: string | undefined; legacy: LegacySession | undefined },
+  ): void {
+    const key = `${target.server.name.toLowerCase()}\0${session.id ?? ""}`;
+    if (this.#rechecking.has(key)) return;
+    if (session.legacy) {
+      this.#sendRecheck(session.legacy, undefined);
+      return;
+    }
+    const headers = session.id ? this.#sessionHeaders.get(key) : undefined;
+    if (session.id && !headers) return;
+    this.#rechecking.add(key);
+    this.#relist(context, target, headers ?? {})
+      .catch((error: Error) =>
+        this.#context.log(
+          `toolwall mcp: ${target.server.name}: re-check after list_changed failed: ${error.message}`,
+        ),
+      )
+      .finally(() => this.#rechecking.delete(key));
+  }
+
+  #sendRecheck(legacy: LegacySession, cursor: string | undefined): void {
+    const id = `toolwall-recheck-${++this.#recheckSeq}`;
+    const params = cursor === undefined ? undefined : { cursor };
+    legacy.pending.set(idKey(id), { method: "tools/list", params, internal: true });
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", ...(params ? { params } : {}) });
+    this.#context.upstream
+      .request({
+        url: legacy.endpoint,
+        method: "POST",
+        headers: { ...legacy.headers, "content-type": "application/json" },
+        body: Buffer.from(body),
+        signal: AbortSignal.timeout(30_000),
+      })
+      .then((response) => response.body.dump())
+      .catch((error: Error) =>
+        this.#context.log(`toolwall mcp: ${legacy.target.server.name}: re-check failed: ${error.message}`),
+      );
+  }
+
+  async #relist(context: McpContext, target: McpTarget, headers: Record<string, string | string[]>) {
+    let cursor: string | undefined;
+    for (let page = 0; page < maxRecheckPages; page++) {
+      const id = `toolwall-recheck-${++this.#recheckSeq}`;
+      const params = cursor === undefined ? undefined : { cursor };
+      const response = await this.#context.upstream.request({
+        url: target.url,
+        method: "POST",
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: Buffer.from(
+          JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", ...(params ? { params } : {}) }),
+        ),
+        signal: AbortSignal.timeout(30_000),
+      });
+      const answer = await readAnswer(response, id);
+      if (!answer || !isObject(answer.result)) return;
+      const result = await this.gate.filterResult(context, "tools/list", params, answer.result);
+      const next = isObject(result) ? result.nextCursor : undefined;
+      if (typeof next !== "string") return;
+      cursor = next;
+    }
+  }
+}
+
+/** The response with `id` in a JSON or SSE answer to a POST. */
+async function readAnswer(
+  response: Dispatcher.ResponseData,
+  id: string,
+): Promise<JsonRpcResponse | undefined> {
+  const body = await readLimited(response.body, maxJsonResponseBytes, "re-check answer");
+  if (response.statusCode >= 300) return undefined;
+  const find = (value: unknown): JsonRpcResponse | undefined => {
+    const items = Array.isArray(value) ? value : [value];
+    return items.find((item) => isObject(item) && item.id === id) as JsonRpcResponse | undefined;
+  };
+  if (contentType(response.headers) === "text/event-stream") {
+    const parser = new SseParser();
+    for (const event of [...parser.push(body), ...parser.end()]) {
+      if (event.data === undefined) continue;
+      try {
+        const found = find(JSON.parse(event.data));
+        if (found) return found;
+      } catch {}
+    }
+    return undefined;
+  }
+  try {
+    return find(JSON.parse(body.toString("utf8")));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,132 @@
+import type { PolicySet } from "../policy/evaluate.ts";
+import type { ServerSpec } from "../policy/types.ts";
+import type { SessionToolRegistry as ProxyToolRegistry } from "../proxy/registry.ts";
+import type { ShadowedTool, ToolProvider } from "../state/types.ts";
+
+/**
+ * The tools one pod session has seen, each mapped to the MCP server that offered it, so a bare tool
+ * name (in an LLM response, in a cross-server rule) resolves to its server. Names compare
+ * case-insensitively. The first server to offer a name keeps it; a later server offering the same
+ * name is recorded as a shadow for `crossServer.shadowTool`, never silently re-pointed.
+ */
+export class SessionToolRegistry implements ProxyToolRegistry {
+  /** lower-case tool name → server that offered it first. */
+  readonly #owner = new Map<string, string>();
+  /** server → lower-case tool names it offered in its latest complete listing (or pages so far). */
+  readonly #byServer = new Map<string, Set<string>>();
+  /** lower-case tool name → shadow record. */
+  readonly #shadows = new Map<string, ShadowedTool>();
+  /** server → names of a paginated listing still in progress. */
+  readonly #listing = new Map<string, Set<string>>();
+
+  serverOf(tool: string): string | undefined {
+    return this.#owner.get(tool.toLowerCase());
+  }
+
+  /** Tools the server offered, lower case. */
+  toolsOf(server: string): ReadonlySet<string> {
+    return this.#byServer.get(server) ?? new Set();
+  }
+
+  /**
+   * Records one `tools/list` answer, or one page of it. A listing that starts on a first page and
+   * ends on a last page replaces what the server offered before: names it no longer offers are
+   * forgotten. Returns the tools this page newly shadowed.
+   */
+  observe(
+    server: string,
+    tools: readonly string[],
+    page: { first: boolean; last: boolean } = { first: true, last: true },
+  ): ShadowedTool[] {
+    let listing = page.first ? undefined : this.#listing.get(server);
+    if (!listing) {
+      listing = new Set(page.first ? [] : this.toolsOf(server));
+      this.#listing.set(server, listing);
+    }
+    const added: ShadowedTool[] = [];
+    for (const name of tools) {
+      const key = name.toLowerCase();
+      listing.add(key);
+      const owner = this.#owner.get(key);
+      if (owner === undefined) {
+        this.#owner.set(key, server);
+      } else if (owner !== server && this.#shadows.get(key)?.currentServer !== server) {
+        const shadow: ShadowedTool = { tool: key, originalServer: owner, currentServer: server };
+        this.#shadows.set(key, shadow);
+        added.push(shadow);
+      }
+    }
+    if (page.last) {
+      this.#forgetMissing(server, this.toolsOf(server), listing);
+      this.#byServer.set(server, listing);
+      this.#listing.delete(server);
+    }
+    return added;
+  }
+
+  #forgetMissing(server: string, before: ReadonlySet<string>, after: ReadonlySet<string>): void {
+    for (const key of before) {
+      if (after.has(key)) continue;
+      const shadow = this.#shadows.get(key);
+      if (this.#owner.get(key) === server) {
+        this.#owner.delete(key);
+        if (shadow) this.#owner.set(key, shadow.currentServer);
+        this.#shadows.delete(key);
+      } else if (shadow?.currentServer === server) {
+        this.#shadows.delete(key);
+      }
+    }
+  }
+
+  shadows(): ShadowedTool[] {
+    return [...this.#shadows.values()];
+  }
+
+  /** Every (tool, server) pair known, for the state store's shared view of the session. */
+  providers(): ToolProvider[] {
+    const out: ToolProvider[] = [];
+    for (const [server, tools] of this.#byServer) for (const tool of tools) out.push({ tool, server });
+    return out;
+  }
+}
+
+export interface DeclaredServer {
+  name: string;
+  transport: ServerSpec["transport"];
+  /** Absent for Stdio servers. */
+  url?: URL;
+}
+
+/**
+ * The MCP servers the applicable policies declare, by name (case-insensitive). Two policies may
+ * declare the same server only with the same transport and URL: anything else is ambiguous routing.
+ */
+export function declaredServers(set: PolicySet): Map<string, DeclaredServer> {
+  const servers = new Map<string, DeclaredServer>();
+  for (const policy of set.policies) {
+    for (const spec of policy.spec.servers ?? []) {
+      const key = spec.name.toLowerCase();
+      let url: URL | undefined;
+      if (spec.url !== undefined) {
+        try {
+          url = new URL(spec.url);
+        } catch {
+          throw new Error(`${policy.id}: server '${spec.name}' has an invalid url '${spec.url}'`);
+        }
+      }
+      const declared: DeclaredServer = {
+        name: spec.name,
+        transport: spec.transport,
+        ...(url ? { url } : {}),
+      };
+      const earlier = servers.get(key);
+      if (earlier && (earlier.transport !== declared.transport || earlier.url?.href !== declared.url?.href)) {
+        throw new Error(
+          `${policy.id}: server '${spec.name}' is declared differently by another policy (${earlier.transport} ${earlier.url?.href ?? ""})`,
+        );
+      }
+      if (!earlier) servers.set(key, declared);
+    }
+  }
+  return servers;
+}

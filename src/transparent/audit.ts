@@ -1,0 +1,36 @@
+/** The `network_connection` audit event (one JSON line) for every redirected connection. */
+import type { EgressDecision } from "./egress.ts";
+
+export interface PodIdentity {
+  namespace: string;
+  pod: string;
+}
+
+export interface NetworkConnectionEvent {
+  type: "network_connection";
+  timestamp: string;
+  namespace: string;
+  pod: string;
+  requestId: string;
+  action: "allow" | "deny";
+  reason: string;
+  rule: string;
+  mode: "Enforce" | "Audit";
+  verdict: EgressDecision["verdict"];
+  category: EgressDecision["category"];
+  host: string | null;
+  destination: string;
+  protocol: "tls" | "http" | "unknown";
+}
+
+export type AuditSink = (event: NetworkConnectionEvent) => void;
+
+export function jsonLineSink(
+  write: (line: string) => void = (line) => process.stdout.write(line),
+): AuditSink {
+  return (event) => write(`${JSON.stringify(event)}\n`);
+}
+
+export function formatDestination(address: string, port: number): string {
+  return address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`;
+}

@@ -1,0 +1,67 @@
+import { type Command, stringList, UsageError } from "../cli/args.ts";
+
+const USAGE = `Usage: toolwall sidecar [flags]
+
+The in-pod proxy: a transparent listener receiving every outbound TCP connection of the pod
+(redirected by 'toolwall init'), a per-pod CA whose certificate and merged trust bundle are written
+for the app containers, and the policy pipeline for LLM and MCP traffic.
+
+Flags:
+  --policy-file FILE   MCPPolicy YAML (repeatable); without it the controller's bundle is used
+  --listen ADDR        transparent listener (default [::]:15001)
+  --admin ADDR         /healthz /readyz /metrics (default 127.0.0.1:15020; "off" to disable)
+  --ca-dir DIR         where ca.crt and ca-bundle.pem are written (default /var/run/toolwall/ca)
+  --extra-ca FILE      extra upstream root certificates, PEM (repeatable)
+  --resolve NAME=IP    resolve NAME to IP[,IP…] like curl's --resolve (repeatable)
+  --namespace NS       pod namespace (default $POD_NAMESPACE or "default")
+  --pod NAME           pod name (default $POD_NAME or the host name)
+  -h, --help           show this help`;
+
+export const sidecarCommand: Command = {
+  path: ["sidecar"],
+  summary: "run the in-pod transparent proxy (native sidecar)",
+  usage: USAGE,
+  options: {
+    "policy-file": { type: "string", multiple: true },
+    listen: { type: "string" },
+    admin: { type: "string" },
+    "ca-dir": { type: "string" },
+    "extra-ca": { type: "string", multiple: true },
+    resolve: { type: "string", multiple: true },
+    namespace: { type: "string" },
+    pod: { type: "string" },
+  },
+  async run(values) {
+    const { defaultPodIdentity, parseHostPort, startSidecar } = await import("./sidecar.ts");
+    const policyFiles = stringList(values, "policy-file");
+    if (policyFiles.length === 0) {
+      throw new UsageError("--policy-file is required until the controller bundle client is available");
+    }
+    const identity = defaultPodIdentity();
+    let listen: { host: string; port: number };
+    let admin: { host: string; port: number } | undefined;
+    try {
+      listen = parseHostPort((values.listen as string | undefined) ?? "[::]:15001", "::");
+      const adminText = (values.admin as string | undefined) ?? "127.0.0.1:15020";
+      admin = adminText === "off" ? undefined : parseHostPort(adminText, "127.0.0.1");
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const sidecar = await startSidecar({
+      policyFiles,
+      listen,
+      admin,
+      caDir: (values["ca-dir"] as string | undefined) ?? "/var/run/toolwall/ca",
+      extraCaFiles: stringList(values, "extra-ca"),
+      resolve: stringList(values, "resolve"),
+      namespace: (values.namespace as string | undefined) ?? identity.namespace,
+      pod: (values.pod as string | undefined) ?? identity.pod,
+    });
+    await new Promise<void>((resolve) => {
+      process.once("SIGTERM", resolve);
+      process.once("SIGINT", resolve);
+    });
+    await sidecar.close();
+    return 0;
+  },
+};

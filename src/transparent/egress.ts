@@ -1,0 +1,275 @@
+/**
+ * Egress classification of a redirected connection: inspect (LLM providers, declared MCP servers,
+ * `egress.inspect` hosts), tunnel (allowed, bytes untouched) or deny — a pure function of the
+ * policies that apply to the pod and the facts about the connection.
+ */
+import { BlockList, isIP } from "node:net";
+
+export type Verdict = "inspect" | "tunnel" | "deny";
+
+export interface ConnectionFacts {
+  /** Original destination address (SO_ORIGINAL_DST). */
+  address: string;
+  port: number;
+  /** Name from SNI or Host, lower case; undefined when the client sent none. */
+  name: string | undefined;
+  protocol: "tls" | "http" | "unknown";
+}
+
+export interface EgressDecision {
+  verdict: Verdict;
+  reason: string;
+  /** `<ns>/<policy>#<path>` of the rule that decided, or a built-in marker. */
+  rule: string;
+  mode: "Enforce" | "Audit";
+  /** What the destination is, for audit and metrics (a bounded set). */
+  category: "llm" | "mcp" | "inspect" | "passthrough" | "egress" | "metadata" | "invalid";
+  /** An Audit-mode policy would have denied: recorded as a deny, not enforced. */
+  wouldDeny?: boolean;
+}
+
+/** The slice of MCPPolicy this module reads (the CRD is the source of the full shape). */
+export interface PolicyForEgress {
+  metadata?: { name?: string; namespace?: string };
+  spec?: {
+    mode?: "Enforce" | "Audit";
+    servers?: Array<{ name?: string; transport?: string; url?: string }>;
+    llm?: { providers?: Array<{ host: string; dialect?: string }> };
+    egress?: {
+      default?: "Allow" | "Deny";
+      rules?: Array<{
+        name?: string;
+        action: "Allow" | "Deny";
+        hosts?: string[];
+        cidrs?: string[];
+        ports?: number[];
+      }>;
+      inspect?: string[];
+      tlsPassthrough?: string[];
+    };
+  };
+}
+
+/** Hosts of the LLM APIs the dialects understand; always inspected. */
+export const BUILT_IN_LLM_HOSTS = [
+  "api.anthropic.com",
+  "api.openai.com",
+  "generativelanguage.googleapis.com",
+  "aiplatform.googleapis.com",
+  "*-aiplatform.googleapis.com",
+];
+
+/** Cloud instance metadata endpoints: a credential source, denied unless a rule allows them. */
+export const METADATA_ADDRESSES = ["169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200"];
+export const METADATA_NAMES = ["metadata.google.internal", "metadata"];
+
+interface HostPattern {
+  regex: RegExp;
+  port: number | undefined;
+}
+
+function globRegex(glob: string): RegExp {
+  const escaped = glob
+    .toLowerCase()
+    .replace(/\.$/, "")
+    .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*");
+  return new RegExp(`^${escaped}$`);
+}
+
+/** `host`, `*.host`, `host:8000` (port omitted: any port). */
+export function hostPattern(text: string): HostPattern {
+  const match = /^(.*?)(?::(\d{1,5}))?$/.exec(text.trim()) as RegExpExecArray;
+  return {
+    regex: globRegex(match[1] as string),
+    port: match[2] === undefined ? undefined : Number(match[2]),
+  };
+}
+
+function matchesHost(patterns: HostPattern[], name: string | undefined, port: number): boolean {
+  if (name === undefined) return false;
+  return patterns.some((p) => p.regex.test(name) && (p.port === undefined || p.port === port));
+}
+
+function blockList(cidrs: string[]): BlockList {
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const [address = "", prefixText] = cidr.split("/");
+    const family = isIP(address);
+    if (family === 0) throw new Error(`invalid CIDR '${cidr}'`);
+    const type = family === 4 ? "ipv4" : "ipv6";
+    const prefix = prefixText === undefined ? (family === 4 ? 32 : 128) : Number(prefixText);
+    list.addSubnet(address, prefix, type);
+  }
+  return list;
+}
+
+function contains(list: BlockList, address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && list.check(address, family === 4 ? "ipv4" : "ipv6");
+}
+
+interface CompiledRule {
+  path: string;
+  action: "Allow" | "Deny";
+  hosts: HostPattern[];
+  cidrs: BlockList;
+  ports: number[];
+}
+
+interface CompiledPolicy {
+  id: string;
+  mode: "Enforce" | "Audit";
+  defaultAction: "Allow" | "Deny";
+  rules: CompiledRule[];
+  llm: HostPattern[];
+  mcp: HostPattern[];
+  inspect: HostPattern[];
+  passthrough: HostPattern[];
+}
+
+function serverPattern(url: string): HostPattern | undefined {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return undefined;
+    const port = parsed.port ? Number(parsed.port) : parsed.protocol === "https:" ? 443 : 80;
+    return { regex: globRegex(parsed.hostname.replace(/^\[|\]$/g, "")), port };
+  } catch {
+    return undefined;
+  }
+}
+
+function compilePolicy(policy: PolicyForEgress): CompiledPolicy {
+  const id = `${policy.metadata?.namespace ?? "default"}/${policy.metadata?.name ?? "unnamed"}`;
+  const egress = policy.spec?.egress ?? {};
+  return {
+    id,
+    mode: policy.spec?.mode ?? "Enforce",
+    defaultAction: egress.default ?? "Allow",
+    rules: (egress.rules ?? []).map((rule, index) => ({
+      path: `${id}#egress.rules[${rule.name ?? index}]`,
+      action: rule.action,
+      hosts: (rule.hosts ?? []).map(hostPattern),
+      cidrs: blockList(rule.cidrs ?? []),
+      ports: rule.ports ?? [],
+    })),
+    llm: (policy.spec?.llm?.providers ?? []).map((p) => hostPattern(p.host)),
+    mcp: (policy.spec?.servers ?? []).flatMap((s) => {
+      const pattern = s.url ? serverPattern(s.url) : undefined;
+      return pattern ? [pattern] : [];
+    }),
+    inspect: (egress.inspect ?? []).map(hostPattern),
+    passthrough: (egress.tlsPassthrough ?? []).map(hostPattern),
+  };
+}
+
+export class EgressPolicy {
+  private readonly policies: CompiledPolicy[];
+  private readonly builtInLlm = BUILT_IN_LLM_HOSTS.map(hostPattern);
+  private readonly metadata = blockList(METADATA_ADDRESSES);
+  private readonly metadataNames = METADATA_NAMES.map(hostPattern);
+
+  constructor(policies: PolicyForEgress[]) {
+    this.policies = policies.map(compilePolicy);
+  }
+
+  /** Every applicable policy decides; deny wins (an Audit policy's deny is recorded, not enforced). */
+  classify(facts: ConnectionFacts): EgressDecision {
+    if (this.policies.length === 0) return this.decide(undefined, facts);
+    const decisions = this.policies.map((policy) => this.decide(policy, facts));
+    const enforcedDeny = decisions.find((d) => d.verdict === "deny" && d.mode === "Enforce");
+    if (enforcedDeny) return enforcedDeny;
+    const auditDeny = decisions.find((d) => d.verdict === "deny");
+    const allowed = decisions.filter((d) => d.verdict !== "deny");
+    const inspect = allowed.find((d) => d.verdict === "inspect");
+    if (auditDeny) {
+      const fallback = inspect ?? allowed[0] ?? { ...auditDeny, verdict: this.builtInVerdict(facts) };
+      return { ...auditDeny, verdict: fallback.verdict, wouldDeny: true };
+    }
+    return inspect ?? (allowed[0] as EgressDecision);
+  }
+
+  private builtInVerdict(facts: ConnectionFacts): Verdict {
+    return matchesHost(this.builtInLlm, facts.name, facts.port) ? "inspect" : "tunnel";
+  }
+
+  private decide(policy: CompiledPolicy | undefined, facts: ConnectionFacts): EgressDecision {
+    const mode = policy?.mode ?? "Enforce";
+    const id = policy?.id ?? "builtin";
+    const matching = (action: "Allow" | "Deny") =>
+      policy?.rules.find(
+        (rule) =>
+          rule.action === action &&
+          (matchesHost(rule.hosts, facts.name, facts.port) || contains(rule.cidrs, facts.address)) &&
+          (rule.ports.length === 0 || rule.ports.includes(facts.port)),
+      );
+    const deny = matching("Deny");
+    if (deny)
+      return {
+        verdict: "deny",
+        reason: "egress rule denies this destination",
+        rule: deny.path,
+        mode,
+        category: "egress",
+      };
+    const allow = matching("Allow");
+    const isMetadata =
+      contains(this.metadata, facts.address) || matchesHost(this.metadataNames, facts.name, facts.port);
+    if (isMetadata && !allow) {
+      return {
+        verdict: "deny",
+        reason: "cloud metadata endpoint",
+        rule: `${id}#metadata`,
+        mode,
+        category: "metadata",
+      };
+    }
+    const allowedByDefault = (policy?.defaultAction ?? "Allow") === "Allow";
+    if (policy && matchesHost(policy.passthrough, facts.name, facts.port)) {
+      if (allow || allowedByDefault) {
+        return {
+          verdict: "tunnel",
+          reason: "TLS passthrough host",
+          rule: allow?.path ?? `${id}#egress.tlsPassthrough`,
+          mode,
+          category: "passthrough",
+        };
+      }
+    } else {
+      const inspected: Array<[HostPattern[], EgressDecision["category"], string]> = [
+        [this.builtInLlm, "llm", "builtin#llm"],
+        [policy?.llm ?? [], "llm", `${id}#llm.providers`],
+        [policy?.mcp ?? [], "mcp", `${id}#servers`],
+        [policy?.inspect ?? [], "inspect", `${id}#egress.inspect`],
+      ];
+      for (const [patterns, category, rule] of inspected) {
+        if (matchesHost(patterns, facts.name, facts.port)) {
+          return { verdict: "inspect", reason: `${category} destination is inspected`, rule, mode, category };
+        }
+      }
+    }
+    if (allow)
+      return {
+        verdict: "tunnel",
+        reason: "egress rule allows this destination",
+        rule: allow.path,
+        mode,
+        category: "egress",
+      };
+    return allowedByDefault
+      ? {
+          verdict: "tunnel",
+          reason: "egress default allows",
+          rule: `${id}#egress.default`,
+          mode,
+          category: "egress",
+        }
+      : {
+          verdict: "deny",
+          reason: "egress default denies",
+          rule: `${id}#egress.default`,
+          mode,
+          category: "egress",
+        };
+  }
+}

@@ -1,0 +1,343 @@
+/**
+ * The transparent listener: every outbound TCP connection of the pod lands here (iptables REDIRECT).
+ * It reads the original destination, peeks the TLS ClientHello or HTTP request head for a name,
+ * classifies the connection by egress policy, and then denies it, tunnels the untouched bytes to the
+ * original destination (only when the name really resolves there), or terminates TLS with a leaf of
+ * the pod CA and hands the decrypted stream to the inspection handler.
+ */
+import { connect, createServer, type Server, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import {
+  createSecureContext,
+  createServer as createTlsServer,
+  type SecureContext,
+  type TLSSocket,
+  type Server as TlsServer,
+} from "node:tls";
+import type { Counter } from "prom-client";
+import type { CertificateAuthority, Leaf } from "../tls/ca.ts";
+import { type AuditSink, formatDestination, type NetworkConnectionEvent, type PodIdentity } from "./audit.ts";
+import { parseClientHello } from "./client-hello.ts";
+import type { ConnectionFacts, EgressDecision, EgressPolicy } from "./egress.ts";
+import { parseHttpHead } from "./http-head.ts";
+import { type OriginalDestination, originalDestination as readOriginalDestination } from "./original-dst.ts";
+import { type Resolver, sameAddress } from "./resolver.ts";
+
+export interface InspectedConnection {
+  /** Decrypted (TLS terminated) or plain HTTP stream, the peeked bytes still unread. */
+  socket: Duplex;
+  serverName: string;
+  port: number;
+  originalDestination: OriginalDestination;
+  tls: boolean;
+  /** Negotiated ALPN protocol (`h2`, `http/1.1`) or false. */
+  alpn: string | false;
+  decision: EgressDecision;
+}
+
+export type InspectHandler = (connection: InspectedConnection) => void;
+
+export interface TransparentListenerOptions {
+  host?: string;
+  port?: number;
+  /** Read on every connection, so a new policy bundle applies to the next connection. */
+  egress: () => EgressPolicy;
+  ca: CertificateAuthority;
+  resolver: Resolver;
+  inspect: InspectHandler;
+  audit: AuditSink;
+  identity: PodIdentity;
+  connections?: Counter<"verdict">;
+  /** How long to wait for the client's first bytes; server-first protocols get classified without a name. */
+  peekTimeoutMs?: number;
+  upstreamConnectTimeoutMs?: number;
+  /** Where the connection was headed; SO_ORIGINAL_DST unless a test on loopback supplies it. */
+  originalDestination?: (socket: Socket) => OriginalDestination;
+}
+
+interface Peeked {
+  bytes: Buffer;
+  protocol: ConnectionFacts["protocol"];
+  name: string | undefined;
+}
+
+const MAX_PEEK = 64 * 1024 + 64;
+
+function connectionKey(socket: { remoteAddress?: string; remotePort?: number }): string {
+  return `${socket.remoteAddress}|${socket.remotePort}`;
+}
+
+/** Collects the client's first bytes until a ClientHello or request head is whole (or clearly absent). */
+function peek(socket: Socket, timeoutMs: number): Promise<Peeked> {
+  return new Promise((resolve, reject) => {
+    let bytes: Buffer = Buffer.alloc(0);
+    const finish = (result: Omit<Peeked, "bytes">) => {
+      clearTimeout(timer);
+      socket.removeListener("data", onData);
+      socket.removeListener("end", onEnd);
+      socket.removeListener("error", onError);
+      socket.pause();
+      resolve({ bytes, ...result });
+    };
+    const examine = (ended: boolean) => {
+      const hello = parseClientHello(bytes);
+      if (hello.kind === "tls") return finish({ protocol: "tls", name: hello.serverName });
+      const head = parseHttpHead(bytes);
+      if (head.kind === "http") return finish({ protocol: "http", name: head.host });
+      const undecided = hello.kind === "need-more" || head.kind === "need-more";
+      if (!undecided || ended || bytes.length >= MAX_PEEK) {
+        return finish({
+          protocol: hello.kind === "need-more" && bytes[0] === 22 ? "tls" : "unknown",
+          name: undefined,
+        });
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      bytes = bytes.length === 0 ? chunk : Buffer.concat([bytes, chunk]);
+      examine(false);
+    };
+    const onEnd = () => examine(true);
+    const onError = (error: Error) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    const timer = setTimeout(() => examine(true), timeoutMs);
+    socket.on("data", onData);
+    socket.on("end", onEnd);
+    socket.on("error", onError);
+  });
+}
+
+export class TransparentListener {
+  private readonly options: TransparentListenerOptions;
+  private readonly server: Server;
+  private readonly contexts = new WeakMap<Leaf, SecureContext>();
+  private readonly sockets = new Set<Socket>();
+  /**
+   * TLS is terminated by an in-process tls.Server fed the raw sockets (HTTP/2 over a hand-made
+   * server TLSSocket stalls); what the listener learned travels by the connection's client address.
+   */
+  private readonly terminator: TlsServer;
+  private readonly pendingTls = new Map<
+    string,
+    { serverName: string; destination: OriginalDestination; decision: EgressDecision }
+  >();
+
+  constructor(options: TransparentListenerOptions) {
+    this.options = options;
+    this.terminator = createTlsServer(
+      {
+        ALPNProtocols: ["h2", "http/1.1"],
+        SNICallback: (name, callback) => {
+          this.contextFor(name).then(
+            (context) => callback(null, context),
+            (error: Error) => callback(error),
+          );
+        },
+      },
+      (secure) => this.onTerminated(secure),
+    );
+    this.terminator.on("tlsClientError", (_error, secure) => secure.destroy());
+    this.server = createServer({ allowHalfOpen: true, pauseOnConnect: true, noDelay: true }, (socket) => {
+      this.sockets.add(socket);
+      socket.once("close", () => this.sockets.delete(socket));
+      this.handle(socket).catch(() => socket.destroy());
+    });
+  }
+
+  listen(): Promise<{ address: string; port: number }> {
+    const { host = "::", port = 15001 } = this.options;
+    return new Promise((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen({ host, port, ipv6Only: false }, () => {
+        const address = this.server.address() as { address: string; port: number };
+        resolve({ address: address.address, port: address.port });
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(socket: Socket): Promise<void> {
+    socket.on("error", () => socket.destroy());
+    let destination: OriginalDestination;
+    try {
+      destination = (this.options.originalDestination ?? readOriginalDestination)(socket);
+    } catch {
+      // Reached the listener directly (not redirected): there is nowhere legitimate to send it.
+      this.record(
+        socket,
+        undefined,
+        { bytes: Buffer.alloc(0), protocol: "unknown", name: undefined },
+        {
+          verdict: "deny",
+          reason: "connection was not redirected (no original destination)",
+          rule: "builtin#no-original-destination",
+          mode: "Enforce",
+          category: "invalid",
+        },
+      );
+      socket.destroy();
+      return;
+    }
+    socket.resume();
+    const peeked = await peek(socket, this.options.peekTimeoutMs ?? 1000);
+    const facts: ConnectionFacts = {
+      address: destination.address,
+      port: destination.port,
+      name: peeked.name,
+      protocol: peeked.protocol,
+    };
+    let decision = this.options.egress().classify(facts);
+    if (decision.verdict === "tunnel" && peeked.name !== undefined) {
+      decision = await this.checkNameMatchesAddress(peeked.name, destination, decision);
+    }
+    if (decision.verdict === "inspect" && (peeked.protocol === "unknown" || peeked.name === undefined)) {
+      decision = { ...decision, verdict: "deny", reason: "inspected destination did not speak TLS or HTTP" };
+    }
+    this.record(socket, destination, peeked, decision);
+    if (decision.verdict === "deny") return this.deny(socket, peeked, decision);
+    if (decision.verdict === "inspect") return this.terminate(socket, destination, peeked, decision);
+    this.tunnel(socket, destination, peeked);
+  }
+
+  /** No SNI spoofing: a name may only open a tunnel to an address that name resolves to. */
+  private async checkNameMatchesAddress(
+    name: string,
+    destination: OriginalDestination,
+    decision: EgressDecision,
+  ): Promise<EgressDecision> {
+    let addresses: string[] = [];
+    try {
+      addresses = await this.options.resolver.resolve(name);
+    } catch {
+      addresses = [];
+    }
+    if (addresses.some((a) => sameAddress(a, destination.address))) return decision;
+    return {
+      ...decision,
+      verdict: "deny",
+      reason: `${name} does not resolve to ${destination.address} (SNI/Host does not match the destination)`,
+      rule: "builtin#name-address-mismatch",
+      mode: "Enforce",
+      category: "invalid",
+    };
+  }
+
+  private record(
+    socket: Socket,
+    destination: OriginalDestination | undefined,
+    peeked: Peeked,
+    decision: EgressDecision,
+  ): void {
+    const event: NetworkConnectionEvent = {
+      type: "network_connection",
+      timestamp: new Date().toISOString(),
+      namespace: this.options.identity.namespace,
+      pod: this.options.identity.pod,
+      requestId: `${socket.remotePort ?? 0}-${Date.now().toString(36)}`,
+      action: decision.verdict === "deny" || decision.wouldDeny ? "deny" : "allow",
+      reason: decision.reason,
+      rule: decision.rule,
+      mode: decision.mode,
+      verdict: decision.verdict,
+      category: decision.category,
+      host: peeked.name ?? null,
+      destination: destination ? formatDestination(destination.address, destination.port) : "unknown",
+      protocol: peeked.protocol,
+    };
+    this.options.audit(event);
+    this.options.connections?.inc({ verdict: decision.verdict });
+  }
+
+  private deny(socket: Socket, peeked: Peeked, decision: EgressDecision): void {
+    if (peeked.protocol === "http") {
+      const body = `Blocked by Toolwall egress policy: ${decision.reason}\n`;
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\nx-toolwall-rule: ${decision.rule}\r\n\r\n${body}`,
+      );
+      socket.once("finish", () => socket.destroy());
+    } else {
+      socket.destroy();
+    }
+  }
+
+  private tunnel(socket: Socket, destination: OriginalDestination, peeked: Peeked): void {
+    const upstream = connect({
+      host: destination.address,
+      port: destination.port,
+      allowHalfOpen: true,
+      noDelay: true,
+    });
+    upstream.setTimeout(this.options.upstreamConnectTimeoutMs ?? 10_000, () => upstream.destroy());
+    upstream.once("connect", () => upstream.setTimeout(0));
+    const closeBoth = () => {
+      socket.destroy();
+      upstream.destroy();
+    };
+    upstream.on("error", closeBoth);
+    socket.on("error", closeBoth);
+    upstream.on("close", () => socket.destroy());
+    socket.on("close", () => upstream.destroy());
+    if (peeked.bytes.length > 0) upstream.write(peeked.bytes);
+    socket.pipe(upstream);
+    upstream.pipe(socket);
+  }
+
+  private async contextFor(name: string): Promise<SecureContext> {
+    const leaf = await this.options.ca.leafFor(name);
+    let context = this.contexts.get(leaf);
+    if (!context) {
+      context = createSecureContext({ cert: leaf.certificatePem, key: leaf.keyPem });
+      this.contexts.set(leaf, context);
+    }
+    return context;
+  }
+
+  private onTerminated(secure: TLSSocket): void {
+    const pending = this.pendingTls.get(connectionKey(secure));
+    secure.on("error", () => secure.destroy());
+    if (!pending || secure.servername !== pending.serverName) {
+      secure.destroy();
+      return;
+    }
+    this.options.inspect({
+      socket: secure,
+      serverName: pending.serverName,
+      port: pending.destination.port,
+      originalDestination: pending.destination,
+      tls: true,
+      alpn: secure.alpnProtocol ?? false,
+      decision: pending.decision,
+    });
+  }
+
+  private terminate(
+    socket: Socket,
+    destination: OriginalDestination,
+    peeked: Peeked,
+    decision: EgressDecision,
+  ): void {
+    const serverName = peeked.name as string;
+    socket.unshift(peeked.bytes);
+    if (peeked.protocol === "http") {
+      this.options.inspect({
+        socket,
+        serverName,
+        port: destination.port,
+        originalDestination: destination,
+        tls: false,
+        alpn: false,
+        decision,
+      });
+      return;
+    }
+    const key = connectionKey(socket);
+    this.pendingTls.set(key, { serverName, destination, decision });
+    socket.once("close", () => this.pendingTls.delete(key));
+    this.terminator.emit("connection", socket);
+  }
+}

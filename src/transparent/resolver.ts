@@ -1,0 +1,89 @@
+/**
+ * Toolwall's own name resolution: `--resolve NAME=IP` overrides (like curl's, for tests and
+ * air-gapped hosts), otherwise the system resolver with every address of both families.
+ */
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+
+export class Resolver {
+  private readonly overrides = new Map<string, string[]>();
+
+  /** Entries `NAME=IP[,IP…]`; a name may be given several times. */
+  constructor(entries: string[] = []) {
+    for (const entry of entries) {
+      const at = entry.indexOf("=");
+      const name = entry.slice(0, at).trim().toLowerCase();
+      const addresses = entry
+        .slice(at + 1)
+        .split(",")
+        .map((a) => a.trim().replace(/^\[|\]$/g, ""));
+      if (at <= 0 || addresses.some((a) => isIP(a) === 0)) {
+        throw new Error(`--resolve expects NAME=IP[,IP…], got '${entry}'`);
+      }
+      this.overrides.set(name, [...(this.overrides.get(name) ?? []), ...addresses]);
+    }
+  }
+
+  async resolve(name: string): Promise<string[]> {
+    const key = name.toLowerCase().replace(/\.$/, "");
+    if (isIP(key) !== 0) return [key];
+    const override = this.overrides.get(key);
+    if (override) return override;
+    const results = await lookup(key, { all: true, verbatim: true });
+    return results.map((r) => r.address);
+  }
+
+  /** A `lookup` for net/tls/http options, so upstream dials use the same resolution. */
+  lookupFunction() {
+    return (
+      hostname: string,
+      options: { family?: number | string; all?: boolean },
+      callback: (
+        error: Error | null,
+        address: string | Array<{ address: string; family: number }>,
+        family?: number,
+      ) => void,
+    ) => {
+      this.resolve(hostname).then(
+        (addresses) => {
+          const wanted =
+            options.family === 6 || options.family === "IPv6"
+              ? 6
+              : options.family === 4 || options.family === "IPv4"
+                ? 4
+                : 0;
+          const list = addresses
+            .map((address) => ({ address, family: isIP(address) }))
+            .filter((a) => wanted === 0 || a.family === wanted);
+          if (list.length === 0) {
+            callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "", 0);
+          } else if (options.all) {
+            callback(null, list);
+          } else {
+            callback(null, list[0]?.address as string, list[0]?.family);
+          }
+        },
+        (error: Error) => callback(error, "", 0),
+      );
+    };
+  }
+}
+
+/** Compares addresses across spellings (`::ffff:1.2.3.4` is `1.2.3.4`, IPv6 case and zero runs). */
+export function sameAddress(a: string, b: string): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(address: string): string {
+  const lower = address.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (mapped) return mapped[1] as string;
+  if (isIP(lower) !== 6) return lower;
+  const [head = "", tail = ""] = lower.split("::");
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = lower.includes("::") && tail ? tail.split(":") : [];
+  const groups = lower.includes("::")
+    ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups]
+    : lower.split(":");
+  return groups.map((g) => Number.parseInt(g, 16).toString(16)).join(":");
+}
