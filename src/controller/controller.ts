@@ -55,7 +55,9 @@ export function loadKubeConfig(path: string | undefined): KubeConfig {
     if (path) config.loadFromFile(path);
     else config.loadFromCluster();
   } catch (error) {
-    throw new Error(`cannot load ${path ? `kubeconfig ${path}` : "in-cluster configuration"}: ${(error as Error).message}`);
+    throw new Error(
+      `cannot load ${path ? `kubeconfig ${path}` : "in-cluster configuration"}: ${(error as Error).message}`,
+    );
   }
   return config;
 }

@@ -6,16 +6,16 @@ import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import { rootCertificates } from "node:tls";
+import type { OpenedPolicySource } from "../bundle/sidecar-source.ts";
 import { mcpRoute } from "../dialects/mcp/route.ts";
-import { PolicySet } from "../policy/evaluate.ts";
-import { loadPolicyFiles } from "../policy/load.ts";
+import type { PolicySet } from "../policy/evaluate.ts";
 import type { PolicyDocument } from "../policy/types.ts";
 import { createAdminServer } from "../proxy/admin.ts";
 import { MemoryToolRegistry } from "../proxy/registry.ts";
 import { createProxyContext } from "../proxy/server.ts";
 import { Upstream } from "../proxy/upstream.ts";
 import { MemoryStore } from "../state/memory.ts";
-import { JsonLineAuditSink } from "../telemetry/audit.ts";
+import { type AuditSink, JsonLineAuditSink } from "../telemetry/audit.ts";
 import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { writeTrustFiles } from "../tls/trust-files.ts";
@@ -25,7 +25,8 @@ import { pipelineHandler } from "./pipeline.ts";
 import { Resolver } from "./resolver.ts";
 
 export interface SidecarOptions {
-  policyFiles: string[];
+  /** Opens the controller's bundle (BundleClient) or policy files; consulted per connection and per call. */
+  policySource: (audit: AuditSink) => Promise<OpenedPolicySource>;
   listen: { host: string; port: number };
   admin: { host: string; port: number } | undefined;
   caDir: string;
@@ -53,25 +54,33 @@ export function parseHostPort(text: string, defaultHost: string): { host: string
 
 export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const documents: PolicyDocument[] = loadPolicyFiles(options.policyFiles);
-  // Policy files are the local stand-in for the controller's bundle: every policy in them applies.
-  const forPod = documents;
-  const policySet = PolicySet.fromDocuments(forPod);
-  const egress = new EgressPolicy(
-    forPod.map((d) => ({ metadata: { name: d.name, namespace: d.namespace }, spec: d.spec })),
-  );
+  const audit = new JsonLineAuditSink(process.stdout, { namespace: options.namespace, pod: options.pod });
+  const policySource = await options.policySource(audit);
+  // Everything derived from the policies in force is rebuilt when the source hands out a new set
+  // (a new bundle, or the deny-all set once the bundle expired).
+  let inForce: { set: PolicySet; documents: PolicyDocument[]; egress: EgressPolicy } | undefined;
+  const policiesInForce = () => {
+    const set = policySource.current();
+    if (inForce?.set !== set) {
+      const documents = set.policies.map((p) => p.doc);
+      const egress = new EgressPolicy(
+        documents.map((d) => ({ metadata: { name: d.name, namespace: d.namespace }, spec: d.spec })),
+      );
+      inForce = { set, documents, egress };
+    }
+    return inForce;
+  };
   const extraCa = options.extraCaFiles.map((file) => readFileSync(file, "utf8"));
   const resolver = new Resolver(options.resolve);
   const ca = await CertificateAuthority.create({
     commonName: `Toolwall pod CA ${options.namespace}/${options.pod}`,
   });
   const trust = writeTrustFiles(options.caDir, ca.certificatePem);
-  const audit = new JsonLineAuditSink(process.stdout, { namespace: options.namespace, pod: options.pod });
   const upstream = new Upstream({
     connect: { ca: [...rootCertificates, ...extraCa], lookup: resolver.lookupFunction() as never },
   });
   const context = createProxyContext({
-    policies: () => policySet,
+    policies: () => policiesInForce().set,
     audit,
     registry: new MemoryToolRegistry(),
     upstream,
@@ -81,12 +90,12 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   const listener = new TransparentListener({
     host: options.listen.host,
     port: options.listen.port,
-    egress: () => egress,
+    egress: () => policiesInForce().egress,
     ca,
     resolver,
     inspect: pipelineHandler({
       context,
-      policies: () => forPod,
+      policies: () => policiesInForce().documents,
       mcp: mcpRoute({ store: new MemoryStore() }).handler,
     }),
     audit: (event) => audit.emit({ ...event }),
@@ -95,14 +104,14 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   });
   const address = await listener.listen();
   let ready = true;
-  const admin = options.admin ? createAdminServer(() => ready) : undefined;
+  const admin = options.admin ? createAdminServer(() => ready && policySource.ready()) : undefined;
   let adminAddress: AddressInfo | undefined;
   if (admin && options.admin) {
     await admin.listen({ host: options.admin.host, port: options.admin.port });
     adminAddress = admin.server.address() as AddressInfo;
   }
   log(
-    `toolwall sidecar: ready listen=${address.address}:${address.port} policies=${forPod.length} ca=${trust.caFile} bundle=${trust.bundleFile}`,
+    `toolwall sidecar: ready listen=${address.address}:${address.port} policies=${policiesInForce().documents.length} ca=${trust.caFile} bundle=${trust.bundleFile}`,
   );
   return {
     address,
@@ -110,6 +119,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     ca,
     async close() {
       ready = false;
+      await policySource.stop();
       await listener.close();
       await upstream.close();
       await admin?.close();
@@ -119,5 +129,9 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
 }
 
 export function defaultPodIdentity(): { namespace: string; pod: string } {
-  return { namespace: process.env.POD_NAMESPACE ?? "default", pod: process.env.POD_NAME ?? hostname() };
+  const env = process.env;
+  return {
+    namespace: env.TOOLWALL_POD_NAMESPACE ?? env.POD_NAMESPACE ?? "default",
+    pod: env.TOOLWALL_POD_NAME ?? env.POD_NAME ?? hostname(),
+  };
 }
