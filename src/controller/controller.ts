@@ -146,6 +146,7 @@ export class Controller {
       port: this.#options.port ?? 8443,
     });
     await Promise.all([this.#policies.start(), this.#pods.start()]);
+    if (this.#stopped) return address;
     this.#rebuild();
     this.elector.start();
     return address;
