@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: all deps prereqs test lint typecheck demo bench image kind-up e2e clean
+.PHONY: all deps prereqs test lint typecheck demo bench image kind-up e2e clean k8s-binaries
 
 all: test
 
@@ -48,3 +48,8 @@ e2e: image kind-up
 
 clean:
 	rm -rf node_modules .cache
+
+# kube-apiserver, etcd, kubectl and helm for the k8s tests, built from their Go modules into
+# ${TOOLWALL_CACHE_DIR:-~/.cache/toolwall}/k8s/ (the tests also build them on first use).
+k8s-binaries: deps
+	node test/k8s/binaries.ts

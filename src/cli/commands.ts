@@ -1,8 +1,11 @@
 import { controllerCommand } from "../controller/command.ts";
+import { demoCommands } from "../demo/command.ts";
 import { initCommand } from "../init/command.ts";
 import { scanCommand } from "../inspect/scan-command.ts";
+import { proxyCommands } from "../proxy/command.ts";
+import { callsCommand, eventsCommand } from "../state/events-command.ts";
 import { sidecarCommand } from "../transparent/command.ts";
-import { webhookCommand } from "../webhook/command.ts";
+import { webhookCertsCommand, webhookCommand } from "../webhook/command.ts";
 import type { Command } from "./args.ts";
 import { policyCommands } from "./policy.ts";
 
@@ -13,8 +16,13 @@ import { policyCommands } from "./policy.ts";
 export const commands: Command[] = [
   ...policyCommands,
   webhookCommand,
+  webhookCertsCommand,
   initCommand,
   sidecarCommand,
   scanCommand,
+  eventsCommand,
+  callsCommand,
+  ...proxyCommands,
+  ...demoCommands,
   controllerCommand,
 ];

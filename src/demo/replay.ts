@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
  * A local stand-in for a provider that replays recorded-shape fixtures (tests, benchmarks): the
  * request names the fixture in `x-fixture: <dialect>/<file>` and may ask for the bytes to be written
  * in pieces cut at `x-cut: 3,17,…` (one write per piece, a turn of the event loop between them) and
- * for SSE line endings turned into CRLF (`x-crlf: 1`).
+ * for SSE line endings turned into CRLF (`x-crlf: 1`), with `x-delay-ms` between pieces.
  */
 
 const dialectsDir = fileURLToPath(new URL("../dialects/", import.meta.url));
@@ -52,6 +52,8 @@ export interface ReplayServer {
   url: string;
   server: Server;
   requests: RecordedRequest[];
+  /** Responses the client (the proxy) abandoned before they were complete. */
+  abandoned: number;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 async function replay(req: IncomingMessage, res: ServerResponse, requests: RecordedRequest[]): Promise<void> {
+  const delay = Number(header(req, "x-delay-ms") ?? 0);
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
   requests.push({
@@ -85,15 +88,21 @@ async function replay(req: IncomingMessage, res: ServerResponse, requests: Recor
     .filter(Boolean)
     .map((n) => Number.parseInt(n, 10));
   for (const piece of cutAt(bytes, cuts)) {
+    if (res.destroyed) return;
     res.write(piece);
-    if (cuts.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    else if (cuts.length > 0) await new Promise((resolve) => setImmediate(resolve));
   }
   res.end();
 }
 
 export async function startReplayServer(): Promise<ReplayServer> {
   const requests: RecordedRequest[] = [];
+  const state = { abandoned: 0 };
   const server = createServer((req, res) => {
+    res.on("close", () => {
+      if (!res.writableFinished) state.abandoned++;
+    });
     replay(req, res, requests).catch((error: Error) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message: error.message } }));
@@ -105,6 +114,9 @@ export async function startReplayServer(): Promise<ReplayServer> {
     url: `http://127.0.0.1:${port}`,
     server,
     requests,
+    get abandoned() {
+      return state.abandoned;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -42,6 +42,7 @@ import {
   type StatefulCheck,
 } from "./decide.ts";
 import type { DefinitionInspector } from "./dialect.ts";
+import { policyInspector } from "./inspection.ts";
 import type { SessionToolRegistry } from "./registry.ts";
 import type { Upstream } from "./upstream.ts";
 
@@ -62,6 +63,7 @@ export interface ProxyContextOptions {
   registry: SessionToolRegistry;
   upstream: Upstream;
   identity: SessionIdentity;
+  /** Defaults to the inspection engine run with each policy's `inspection` settings. */
   inspector?: DefinitionInspector;
   /** The state store's cross-server and rate-limit check (see StatefulCheck). */
   stateful?: StatefulCheck;
@@ -84,7 +86,7 @@ export function createProxyContext(options: ProxyContextOptions): ProxyContext {
     registry: options.registry,
     upstream: options.upstream,
     identity: options.identity,
-    inspector: options.inspector,
+    inspector: options.inspector ?? policyInspector(policies, options.audit, options.identity),
     decide: (request, decideOptions) => decide(deps, request, decideOptions),
     log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
   };

@@ -136,6 +136,10 @@ export class StateGuard {
     this.#mirrors = new BoundedMap(options.maxSessions ?? 1000);
   }
 
+  get mirroredSessions(): number {
+    return this.#mirrors.size;
+  }
+
   async decide(
     context: CallContext,
     call: GuardedCall,

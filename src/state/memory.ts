@@ -175,6 +175,17 @@ export class MemoryStore implements StateStore {
     return matches.sort((a, b) => compareStreamIds(b.id, a.id)).slice(0, query.limit);
   }
 
+  /** Keys held per kind, to show the bounds hold. */
+  stats(): { rateKeys: number; windows: number; sessions: number; pins: number; auditNamespaces: number } {
+    return {
+      rateKeys: this.#rate.size,
+      windows: this.#windows.size,
+      sessions: this.#providers.size,
+      pins: this.#pins.size,
+      auditNamespaces: this.#audit.size,
+    };
+  }
+
   async flush(): Promise<void> {}
 
   async ping(): Promise<void> {}

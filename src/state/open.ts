@@ -12,8 +12,14 @@ export interface OpenStateOptions {
   timeoutMs?: number;
   /** Bounds of the in-process store (the whole state without Redis, the fallback with it). */
   memory?: MemoryStoreOptions;
+  /** While Redis is unreachable, how often it is pinged (default 500 ms). */
+  probeIntervalMs?: number;
   keyPrefix?: string;
   auditMaxLen?: number;
+  /** Audit events held while Redis is away; the oldest beyond it are dropped and counted. */
+  auditQueueMax?: number;
+  /** Pod sessions whose windows are mirrored in process. */
+  maxSessions?: number;
   registry?: Registry;
   log?: (line: string) => void;
 }
@@ -27,6 +33,7 @@ export function openState(options: OpenStateOptions = {}): StateGuard {
     ? new RedisStore(connectRedis(options.redisUrl, { commandTimeoutMs: Math.max(timeoutMs * 4, 200) }), {
         ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}),
         ...(options.auditMaxLen !== undefined ? { auditMaxLen: options.auditMaxLen } : {}),
+        ...(options.auditQueueMax !== undefined ? { auditQueueMax: options.auditQueueMax } : {}),
         onAuditDropped: (count) => metrics.auditDropped.inc(count),
         onAuditWriteError: () => metrics.storeErrors.inc({ operation: "audit", kind: "error" }),
       })
@@ -35,7 +42,12 @@ export function openState(options: OpenStateOptions = {}): StateGuard {
     local,
     timeoutMs,
     metrics,
+    ...(options.probeIntervalMs !== undefined ? { probeIntervalMs: options.probeIntervalMs } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  return new StateGuard({ store, metrics });
+  return new StateGuard({
+    store,
+    metrics,
+    ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+  });
 }

@@ -133,6 +133,8 @@ export class RedisStore implements StateStore {
   #auditQueue: { namespace: string; json: string }[] = [];
   #flushTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
+  /** After a failed write, background flushes wait until then instead of retrying on every event. */
+  #retryAt = 0;
   #closed = false;
 
   constructor(client: Redis | Cluster, options: RedisStoreOptions = {}) {
@@ -148,6 +150,11 @@ export class RedisStore implements StateStore {
     client.defineCommand("toolwallNoteToolProviders", { numberOfKeys: 2, lua: noteToolProvidersLua });
     client.defineCommand("toolwallPinIfAbsent", { numberOfKeys: 1, lua: pinIfAbsentLua });
     this.#scripted = client as ScriptedClient;
+  }
+
+  /** Audit events waiting to be written. */
+  get auditBacklog(): number {
+    return this.#auditQueue.length;
   }
 
   key(namespace: string, kind: string, rest?: string): string {
@@ -245,14 +252,20 @@ export class RedisStore implements StateStore {
       this.#auditQueue.splice(0, dropped);
       this.#onAuditDropped(dropped);
     }
-    if (this.#auditQueue.length >= 256) void this.flush().catch(this.#onAuditWriteError);
-    else if (!this.#flushTimer) {
-      this.#flushTimer = setTimeout(
-        () => void this.flush().catch(this.#onAuditWriteError),
-        this.#auditFlushMs,
-      );
-      this.#flushTimer.unref();
-    }
+    this.#scheduleFlush();
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushTimer || this.#closed) return;
+    const delay = Math.max(
+      this.#retryAt - Date.now(),
+      this.#auditQueue.length >= 256 ? 0 : this.#auditFlushMs,
+    );
+    this.#flushTimer = setTimeout(() => {
+      this.#flushTimer = undefined;
+      void this.flush().catch(this.#onAuditWriteError);
+    }, delay);
+    this.#flushTimer.unref();
   }
 
   /** Writes the queued audit events; on failure they stay queued (bounded) and the error is thrown. */
@@ -268,6 +281,8 @@ export class RedisStore implements StateStore {
       await this.#flushing;
     } catch (error) {
       this.#auditQueue = batch.concat(this.#auditQueue).slice(-this.#auditQueueMax);
+      this.#retryAt = Date.now() + 1000;
+      this.#scheduleFlush();
       throw error;
     } finally {
       this.#flushing = undefined;
@@ -275,6 +290,7 @@ export class RedisStore implements StateStore {
   }
 
   async #write(batch: { namespace: string; json: string }[]): Promise<void> {
+    if (this.client.status !== "ready") throw new Error(`redis is ${this.client.status}`);
     const namespaces = new Set<string>();
     const byNamespace = new Map<string, string[]>();
     for (const { namespace, json } of batch) {
@@ -341,8 +357,9 @@ export class RedisStore implements StateStore {
   }
 
   async close(): Promise<void> {
-    await this.flush().catch(() => {});
     this.#closed = true;
+    await this.flush().catch(() => {});
+    clearTimeout(this.#flushTimer);
     this.client.disconnect();
   }
 }

@@ -49,8 +49,14 @@ interface GoTarget {
   replaces?: Record<string, string>;
   packages: Record<string, string>;
   ldflags: string[];
-  stamp: string;
 }
+
+/** Each wrapper module, the version stamp that says its binaries are current, and its binaries. */
+const modules: Record<string, { stamp: string; binaries: string[] }> = {
+  kubernetes: { stamp: `k8s.io/kubernetes@v${KUBERNETES_VERSION}`, binaries: ["kube-apiserver", "kubectl"] },
+  etcd: { stamp: `go.etcd.io/etcd/server/v3@v${ETCD_VERSION}`, binaries: ["etcd"] },
+  helm: { stamp: `helm.sh/helm/v4@v${HELM_VERSION}`, binaries: ["helm"] },
+};
 
 async function run(
   cmd: string,
@@ -168,11 +174,12 @@ async function buildTarget(dir: string, target: GoTarget, log: Log): Promise<voi
     },
   );
   for (const [name, pkg] of Object.entries(target.packages)) {
-    const built = join(tmpOut, pkg.split("/").at(-1)!);
+    // Go names a binary after the last path element that is not a major version suffix (/v3).
+    const built = join(tmpOut, pkg.split("/").findLast((part) => !/^v\d+$/.test(part))!);
     await rename(built, join(binDir, name));
   }
   await rm(tmpOut, { recursive: true, force: true });
-  await writeFile(join(dir, `${target.module}.stamp`), target.stamp);
+  await writeFile(join(dir, `${target.module}.stamp`), modules[target.module]!.stamp);
   log(`${target.module}: built in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
@@ -196,49 +203,31 @@ async function targets(dir: string): Promise<GoTarget[]> {
         kubectl: "k8s.io/kubernetes/cmd/kubectl",
       },
       ldflags: versionFlags,
-      stamp: `k8s.io/kubernetes@v${KUBERNETES_VERSION}`,
     },
     {
       module: "etcd",
       requires: { "go.etcd.io/etcd/server/v3": `v${ETCD_VERSION}` },
       packages: { etcd: "go.etcd.io/etcd/server/v3" },
       ldflags: [],
-      stamp: `go.etcd.io/etcd/server/v3@v${ETCD_VERSION}`,
     },
     {
       module: "helm",
       requires: { "helm.sh/helm/v4": `v${HELM_VERSION}` },
       packages: { helm: "helm.sh/helm/v4/cmd/helm" },
       ldflags: [`-X helm.sh/helm/v4/internal/version.version=v${HELM_VERSION}`],
-      stamp: `helm.sh/helm/v4@v${HELM_VERSION}`,
     },
   ];
 }
 
-async function isBuilt(dir: string, module: string, stamp: string, names: string[]): Promise<boolean> {
-  try {
-    if ((await readFile(join(dir, `${module}.stamp`), "utf8")) !== stamp) return false;
-    return names.every((name) => existsSync(join(dir, "bin", name)));
-  } catch {
-    return false;
-  }
+async function isBuilt(dir: string, module: string): Promise<boolean> {
+  const { stamp, binaries } = modules[module]!;
+  const written = await readFile(join(dir, `${module}.stamp`), "utf8").catch(() => "");
+  return written === stamp && binaries.every((name) => existsSync(join(dir, "bin", name)));
 }
-
-function stampOf(module: string): string {
-  if (module === "kubernetes") return `k8s.io/kubernetes@v${KUBERNETES_VERSION}`;
-  if (module === "etcd") return `go.etcd.io/etcd/server/v3@v${ETCD_VERSION}`;
-  return `helm.sh/helm/v4@v${HELM_VERSION}`;
-}
-
-const modules: Record<string, string[]> = {
-  kubernetes: ["kube-apiserver", "kubectl"],
-  etcd: ["etcd"],
-  helm: ["helm"],
-};
 
 async function allBuilt(dir: string): Promise<boolean> {
-  for (const [module, names] of Object.entries(modules)) {
-    if (!(await isBuilt(dir, module, stampOf(module), names))) return false;
+  for (const module of Object.keys(modules)) {
+    if (!(await isBuilt(dir, module))) return false;
   }
   return true;
 }
@@ -298,7 +287,7 @@ export async function ensureBinaries(log: Log = (line) => process.stderr.write(`
   return withLock(join(dir, ".build.lock"), log, async () => {
     log(`building into ${dir} (cold builds take many minutes)`);
     for (const target of await targets(dir)) {
-      if (await isBuilt(dir, target.module, target.stamp, Object.keys(target.packages))) continue;
+      if (await isBuilt(dir, target.module)) continue;
       await buildTarget(dir, target, log);
     }
     return binaryPaths(dir);

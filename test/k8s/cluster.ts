@@ -4,6 +4,7 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { describe, inject } from "vitest";
 import { binaryPaths } from "./binaries.ts";
@@ -97,9 +98,9 @@ export function helm(plane: ControlPlaneInfo, args: string[]): Promise<CommandRe
   return runBinary(plane.binaries.helm, args, {
     ...process.env,
     KUBECONFIG: plane.kubeconfigPath,
-    HELM_CACHE_HOME: `${plane.kubeconfigPath}.helm/cache`,
-    HELM_CONFIG_HOME: `${plane.kubeconfigPath}.helm/config`,
-    HELM_DATA_HOME: `${plane.kubeconfigPath}.helm/data`,
+    HELM_CACHE_HOME: join(dirname(plane.kubeconfigPath), "helm", "cache"),
+    HELM_CONFIG_HOME: join(dirname(plane.kubeconfigPath), "helm", "config"),
+    HELM_DATA_HOME: join(dirname(plane.kubeconfigPath), "helm", "data"),
   });
 }
 

@@ -87,7 +87,9 @@ async function refusal(namespace: string, body: V1Pod): Promise<string> {
   try {
     await core.createNamespacedPod({ namespace, body });
   } catch (error) {
-    return JSON.parse((error as { body: string }).body).message;
+    const body = (error as { body?: unknown }).body;
+    const status = (typeof body === "string" ? JSON.parse(body) : body) as { message?: string } | undefined;
+    return status?.message ?? String(error);
   }
   throw new Error("expected the API server to refuse the pod");
 }

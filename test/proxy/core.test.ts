@@ -131,3 +131,43 @@ describe("proxy core", () => {
     expect((await fetch(`${proxy.url}/nowhere`)).status).toBe(404);
   });
 });
+
+describe("client disconnect", () => {
+  it("aborts the upstream request", async () => {
+    const replay = await (await import("../../src/demo/replay.ts")).startReplayServer();
+    const local = await startLocalProxy({
+      policies: PolicySet.fromDocuments([]),
+      audit,
+      providers: [
+        {
+          prefix: "/anthropic",
+          upstream: new URL(replay.url),
+          dialects: [(await import("../../src/dialects/anthropic-messages/index.ts")).anthropicMessages],
+        },
+      ],
+      listen: { host: "127.0.0.1", port: 0 },
+      log: () => {},
+    });
+    try {
+      const abort = new AbortController();
+      const response = await fetch(`${local.url}/anthropic/v1/messages`, {
+        method: "POST",
+        headers: {
+          "x-fixture": "anthropic-messages/text-only.sse",
+          "x-cut": "50,100,150,200,250",
+          "x-delay-ms": "100",
+        },
+        body: "{}",
+        signal: abort.signal,
+      });
+      await response.body!.getReader().read();
+      abort.abort();
+      const deadline = Date.now() + 3000;
+      while (replay.abandoned === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(replay.abandoned).toBe(1);
+    } finally {
+      await local.close(500);
+      await replay.close();
+    }
+  });
+});

@@ -41,6 +41,7 @@ export interface GateDependencies {
 export const listingMethods = new Set(["tools/list", "prompts/list", "resources/list"]);
 
 const forward: RequestVerdict = { forward: true };
+const maxRememberedListings = 1000;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -53,6 +54,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export class McpGate {
   readonly #deps: GateDependencies;
   readonly #catalog: ToolCatalog;
+  /** server + cursor → the latest listing page seen and which of its entries the client may see. */
+  readonly #listings = new Map<string, { text: string; policies: PolicySet; visible: boolean[] }>();
 
   constructor(deps: GateDependencies, catalog: ToolCatalog) {
     this.#deps = deps;
@@ -217,7 +220,8 @@ export class McpGate {
   ): Record<string, unknown> {
     const items = result[field];
     if (!Array.isArray(items)) return result;
-    return { ...result, [field]: items.filter((item) => isObject(item) && !hidden(item)) };
+    const visible = items.filter((item) => isObject(item) && !hidden(item));
+    return visible.length === items.length ? result : { ...result, [field]: visible };
   }
 
   async #filterTools(
@@ -227,23 +231,48 @@ export class McpGate {
     result: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
     if (!Array.isArray(result.tools)) return result;
-    // A definition without a name cannot be judged or called: it is dropped.
-    const tools = result.tools.filter(
-      (tool): tool is ToolDefinition => isObject(tool) && typeof tool.name === "string" && tool.name !== "",
+    const listed: unknown[] = result.tools;
+    const page = { first: params?.cursor === undefined, last: typeof result.nextCursor !== "string" };
+    const key = `${context.server}\0${typeof params?.cursor === "string" ? params.cursor : ""}`;
+    // A listing identical to the previous one of this page needs no inspection, pinning or events.
+    const text = JSON.stringify(listed);
+    const previous = this.#listings.get(key);
+    let visible: boolean[];
+    if (previous && previous.text === text && previous.policies === policies) {
+      visible = previous.visible;
+    } else {
+      visible = await this.#reviewListing(context, policies, listed);
+      this.#listings.delete(key);
+      this.#listings.set(key, { text, policies, visible });
+      if (this.#listings.size > maxRememberedListings)
+        this.#listings.delete(this.#listings.keys().next().value!);
+    }
+    const names: string[] = [];
+    for (const tool of listed) {
+      if (isObject(tool) && typeof tool.name === "string" && tool.name !== "") names.push(tool.name);
+    }
+    this.#deps.registry.observe(context.server, names, page);
+    if (visible.every(Boolean)) return result;
+    return { ...result, tools: listed.filter((_, i) => visible[i]) };
+  }
+
+  /** Per listed entry: true when the client may see it; a definition without a name is dropped. */
+  async #reviewListing(context: McpContext, policies: PolicySet, listed: unknown[]): Promise<boolean[]> {
+    const named = listed.map((tool) =>
+      isObject(tool) && typeof tool.name === "string" && tool.name !== ""
+        ? (tool as unknown as ToolDefinition)
+        : undefined,
     );
+    const tools = named.filter((tool) => tool !== undefined);
     const reviews = await this.#catalog.review(
       { server: context.server, session: this.#deps.identity.session, requestId: context.requestId },
       tools,
     );
-    this.#deps.registry.observe(
-      context.server,
-      tools.map((tool) => tool.name),
-      { first: params?.cursor === undefined, last: typeof result.nextCursor !== "string" },
-    );
-    const visible = tools.filter(
-      (tool, i) =>
-        !reviews[i]!.hidden && policies.preview({ tool: tool.name, server: context.server }) !== "deny",
-    );
-    return { ...result, tools: visible };
+    let next = 0;
+    return named.map((tool) => {
+      if (!tool) return false;
+      const review = reviews[next++]!;
+      return !review.hidden && policies.preview({ tool: tool.name, server: context.server }) !== "deny";
+    });
   }
 }

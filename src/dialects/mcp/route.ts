@@ -319,18 +319,19 @@ class RouteState {
     };
   }
 
+  /** The messages of one JSON text, processed; `value` undefined when every message was swallowed. */
   async #processData(
     data: string,
     context: McpContext,
     pending: Map<string, PendingListing>,
     target: McpTarget,
     session: { id: string | undefined; legacy: LegacySession | undefined },
-  ): Promise<{ data: string | undefined; changed: boolean }> {
+  ): Promise<{ value: unknown; changed: boolean }> {
     let value: unknown;
     try {
       value = JSON.parse(data);
     } catch {
-      return { data, changed: false };
+      return { value: undefined, changed: false };
     }
     if (Array.isArray(value)) {
       const out: unknown[] = [];
@@ -340,14 +341,11 @@ class RouteState {
         changed ||= processed.changed || processed.drop;
         if (!processed.drop) out.push(processed.value);
       }
-      if (!changed) return { data, changed: false };
-      return { data: out.length === 0 ? undefined : JSON.stringify(out), changed: true };
+      return { value: out.length === 0 ? undefined : out, changed };
     }
     const processed = await this.#process(value, context, pending, target, session);
-    if (processed.drop) return { data: undefined, changed: true };
-    return processed.changed
-      ? { data: JSON.stringify(processed.value), changed: true }
-      : { data, changed: false };
+    if (processed.drop) return { value: undefined, changed: true };
+    return { value: processed.value, changed: processed.changed };
   }
 
   async #relayJson(
@@ -374,7 +372,7 @@ class RouteState {
       res.end(body);
       return;
     }
-    const upstream: unknown = processed.data === undefined ? [] : JSON.parse(processed.data);
+    const upstream: unknown = processed.value === undefined ? [] : processed.value;
     const merged =
       batch || answers.length > 0
         ? [...(Array.isArray(upstream) ? upstream : [upstream]), ...answers]
@@ -429,8 +427,11 @@ class RouteState {
       const listings = session.legacy?.pending ?? pending;
       const processed = await this.#processData(event.data, context, listings, target, session);
       if (!processed.changed) await write(res, event.raw);
-      else if (processed.data !== undefined)
-        await write(res, formatEvent({ event: event.event, data: processed.data }, parser.lineEnding));
+      else if (processed.value !== undefined)
+        await write(
+          res,
+          formatEvent({ event: event.event, data: JSON.stringify(processed.value) }, parser.lineEnding),
+        );
     };
     try {
       const body = decodedBody(response.body, response.headers["content-encoding"] as string | undefined);

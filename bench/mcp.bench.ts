@@ -1,0 +1,212 @@
+/**
+ * MCP dialect benchmarks (docs/benchmarks.md, section "MCP"):
+ *   1. tools/call latency added by the proxy: p50/p99 direct vs through `/mcp/<server>`.
+ *   2. a 500-tool tools/list filtered and inspected: first time (new definitions) and unchanged.
+ * Run: node bench/mcp.bench.ts [--calls N]
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { cpus, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { Agent } from "undici";
+import { ToolCatalog } from "../src/dialects/mcp/catalog.ts";
+import { McpGate } from "../src/dialects/mcp/gate.ts";
+import { mcpRoute } from "../src/dialects/mcp/route.ts";
+import type { ToolDefinition } from "../src/inspect/types.ts";
+import { PolicySet } from "../src/policy/evaluate.ts";
+import { parsePolicies } from "../src/policy/load.ts";
+import { startLocalProxy } from "../src/proxy/local.ts";
+import { createProxyContext } from "../src/proxy/server.ts";
+import { Upstream } from "../src/proxy/upstream.ts";
+import { SessionToolRegistry } from "../src/registry/registry.ts";
+import { MemoryStore } from "../src/state/memory.ts";
+import type { AuditEvent, AuditSink } from "../src/telemetry/audit.ts";
+
+const { values } = parseArgs({ options: { calls: { type: "string", default: "4000" } } });
+const calls = Number(values.calls);
+
+const corpusDir = fileURLToPath(new URL("../test/inspect/corpus/benign/", import.meta.url));
+
+/** 500 real tool definitions (the benign corpus, repeated under fresh names). */
+function fiveHundredTools(round: string): ToolDefinition[] {
+  const base: ToolDefinition[] = [];
+  for (const file of readdirSync(corpusDir).sort()) {
+    const { tools } = JSON.parse(readFileSync(corpusDir + file, "utf8")) as { tools: ToolDefinition[] };
+    base.push(...tools);
+  }
+  return Array.from({ length: 500 }, (_, i) => {
+    const tool = base[i % base.length]!;
+    return { ...tool, name: `${tool.name}_${round}_${i}` };
+  });
+}
+
+const policyYaml = (port: number) => `
+apiVersion: toolwall.io/v1alpha1
+kind: MCPPolicy
+metadata: { name: bench, namespace: bench }
+spec:
+  servers: [{ name: bench, transport: StreamableHTTP, url: "http://127.0.0.1:${port}/mcp" }]
+  toolPolicy:
+    rules:
+      - { action: Deny, servers: ["*"], tools: ["delete_*", "execute_command"], reason: destructive }
+      - action: Deny
+        servers: [bench]
+        tools: [create_issue]
+        when: { any: [{ path: repo, op: Matches, value: "^secret-" }] }
+  inspection: { action: Block, threshold: High }
+  pinning: { onChange: Block }
+`;
+
+const quietAudit: AuditSink & { count: number } = {
+  count: 0,
+  emit(_event: AuditEvent) {
+    this.count++;
+  },
+};
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+const ms = (value: number) => `${value.toFixed(3)} ms`;
+
+async function callLatency(): Promise<void> {
+  let listing = "";
+  const upstream = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const message = JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string };
+      const body =
+        message.method === "tools/list"
+          ? `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${listing}}`
+          : JSON.stringify({
+              jsonrpc: "2.0",
+              id: message.id,
+              result: { content: [{ type: "text", text: "ok" }] },
+            });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  const port = (upstream.address() as AddressInfo).port;
+  const proxy = await startLocalProxy({
+    policies: PolicySet.fromDocuments(parsePolicies(policyYaml(port), "bench.yaml").policies),
+    audit: quietAudit,
+    providers: [],
+    listen: { host: "127.0.0.1", port: 0 },
+    routes: [mcpRoute({ store: new MemoryStore() })],
+    log: () => {},
+  });
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 4 });
+  const direct = `http://127.0.0.1:${port}/mcp`;
+  const proxied = `${proxy.url}/mcp/bench`;
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  let id = 0;
+  const post = async (url: string, method: string, params: unknown) => {
+    const started = performance.now();
+    const response = await agent.request({
+      origin: new URL(url).origin,
+      path: new URL(url).pathname,
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
+    });
+    await response.body.text();
+    return performance.now() - started;
+  };
+  const call = {
+    name: "create_issue",
+    arguments: { owner: "acme", repo: "api", title: "t", body: "b".repeat(200) },
+  };
+  for (let i = 0; i < 500; i++) {
+    await post(direct, "tools/call", call);
+    await post(proxied, "tools/call", call);
+  }
+  const times = { direct: [] as number[], proxied: [] as number[] };
+  for (let i = 0; i < calls; i++) {
+    // Alternating keeps both sides under the same machine load.
+    times.direct.push(await post(direct, "tools/call", call));
+    times.proxied.push(await post(proxied, "tools/call", call));
+  }
+  for (const list of Object.values(times)) list.sort((a, b) => a - b);
+  console.log(`\n### tools/call, ${calls} sequential calls each (keep-alive, JSON answers)\n`);
+  console.log("| | p50 | p90 | p99 |\n|---|---|---|---|");
+  for (const [name, list] of Object.entries(times)) {
+    console.log(
+      `| ${name} | ${ms(percentile(list, 50))} | ${ms(percentile(list, 90))} | ${ms(percentile(list, 99))} |`,
+    );
+  }
+  console.log(
+    `| added | ${ms(percentile(times.proxied, 50) - percentile(times.direct, 50))} | ${ms(percentile(times.proxied, 90) - percentile(times.direct, 90))} | ${ms(percentile(times.proxied, 99) - percentile(times.direct, 99))} |`,
+  );
+
+  // The same 500-tool listing over HTTP: first (new definitions) and unchanged.
+  const tools = fiveHundredTools("http");
+  listing = JSON.stringify({ tools });
+  const first = await post(proxied, "tools/list", {});
+  const unchanged: number[] = [];
+  const directList: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    directList.push(await post(direct, "tools/list", {}));
+    unchanged.push(await post(proxied, "tools/list", {}));
+  }
+  unchanged.sort((a, b) => a - b);
+  directList.sort((a, b) => a - b);
+  console.log(
+    `\n### tools/list of 500 tools over HTTP (${(Buffer.byteLength(listing) / 1024).toFixed(0)} KiB)\n\n| | time |\n|---|---|\n| direct, p50 of 50 | ${ms(percentile(directList, 50))} |\n| through the proxy, first time | ${ms(first)} |\n| through the proxy, unchanged, p50 of 50 | ${ms(percentile(unchanged, 50))} |`,
+  );
+  await agent.close();
+  await proxy.close(1000);
+  upstream.close();
+}
+
+async function listingCost(): Promise<void> {
+  const policies = PolicySet.fromDocuments(parsePolicies(policyYaml(1), "bench.yaml").policies);
+  const upstream = new Upstream();
+  const context = createProxyContext({
+    policies,
+    audit: quietAudit,
+    registry: new SessionToolRegistry(),
+    upstream,
+    identity: { namespace: "bench", pod: "bench", session: "bench" },
+  });
+  const gate = new McpGate(
+    context,
+    new ToolCatalog({
+      policies: () => policies,
+      store: new MemoryStore(),
+      namespace: "bench",
+      audit: quietAudit,
+    }),
+  );
+  const mcp = { server: "bench", requestId: "bench" };
+  const time = async (tools: ToolDefinition[]) => {
+    // Each listing arrives as fresh JSON, as it would from the wire.
+    const result = JSON.parse(JSON.stringify({ tools }));
+    const started = performance.now();
+    await gate.filterResult(mcp, "tools/list", undefined, result);
+    return performance.now() - started;
+  };
+  const cold = await time(fiveHundredTools("cold"));
+  const fresh = await time(fiveHundredTools("fresh"));
+  const same = fiveHundredTools("fresh");
+  const unchanged: number[] = [];
+  for (let i = 0; i < 50; i++) unchanged.push(await time(same));
+  unchanged.sort((a, b) => a - b);
+  console.log(
+    `\n### tools/list of 500 tools: filter + inspect + pin (gate only, no HTTP)\n\n| | time |\n|---|---|\n| first listing of the process (inspection rules compiled on first use) | ${ms(cold)} |\n| first time these 500 definitions are seen | ${ms(fresh)} |\n| unchanged, p50 of 50 | ${ms(percentile(unchanged, 50))} |\n| unchanged, p99 of 50 | ${ms(percentile(unchanged, 99))} |`,
+  );
+  await upstream.close();
+}
+
+console.log(
+  `MCP benchmarks on Node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}, ${new Date().toISOString()}`,
+);
+await listingCost();
+await callLatency();

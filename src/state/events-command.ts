@@ -1,0 +1,185 @@
+import { type Command, UsageError } from "../cli/args.ts";
+import { toolCallEventTypes } from "./events-query.ts";
+import type { StoredAuditEvent } from "./types.ts";
+
+/** Where the controller's audit API is and how to ask it. */
+export interface EventsClientOptions {
+  server: string;
+  token?: string;
+  params: Record<string, string>;
+}
+
+export async function fetchEvents(options: EventsClientOptions, after?: string): Promise<StoredAuditEvent[]> {
+  const url = new URL("/v1/events", options.server);
+  for (const [name, value] of Object.entries(options.params)) url.searchParams.set(name, value);
+  if (after !== undefined) {
+    url.searchParams.set("after", after);
+    url.searchParams.delete("since");
+  }
+  const response = await fetch(url, {
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await response.json().catch(() => ({}))) as { events?: StoredAuditEvent[]; error?: string };
+  if (!response.ok)
+    throw new Error(`${url.origin}: HTTP ${response.status}: ${body.error ?? response.statusText}`);
+  return body.events ?? [];
+}
+
+export type Column = [header: string, value: (e: StoredAuditEvent) => string];
+
+const field =
+  (name: string) =>
+  (e: StoredAuditEvent): string => {
+    const value = e.event[name];
+    return value === undefined || value === null ? "" : String(value);
+  };
+
+const eventColumns: Column[] = [
+  ["TIME", field("timestamp")],
+  ["NAMESPACE", field("namespace")],
+  ["POD", field("pod")],
+  ["TYPE", field("type")],
+  ["SERVER", field("server")],
+  ["TOOL", field("tool")],
+  ["ACTION", field("action")],
+  ["REASON", field("reason")],
+];
+
+const callColumns: Column[] = [
+  ["TIME", field("timestamp")],
+  ["NAMESPACE", field("namespace")],
+  ["POD", field("pod")],
+  ["SERVER", field("server")],
+  ["TOOL", field("tool")],
+  ["ACTION", field("action")],
+  ["RULE", field("rule")],
+  ["REASON", field("reason")],
+];
+
+const maxCellWidth = 60;
+
+/** Oldest first, columns padded to the widest cell (capped), kubectl style. */
+export function formatTable(events: StoredAuditEvent[], columns: Column[], header = true): string {
+  const rows = events.map((e) =>
+    columns.map(([, value]) => {
+      const text = value(e).replace(/\s+/g, " ");
+      return text.length > maxCellWidth ? `${text.slice(0, maxCellWidth - 1)}…` : text;
+    }),
+  );
+  const all = header ? [columns.map(([h]) => h), ...rows] : rows;
+  const widths = columns.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
+  return all
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+const sharedOptions = {
+  server: { type: "string" },
+  token: { type: "string" },
+  namespace: { type: "string", short: "n" },
+  "mcp-server": { type: "string" },
+  tool: { type: "string" },
+  action: { type: "string" },
+  since: { type: "string" },
+  limit: { type: "string" },
+  output: { type: "string", short: "o" },
+  follow: { type: "boolean", short: "f" },
+  interval: { type: "string" },
+} as const;
+
+const sharedUsage = `Options:
+  --server URL         the controller's audit API (default: $TOOLWALL_SERVER)
+  --token TOKEN        bearer token (default: $TOOLWALL_TOKEN)
+  -n, --namespace NS   one namespace (default: all)
+  --mcp-server NAME    only this MCP server
+  --tool NAME          only this tool
+  --action A           allow or deny
+  --since WHEN         15m, an RFC 3339 time or epoch milliseconds
+  --limit N            most events printed before following (default 50)
+  -o, --output FMT     table (default) or json (one event a line)
+  -f, --follow         keep printing new events
+  --interval MS        how often --follow asks (default 1000)`;
+
+async function runEvents(
+  values: Record<string, unknown>,
+  columns: Column[],
+  types?: string,
+): Promise<number> {
+  const server = (values.server as string | undefined) ?? process.env.TOOLWALL_SERVER;
+  if (!server) throw new UsageError("--server is required (or set TOOLWALL_SERVER)");
+  if (!/^https?:\/\//.test(server))
+    throw new UsageError(`--server: expected an http(s) URL, got '${server}'`);
+  const output = (values.output as string | undefined) ?? "table";
+  if (output !== "table" && output !== "json")
+    throw new UsageError(`--output: table or json, got '${output}'`);
+  const interval = Number(values.interval ?? 1000);
+  if (!Number.isInteger(interval) || interval < 100) throw new UsageError("--interval: at least 100 (ms)");
+  const params: Record<string, string> = { limit: (values.limit as string | undefined) ?? "50" };
+  const map: [string, string][] = [
+    ["namespace", "namespace"],
+    ["mcp-server", "server"],
+    ["tool", "tool"],
+    ["action", "action"],
+    ["since", "since"],
+    ["type", "type"],
+  ];
+  for (const [flag, param] of map)
+    if (typeof values[flag] === "string") params[param] = values[flag] as string;
+  if (types !== undefined) params["type"] = types;
+  const token = (values.token as string | undefined) ?? process.env.TOOLWALL_TOKEN;
+  const client: EventsClientOptions = { server, params, ...(token ? { token } : {}) };
+
+  const print = (events: StoredAuditEvent[], header: boolean) => {
+    if (events.length === 0) return;
+    const text =
+      output === "json"
+        ? events.map((e) => JSON.stringify({ id: e.id, ...e.event })).join("\n")
+        : formatTable(events, columns, header);
+    process.stdout.write(`${text}\n`);
+  };
+
+  const first = (await fetchEvents(client)).reverse();
+  print(first, true);
+  if (!values.follow) return 0;
+  let cursor = first.at(-1)?.id ?? `${Date.now()}-0`;
+  let printedHeader = first.length > 0;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, interval));
+    const fresh = (await fetchEvents(client, cursor)).reverse();
+    if (fresh.length === 0) continue;
+    print(fresh, !printedHeader);
+    printedHeader = true;
+    cursor = fresh.at(-1)!.id;
+  }
+}
+
+export const eventsCommand: Command = {
+  path: ["events"],
+  summary: "print audit events from the controller (also: kubectl toolwall events)",
+  usage: `Usage: toolwall events [--type T1,T2] [options]
+
+Prints the recent audit events of the agents' pods, oldest first.
+
+  --type TYPES         comma-separated event types (mcp_tool_called, mcp_cross_server_blocked, …)
+${sharedUsage}`,
+  options: { ...sharedOptions, type: { type: "string" } },
+  run: (values) => runEvents(values, eventColumns),
+};
+
+export const callsCommand: Command = {
+  path: ["calls"],
+  summary: "print recent tool calls and their decisions (also: kubectl toolwall calls)",
+  usage: `Usage: toolwall calls [options]
+
+Prints the recent tool calls (native and MCP) with the decision taken, oldest first.
+
+${sharedUsage}`,
+  options: sharedOptions,
+  run: (values) => runEvents(values, callColumns, toolCallEventTypes.join(",")),
+};
