@@ -14,7 +14,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AdmissionregistrationV1Api, CoreV1Api, CustomObjectsApi, type V1Pod } from "@kubernetes/client-node";
+import {
+  AdmissionregistrationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type V1Pod,
+} from "@kubernetes/client-node";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Controller } from "../../src/controller/controller.ts";
 import { createCertificateAuthority, issueCertificate } from "../../src/k8s/pki.ts";
@@ -81,6 +88,7 @@ describeNetns("closed loop: stored pod run in network namespaces, bundle from th
   let dir: string;
   let core: CoreV1Api;
   let admission: AdmissionregistrationV1Api;
+  let custom: CustomObjectsApi;
   let controller: Controller | undefined;
   let webhook: WebhookServer | undefined;
   let stored: V1Pod;
@@ -93,7 +101,7 @@ describeNetns("closed loop: stored pod run in network namespaces, bundle from th
     const config = kubeConfig(plane);
     core = config.makeApiClient(CoreV1Api);
     admission = config.makeApiClient(AdmissionregistrationV1Api);
-    const custom = config.makeApiClient(CustomObjectsApi);
+    custom = config.makeApiClient(CustomObjectsApi);
     dir = mkdtempSync(join(tmpdir(), "toolwall-loop-"));
     chmodSync(dir, 0o755);
 
@@ -349,5 +357,40 @@ describeNetns("closed loop: stored pod run in network namespaces, bundle from th
     const result = await runApp(agentCommand(2, "read_file"));
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout)).toMatchObject({ id: 2, result: { origin: MCP, method: "tools/call" } });
+  });
+
+  it("a policy change on the API server is enforced by the running sidecar within 2 s", async () => {
+    const started = performance.now();
+    await custom.patchNamespacedCustomObject(
+      {
+        group: "toolwall.io",
+        version: "v1alpha1",
+        plural: "mcppolicies",
+        namespace: agents,
+        name: "agent",
+        body: {
+          spec: {
+            toolPolicy: {
+              rules: [
+                {
+                  action: "Deny",
+                  servers: ["*"],
+                  tools: ["delete_*", "read_*"],
+                  reason: "read tools are blocked now",
+                },
+              ],
+            },
+          },
+        },
+      },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    );
+    for (let id = 3; ; id++) {
+      const result = await runApp(agentCommand(id, "read_file"));
+      if (JSON.parse(result.stdout).error?.code === -32001) break;
+      if (performance.now() - started > 2000)
+        throw new Error(`read_file still allowed after 2 s: ${result.stdout}`);
+    }
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
