@@ -297,22 +297,17 @@ describeNetns("closed loop: stored pod run in network namespaces, bundle from th
       { uid: sidecarContainer!.securityContext!.runAsUser!, env },
     );
     await sidecar.waitForLine(/toolwall sidecar: ready/);
-    // The startupProbe: the kubelet starts the app containers only once /readyz answers 200.
-    const probe = sidecarContainer!.startupProbe!.httpGet!;
-    const probeUrl = `http://127.0.0.1:${probe.port}${probe.path}`;
+    // The startupProbe: the kubelet starts the app containers only once it succeeds.
+    const probe = sidecarContainer!.startupProbe!;
+    const [probeCommand, ...probeArgs] = probe.exec!.command!;
+    const executable = probeCommand === "node" ? nodeBinary : probeCommand!;
     for (let attempt = 0; ; attempt++) {
-      const result = await topology.run(topology.pod, "curl", [
-        "-sf",
-        "-o",
-        "/dev/null",
-        "-w",
-        "%{http_code}",
-        probeUrl,
-      ]);
-      if (result.stdout === "200") break;
-      if (attempt > 100)
-        throw new Error(`sidecar never became ready (${result.stdout}):\n${sidecar.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const result = await topology.run(topology.pod, executable, probeArgs, {
+        uid: sidecarContainer!.securityContext!.runAsUser!,
+      });
+      if (result.code === 0) break;
+      if (attempt > 50) throw new Error(`sidecar never became ready:\n${sidecar.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, (probe.periodSeconds ?? 1) * 1000));
     }
   }, CONTROL_PLANE_TIMEOUT_MS);
 
