@@ -11,6 +11,7 @@ Flags:
 ${policySourceUsage}
   --listen ADDR        transparent listener (default [::]:15001; "off" for explicit mode only)
   --explicit ADDR      explicit proxy for HTTPS_PROXY/HTTP_PROXY clients, e.g. 127.0.0.1:15002 (default off)
+  --redis URL          shared state (rate limits, cross-server windows, pins); default $TOOLWALL_REDIS_URL, else memory
   --admin ADDR         /healthz /readyz /metrics (default 127.0.0.1:15020; "off" to disable)
   --ca-dir DIR         where ca.crt and ca-bundle.pem are written (default /var/run/toolwall/ca)
   --extra-ca FILE      extra upstream root certificates, PEM (repeatable)
@@ -27,6 +28,7 @@ export const sidecarCommand: Command = {
     ...policySourceOptions,
     listen: { type: "string" },
     explicit: { type: "string" },
+    redis: { type: "string" },
     admin: { type: "string" },
     "ca-dir": { type: "string" },
     "extra-ca": { type: "string", multiple: true },
@@ -61,6 +63,7 @@ export const sidecarCommand: Command = {
       policySource: (audit) => openPolicySource(values, { audit, namespace, pod, log }),
       listen,
       explicit,
+      redisUrl: (values.redis as string | undefined) ?? process.env.TOOLWALL_REDIS_URL,
       admin,
       caDir: (values["ca-dir"] as string | undefined) ?? "/var/run/toolwall/ca",
       extraCaFiles: stringList(values, "extra-ca"),

@@ -12,10 +12,9 @@ import { mcpRoute } from "../dialects/mcp/route.ts";
 import type { PolicySet } from "../policy/evaluate.ts";
 import type { PolicyDocument } from "../policy/types.ts";
 import { createAdminServer } from "../proxy/admin.ts";
-import { MemoryToolRegistry } from "../proxy/registry.ts";
 import { createProxyContext } from "../proxy/server.ts";
 import { Upstream } from "../proxy/upstream.ts";
-import { MemoryStore } from "../state/memory.ts";
+import { openProxyState } from "../state/proxy-state.ts";
 import { type AuditSink, JsonLineAuditSink } from "../telemetry/audit.ts";
 import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
@@ -42,6 +41,8 @@ export interface SidecarOptions {
   resolve: string[];
   namespace: string;
   pod: string;
+  /** Shared state (redis://, redis+sentinel://, redis+cluster://); omitted: this process's memory. */
+  redisUrl?: string | undefined;
   log?: (line: string) => void;
 }
 
@@ -96,18 +97,28 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   const upstream = new Upstream({
     connect: { ca: [...rootCertificates, ...extraCa], lookup: resolver.lookupFunction() as never },
   });
+  // The session is the pod, not this process: cross-server windows and limits kept in Redis carry
+  // over a sidecar restart.
+  const identity = { namespace: options.namespace, pod: options.pod, session: options.pod };
+  const shared = await openProxyState({
+    identity,
+    audit,
+    log,
+    ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+  });
   const context = createProxyContext({
     policies: () => source.current(),
     audit,
-    registry: new MemoryToolRegistry(),
+    registry: shared.registry,
+    stateful: shared.stateful,
     upstream,
-    identity: { namespace: options.namespace, pod: options.pod, session: `${options.pod}:${process.pid}` },
+    identity,
     log,
   });
   const requests = pipelineRequestHandler({
     context,
     policies: documents,
-    mcp: mcpRoute({ store: new MemoryStore() }).handler,
+    mcp: mcpRoute({ store: shared.store }).handler,
   });
   const listener = new TransparentListener({
     host: options.listen?.host ?? "::",
@@ -152,6 +163,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
       await explicit?.close();
       await listener.close();
       await upstream.close();
+      await shared.close();
       await admin?.close();
       audit.flush();
     },
