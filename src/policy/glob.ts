@@ -61,3 +61,9 @@ export function compileGlobs(patterns: readonly string[]): GlobMatcher {
 export function matchGlob(pattern: string, candidate: string): boolean {
   return compileGlob(pattern)(candidate.toLowerCase());
 }
+
+/** A matcher over names as written (any case), for callers outside the hot decision path. */
+export function anyGlobMatcher(patterns: readonly string[]): (name: string) => boolean {
+  const match = compileGlobs(patterns);
+  return (name) => match(name.toLowerCase());
+}

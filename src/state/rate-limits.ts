@@ -1,4 +1,4 @@
-import { anyGlobMatcher } from "../analyzer/glob.ts";
+import { anyGlobMatcher } from "../policy/glob.ts";
 import type { RateLimitCharge } from "./types.ts";
 
 /** One `spec.rateLimits` entry as the CRD writes it. */
