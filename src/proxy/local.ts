@@ -5,6 +5,7 @@ import type { AuditSink } from "../telemetry/audit.ts";
 import { createAdminServer } from "./admin.ts";
 import type { StatefulCheck } from "./decide.ts";
 import type { DefinitionInspector, LlmDialect } from "./dialect.ts";
+import { type ExplicitModeOptions, enableExplicitMode } from "./explicit.ts";
 import { llmRoute } from "./llm-route.ts";
 import { MemoryToolRegistry } from "./registry.ts";
 import { createProxyContext, ProxyServer, type RouteHandler } from "./server.ts";
@@ -29,6 +30,10 @@ export interface LocalProxyOptions {
   stateful?: StatefulCheck;
   inspector?: DefinitionInspector;
   log?: (message: string) => void;
+  /** The upstream client (explicit mode's trusts `--extra-ca` and dials through `--resolve`). */
+  upstream?: Upstream;
+  /** Explicit forward-proxy mode (CONNECT, absolute-form HTTP) on the same listener. */
+  explicit?: ExplicitModeOptions;
 }
 
 export interface LocalProxy {
@@ -47,7 +52,7 @@ function hostOf(address: AddressInfo): string {
 
 /** `toolwall proxy`'s process, also started in-process by tests, the demo and the benchmarks. */
 export async function startLocalProxy(options: LocalProxyOptions): Promise<LocalProxy> {
-  const upstream = new Upstream();
+  const upstream = options.upstream ?? new Upstream();
   const context = createProxyContext({
     policies: options.policies,
     audit: options.audit,
@@ -63,6 +68,7 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
     proxy.mount(provider.prefix, llmRoute(provider.upstream, provider.dialects));
   }
   for (const route of options.routes ?? []) proxy.mount(route.prefix, route.handler);
+  const explicit = options.explicit ? enableExplicitMode(proxy, options.explicit) : undefined;
   let ready = false;
   const admin = options.admin ? createAdminServer(() => ready) : undefined;
   const address = await proxy.listen(options.listen.host, options.listen.port);
@@ -80,6 +86,7 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
     async close(timeoutMs = 30_000) {
       ready = false;
       await proxy.drain(timeoutMs);
+      await explicit?.close();
       await upstream.close();
       await admin?.close();
     },
