@@ -183,29 +183,8 @@ export class TransparentListener {
       socket.destroy();
       return;
     }
-    await this.dispatch(socket, destination, undefined);
-  }
-
-  /**
-   * A connection whose destination is already known (explicit mode's CONNECT tunnel), handled as a
-   * redirected one; `expectedName` is the name the client asked for, which the SNI/Host must repeat.
-   */
-  accept(socket: Socket, destination: OriginalDestination, expectedName: string): void {
-    this.sockets.add(socket);
-    socket.once("close", () => this.sockets.delete(socket));
-    socket.on("error", () => socket.destroy());
-    this.dispatch(socket, destination, expectedName).catch(() => socket.destroy());
-  }
-
-  private async dispatch(
-    socket: Socket,
-    destination: OriginalDestination,
-    expectedName: string | undefined,
-  ): Promise<void> {
     socket.resume();
-    const sent = await peek(socket, this.options.peekTimeoutMs ?? 1000);
-    // Without SNI/Host the CONNECT name stands: the destination was resolved from it.
-    const peeked = sent.name === undefined ? { ...sent, name: expectedName } : sent;
+    const peeked = await peek(socket, this.options.peekTimeoutMs ?? 1000);
     const facts: ConnectionFacts = {
       address: destination.address,
       port: destination.port,
@@ -213,16 +192,6 @@ export class TransparentListener {
       protocol: peeked.protocol,
     };
     let decision = this.options.egress().classify(facts);
-    if (expectedName !== undefined && peeked.name !== expectedName.toLowerCase()) {
-      decision = {
-        ...decision,
-        verdict: "deny",
-        reason: `SNI/Host ${peeked.name ?? "(none)"} does not match the CONNECT name ${expectedName}`,
-        rule: "builtin#name-address-mismatch",
-        mode: "Enforce",
-        category: "invalid",
-      };
-    }
     if (decision.verdict === "tunnel" && peeked.name !== undefined) {
       decision = await this.checkNameMatchesAddress(peeked.name, destination, decision);
     }

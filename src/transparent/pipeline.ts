@@ -15,7 +15,7 @@ import { llmRoute } from "../proxy/llm-route.ts";
 import { builtinProviders } from "../proxy/providers.ts";
 import type { ProxyContext, RouteHandler } from "../proxy/server.ts";
 import { hostPattern } from "./egress.ts";
-import { httpInspectHandler, type RequestHandler } from "./forward.ts";
+import { httpInspectHandler } from "./forward.ts";
 import type { InspectedConnection, InspectHandler } from "./listener.ts";
 
 const DIALECTS_BY_NAME: Record<string, readonly LlmDialect[]> = {
@@ -88,13 +88,8 @@ export function mcpServerPath(
 }
 
 export function pipelineHandler(options: PipelineOptions): InspectHandler {
-  return httpInspectHandler(pipelineRequestHandler(options));
-}
-
-/** One request of an inspected connection (explicit mode calls it for absolute-form requests too). */
-export function pipelineRequestHandler(options: PipelineOptions): RequestHandler {
   const llmRoutes = new Map<string, RouteHandler>();
-  return async (request, response, connection) => {
+  return httpInspectHandler(async (request, response, connection) => {
     const req = request as IncomingMessage;
     const res = response as ServerResponse;
     const url = req.url ?? "/";
@@ -144,5 +139,5 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
         res.end(body);
       }
     }
-  };
+  });
 }
