@@ -1,11 +1,11 @@
 /**
  * Explicit forward-proxy mode of `toolwall proxy` (HTTPS_PROXY / HTTP_PROXY on a laptop), on the
- * base-URL listener: CONNECT tunnels and absolute-form HTTP requests get the sidecar's interception
- * — egress classification, TLS termination with a leaf of the local CA, the policy pipeline — by
- * handing the tunnel to the transparent listener's own flow with the resolved address as the
- * destination.
+ * base-URL listener: a CONNECT is classified by its name before any tunnel (403 when denied), then
+ * the socket is served by the transparent listener's own flow with the resolved address as the
+ * destination (SNI must repeat the CONNECT name; inspected hosts are TLS-terminated with a leaf of
+ * the local CA and go through the pipeline). Absolute-form `http://` requests are classified per
+ * request and served by the pipeline's request handler.
  */
-import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isIP, type Socket } from "node:net";
@@ -17,10 +17,12 @@ import type { PolicyDocument } from "../policy/types.ts";
 import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { writeTrustFiles } from "../tls/trust-files.ts";
-import { formatDestination } from "../transparent/audit.ts";
-import { type EgressDecision, EgressPolicy } from "../transparent/egress.ts";
+import { EgressPolicy } from "../transparent/egress.ts";
+import { parseAuthority } from "../transparent/explicit.ts";
+import { httpInspectHandler } from "../transparent/forward.ts";
 import { TransparentListener } from "../transparent/listener.ts";
-import { pipelineHandler, pipelineRequestHandler } from "../transparent/pipeline.ts";
+import type { OriginalDestination } from "../transparent/original-dst.ts";
+import { pipelineRequestHandler } from "../transparent/pipeline.ts";
 import { Resolver } from "../transparent/resolver.ts";
 import type { ProxyServer, RouteHandler } from "./server.ts";
 import { Upstream } from "./upstream.ts";
@@ -36,30 +38,22 @@ export interface ExplicitModeOptions {
 }
 
 export interface ExplicitMode {
-  close(): Promise<void>;
+  /** Waits for open tunnels up to `timeoutMs`, then cuts the rest. */
+  close(timeoutMs: number): Promise<void>;
 }
 
-/** `host:port` or `[v6]:port` of a CONNECT request, name lower-cased; undefined when malformed. */
-export function parseConnectTarget(target: string): { name: string; port: number } | undefined {
-  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(target);
-  const port = Number(match?.[3]);
-  if (!match || port < 1 || port > 65535) return undefined;
-  const name = (match[1] ?? (match[2] as string)).toLowerCase().replace(/\.$/, "");
-  return name ? { name, port } : undefined;
-}
-
-function refusal(status: number, reason: string, rule?: string): { head: string; body: string } {
+function plainAnswer(status: number, reason: string, rule?: string) {
   const body = `${status === 403 ? "Blocked by Toolwall egress policy" : "Toolwall"}: ${reason}\n`;
-  const ruleHeader = rule ? `x-toolwall-rule: ${rule}\r\n` : "";
-  return {
-    head: `content-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${ruleHeader}`,
-    body,
+  const headers: Record<string, string | number> = {
+    "content-type": "text/plain",
+    "content-length": Buffer.byteLength(body),
+    ...(rule ? { "x-toolwall-rule": rule } : {}),
   };
+  return { body, headers };
 }
 
 export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOptions): ExplicitMode {
   const { context } = proxy;
-  const identity = { namespace: context.identity.namespace, pod: context.identity.pod };
   let egress: { documents: readonly PolicyDocument[]; policy: EgressPolicy } | undefined;
   const egressPolicy = () => {
     const documents = options.documents();
@@ -72,74 +66,55 @@ export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOpti
     }
     return egress.policy;
   };
-  const pipeline = { context, policies: options.documents, ...(options.mcp ? { mcp: options.mcp } : {}) };
+  const requests = pipelineRequestHandler({
+    context,
+    policies: options.documents,
+    ...(options.mcp ? { mcp: options.mcp } : {}),
+  });
   const listener = new TransparentListener({
     egress: egressPolicy,
     ca: options.ca,
     resolver: options.resolver,
-    inspect: pipelineHandler(pipeline),
+    inspect: httpInspectHandler(requests),
     audit: (event) => context.audit.emit({ ...event }),
-    identity,
+    identity: { namespace: context.identity.namespace, pod: context.identity.pod },
     connections,
     ...(options.peekTimeoutMs ? { peekTimeoutMs: options.peekTimeoutMs } : {}),
   });
-  const perRequest = pipelineRequestHandler(pipeline);
+  /** CONNECT sockets leave the HTTP server's bookkeeping: closing must end them explicitly. */
+  const tunnels = new Set<Socket>();
 
-  /** The address the name resolves to (the one dialled) and the egress verdict for it. */
-  const classify = async (name: string, port: number, protocol: "tls" | "http" | "unknown") => {
-    let address: string | undefined;
-    try {
-      address = (await options.resolver.resolve(name))[0];
-    } catch {
-      address = undefined;
-    }
+  /** Where a name:port is dialled (first resolved address) and the egress verdict for it. */
+  const classify = async (name: string, port: number, protocol: "http" | "unknown") => {
+    const address = (await options.resolver.resolve(name).catch(() => [] as string[]))[0];
+    const destination: OriginalDestination | undefined =
+      address === undefined ? undefined : { family: isIP(address) === 6 ? 6 : 4, address, port };
     const decision = egressPolicy().classify({ address: address ?? "", port, name, protocol });
-    return { address, decision };
-  };
-
-  const record = (
-    decision: EgressDecision,
-    name: string,
-    address: string | undefined,
-    port: number,
-    protocol: "tls" | "http" | "unknown",
-  ) => {
-    context.audit.emit({
-      type: "network_connection",
-      timestamp: new Date().toISOString(),
-      ...identity,
-      requestId: randomUUID(),
-      action: decision.verdict === "deny" || decision.wouldDeny ? "deny" : "allow",
-      reason: decision.reason,
-      rule: decision.rule,
-      mode: decision.mode,
-      verdict: decision.verdict,
-      category: decision.category,
-      host: name,
-      destination: address ? formatDestination(address, port) : "unknown",
-      protocol,
-    });
-    connections.inc({ verdict: decision.verdict });
+    return { destination, decision };
   };
 
   const onConnect = async (req: IncomingMessage, socket: Socket, head: Buffer) => {
     socket.on("error", () => socket.destroy());
     const refuse = (status: number, text: string, reason: string, rule?: string) => {
-      const answer = refusal(status, reason, rule);
-      socket.end(`HTTP/1.1 ${status} ${text}\r\n${answer.head}connection: close\r\n\r\n${answer.body}`);
+      const answer = plainAnswer(status, reason, rule);
+      const headers = Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}\r\n`);
+      socket.end(`HTTP/1.1 ${status} ${text}\r\n${headers.join("")}connection: close\r\n\r\n${answer.body}`);
     };
-    const target = parseConnectTarget(req.url ?? "");
+    const target = parseAuthority(req.url ?? "");
     if (!target) return refuse(400, "Bad Request", `CONNECT expects host:port, got '${req.url}'`);
-    const { address, decision } = await classify(target.name, target.port, "unknown");
+    const name = target.host.replace(/\.$/, "");
+    const { destination, decision } = await classify(name, target.port, "unknown");
     if (decision.verdict === "deny") {
-      record(decision, target.name, address, target.port, "unknown");
+      listener.recordDecision(socket, destination, name, "unknown", decision);
       return refuse(403, "Forbidden", decision.reason, decision.rule);
     }
-    if (address === undefined) return refuse(502, "Bad Gateway", `cannot resolve ${target.name}`);
+    if (!destination) return refuse(502, "Bad Gateway", `cannot resolve ${name}`);
+    tunnels.add(socket);
+    socket.once("close", () => tunnels.delete(socket));
     socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    socket.pause();
     if (head.length > 0) socket.unshift(head);
-    const family = isIP(address) === 6 ? 6 : 4;
-    listener.accept(socket, { family, address, port: target.port }, target.name);
+    await listener.serveConnection(socket, destination, name);
   };
 
   proxy.server.on("connect", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -148,12 +123,8 @@ export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOpti
 
   proxy.handleAbsoluteForm(async (req: IncomingMessage, res: ServerResponse) => {
     const refuse = (status: number, reason: string, rule?: string) => {
-      const answer = refusal(status, reason, rule);
-      res.writeHead(status, {
-        "content-type": "text/plain",
-        "content-length": Buffer.byteLength(answer.body),
-        ...(rule ? { "x-toolwall-rule": rule } : {}),
-      });
+      const answer = plainAnswer(status, reason, rule);
+      res.writeHead(status, answer.headers);
       res.end(answer.body);
     };
     const target = URL.canParse(req.url ?? "") ? new URL(req.url as string) : undefined;
@@ -162,23 +133,30 @@ export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOpti
     }
     const name = target.hostname.replace(/^\[|\]$/g, "").toLowerCase();
     const port = target.port ? Number(target.port) : 80;
-    const { address, decision } = await classify(name, port, "http");
-    record(decision, name, address, port, "http");
+    const { destination, decision } = await classify(name, port, "http");
+    listener.recordDecision(req.socket, destination, name, "http", decision);
     if (decision.verdict === "deny") return refuse(403, decision.reason, decision.rule);
-    if (address === undefined) return refuse(502, `cannot resolve ${name}`);
+    if (!destination) return refuse(502, `cannot resolve ${name}`);
     req.url = `${target.pathname}${target.search}`;
-    await perRequest(req, res, {
+    await requests(req, res, {
       socket: req.socket,
       serverName: name,
       port,
-      originalDestination: { family: isIP(address) === 6 ? 6 : 4, address, port },
+      originalDestination: destination,
       tls: false,
       alpn: false,
       decision,
     });
   });
 
-  return { close: () => listener.close() };
+  return {
+    async close(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (tunnels.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      for (const socket of tunnels) socket.destroy();
+      await listener.close();
+    },
+  };
 }
 
 export interface ExplicitModeSetupOptions {

@@ -85,8 +85,8 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
     url: `http://${hostOf(address)}:${address.port}`,
     async close(timeoutMs = 30_000) {
       ready = false;
-      await proxy.drain(timeoutMs);
-      await explicit?.close();
+      // Tunnels keep the listening socket from closing: both wind down within the same time.
+      await Promise.all([proxy.drain(timeoutMs), explicit?.close(timeoutMs)]);
       await upstream.close();
       await admin?.close();
     },
