@@ -25,6 +25,7 @@ import { explicitModeSetup } from "../../src/proxy/explicit.ts";
 import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
 import { providerRoutes } from "../../src/proxy/providers.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
+import { connections } from "../../src/telemetry/metrics.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
 
 const LLM = "llm.toolwall-test.example";
@@ -221,8 +222,14 @@ spec:
     expect(audit.events.at(-1)).toMatchObject({ verdict: "tunnel", host: TUNNELLED, protocol: "tls" });
   });
 
+  async function deniedConnections(): Promise<number> {
+    return (await connections.get()).values.find((v) => v.labels.verdict === "deny")?.value ?? 0;
+  }
+
   it("answers CONNECT to a denied host with 403 and the rule, before any tunnel", async () => {
+    const deniedBefore = await deniedConnections();
     const { head, socket } = await connectTunnel(`${DENIED}:443`);
+    expect(await deniedConnections()).toBe(deniedBefore + 1);
     socket.destroy();
     expect(head).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
     expect(head).toContain("x-toolwall-rule: agents/laptop#egress.rules[no-paste]");
