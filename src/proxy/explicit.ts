@@ -164,7 +164,6 @@ export interface ExplicitModeSetupOptions {
   resolve: string[];
   extraCaFiles: string[];
   documents: readonly PolicyDocument[];
-  mcp?: RouteHandler;
   log: (message: string) => void;
 }
 
@@ -200,7 +199,6 @@ export async function explicitModeSetup(
       ca,
       resolver,
       documents: () => documents,
-      ...(options.mcp ? { mcp: options.mcp } : {}),
     },
   };
 }

@@ -3,11 +3,11 @@ import { hostname } from "node:os";
 import type { PolicySet } from "../policy/evaluate.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import { createAdminServer } from "./admin.ts";
-import type { StatefulCheck } from "./decide.ts";
+import type { SessionIdentity, StatefulCheck } from "./decide.ts";
 import type { DefinitionInspector, LlmDialect } from "./dialect.ts";
 import { type ExplicitModeOptions, enableExplicitMode } from "./explicit.ts";
 import { llmRoute } from "./llm-route.ts";
-import { MemoryToolRegistry } from "./registry.ts";
+import { MemoryToolRegistry, type SessionToolRegistry } from "./registry.ts";
 import { createProxyContext, ProxyServer, type RouteHandler } from "./server.ts";
 import { Upstream } from "./upstream.ts";
 
@@ -28,6 +28,10 @@ export interface LocalProxyOptions {
   /** More routes (the MCP dialect's `/mcp`). */
   routes?: readonly { prefix: string; handler: RouteHandler }[];
   stateful?: StatefulCheck;
+  /** The session's tool registry (default: in memory); the shared state wraps one to track shadows. */
+  registry?: SessionToolRegistry;
+  /** Default: namespace "local", this host, this process. */
+  identity?: SessionIdentity;
   inspector?: DefinitionInspector;
   log?: (message: string) => void;
   /** The upstream client (explicit mode's trusts `--extra-ca` and dials through `--resolve`). */
@@ -46,6 +50,11 @@ export interface LocalProxy {
   close(timeoutMs?: number): Promise<void>;
 }
 
+/** Who a local proxy is in audit events and shared state. */
+export function localIdentity(): SessionIdentity {
+  return { namespace: "local", pod: hostname(), session: `${hostname()}:${process.pid}` };
+}
+
 function hostOf(address: AddressInfo): string {
   return address.family === "IPv6" ? `[${address.address}]` : address.address;
 }
@@ -56,9 +65,9 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
   const context = createProxyContext({
     policies: options.policies,
     audit: options.audit,
-    registry: new MemoryToolRegistry(),
+    registry: options.registry ?? new MemoryToolRegistry(),
     upstream,
-    identity: { namespace: "local", pod: hostname(), session: `${hostname()}:${process.pid}` },
+    identity: options.identity ?? localIdentity(),
     ...(options.inspector ? { inspector: options.inspector } : {}),
     ...(options.stateful ? { stateful: options.stateful } : {}),
     ...(options.log ? { log: options.log } : {}),

@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry, register } from "prom-client";
 
 export interface StateMetrics {
-  storeErrors: Counter<"operation" | "kind">;
+  storeErrors: Counter<"operation">;
   fallbackActive: Gauge;
   rateLimited: Counter<"policy" | "limit">;
   crossServerBlocked: Counter<"rule">;
@@ -10,18 +10,28 @@ export interface StateMetrics {
 
 const byRegistry = new WeakMap<Registry, StateMetrics>();
 
+/** A metric already on the registry (src/telemetry declares some of these names) or a new one. */
+function registeredOr<T>(registry: Registry, name: string, create: () => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? create();
+}
+
 /** The shared-state metrics, registered once per registry (the default one unless given). */
 export function stateMetrics(registry: Registry = register): StateMetrics {
   const existing = byRegistry.get(registry);
   if (existing) return existing;
   const registers = [registry];
   const metrics: StateMetrics = {
-    storeErrors: new Counter({
-      name: "toolwall_state_store_errors_total",
-      help: "State store operations that failed or timed out (the call was served by the fallback mode).",
-      labelNames: ["operation", "kind"],
-      registers,
-    }),
+    storeErrors: registeredOr(
+      registry,
+      "toolwall_state_store_errors_total",
+      () =>
+        new Counter({
+          name: "toolwall_state_store_errors_total",
+          help: "State store operations that failed or timed out, by operation.",
+          labelNames: ["operation"],
+          registers,
+        }),
+    ),
     fallbackActive: new Gauge({
       name: "toolwall_state_store_fallback_active",
       help: "1 while the state store is unreachable and calls are served per onStateUnavailable.",

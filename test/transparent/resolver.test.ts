@@ -14,6 +14,16 @@ describe("Toolwall's own resolution", () => {
     expect(await resolver.resolve("10.0.0.1")).toEqual(["10.0.0.1"]);
   });
 
+  it("keeps system answers for 30 s, then asks again", async () => {
+    let now = 0;
+    const resolver = new Resolver([], () => now);
+    const first = await resolver.resolve("localhost");
+    expect(first.length).toBeGreaterThan(0);
+    expect(await resolver.resolve("localhost")).toBe(first);
+    now += 31_000;
+    expect(await resolver.resolve("localhost")).not.toBe(first);
+  });
+
   it("refuses malformed overrides", () => {
     expect(() => new Resolver(["api.example"])).toThrow(/NAME=IP/);
     expect(() => new Resolver(["api.example=not-an-ip"])).toThrow(/NAME=IP/);
