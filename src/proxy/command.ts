@@ -40,9 +40,7 @@ or not; blocked calls reach the client as text.
 
 Audit events: JSON lines on stdout. Diagnostics: stderr. Admin: /healthz, /readyz, /metrics.
 SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
---redis: shared state (rate limits, cross-server windows, pins, the audit stream) in Redis:
-redis://HOST:PORT, redis+sentinel://H:P,H:P/MASTER or redis+cluster://H:P,H:P. Without it, state
-lives in this process. When Redis is unreachable, each policy's onStateUnavailable applies.
+--redis: shared state (rate limits, cross-server windows); in-memory state when absent.
 
 Explicit mode (--ca-dir DIR): the same listener is also a forward proxy, so an agent started with
 HTTPS_PROXY=http://LISTEN and HTTP_PROXY=http://LISTEN, trusting DIR/ca.crt (NODE_EXTRA_CA_CERTS) or
@@ -68,22 +66,12 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
     const admin = parseHostPort("admin", values.admin as string);
     const upstreams = parseUpstreams(stringList(values, "upstream"));
     const redis = values.redis as string | undefined;
-    if (redis !== undefined) {
-      const { parseRedisUrl } = await import("../state/redis.ts");
-      try {
-        parseRedisUrl(redis);
-      } catch (error) {
-        throw new UsageError(`--redis: ${(error as Error).message}`);
-      }
-    }
+    if (redis !== undefined && !URL.canParse(redis)) throw new UsageError(`--redis: not a URL: '${redis}'`);
     const { loadPolicyFiles, PolicyLoadError, formatProblem } = await import("../policy/load.ts");
     const { PolicySet } = await import("../policy/evaluate.ts");
     const { JsonLineAuditSink } = await import("../telemetry/audit.ts");
     const { startLocalProxy } = await import("./local.ts");
     const { providerRoutes } = await import("./providers.ts");
-    const { mcpRoute } = await import("../dialects/mcp/route.ts");
-    const { openProxyState } = await import("../state/proxy-state.ts");
-    const { localIdentity } = await import("./local.ts");
     const caDir = values["ca-dir"] as string | undefined;
     const resolve = stringList(values, "resolve");
     const extraCaFiles = stringList(values, "extra-ca");
@@ -117,32 +105,19 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
             documents,
             log,
           });
-    const identity = localIdentity();
-    const audit = new JsonLineAuditSink(process.stdout);
-    const state = await openProxyState({
-      identity,
-      audit,
-      log,
-      ...(redis !== undefined ? { redisUrl: redis } : {}),
-    });
-    const mcp = mcpRoute({ store: state.store });
     const running = await startLocalProxy({
       policies,
-      audit,
+      audit: new JsonLineAuditSink(process.stdout),
       providers: routes,
-      routes: [mcp],
-      stateful: state.stateful,
-      registry: state.registry,
-      identity,
       listen,
       admin,
+      state: redis ? { redisUrl: redis } : {},
+      mcp: true,
       log,
-      ...(explicit
-        ? { upstream: explicit.upstream, explicit: { ...explicit.explicit, mcp: mcp.handler } }
-        : {}),
+      ...(explicit ?? {}),
     });
     log(
-      `toolwall proxy: listening on ${running.url} (${routes.map((r) => `${r.prefix} → ${r.upstream.origin}`).join(", ")}); admin on http://${admin.host}:${running.adminAddress?.port}; ${policies.policies.length} polic${policies.policies.length === 1 ? "y" : "ies"}`,
+      `toolwall proxy: listening on ${running.url} (${routes.map((r) => `${r.prefix} → ${r.upstream.origin}`).join(", ")}); admin on http://${admin.host}:${running.adminAddress?.port}; ${policies.policies.length} polic${policies.policies.length === 1 ? "y" : "ies"}; state in ${redis ? "Redis" : "memory"}`,
     );
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
@@ -153,7 +128,6 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
       process.once("SIGINT", () => stop("SIGINT"));
     });
     await running.close(30_000);
-    await state.close();
     log("toolwall proxy: stopped");
     return 0;
   },

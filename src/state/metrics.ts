@@ -1,4 +1,5 @@
 import { Counter, Gauge, type Registry, register } from "prom-client";
+import { stateStoreErrors } from "../telemetry/metrics.ts";
 
 export interface StateMetrics {
   storeErrors: Counter<"operation">;
@@ -10,28 +11,22 @@ export interface StateMetrics {
 
 const byRegistry = new WeakMap<Registry, StateMetrics>();
 
-/** A metric already on the registry (src/telemetry declares some of these names) or a new one. */
-function registeredOr<T>(registry: Registry, name: string, create: () => T): T {
-  return (registry.getSingleMetric(name) as T | undefined) ?? create();
-}
-
 /** The shared-state metrics, registered once per registry (the default one unless given). */
 export function stateMetrics(registry: Registry = register): StateMetrics {
   const existing = byRegistry.get(registry);
   if (existing) return existing;
   const registers = [registry];
   const metrics: StateMetrics = {
-    storeErrors: registeredOr(
-      registry,
-      "toolwall_state_store_errors_total",
-      () =>
-        new Counter({
-          name: "toolwall_state_store_errors_total",
-          help: "State store operations that failed or timed out, by operation.",
-          labelNames: ["operation"],
-          registers,
-        }),
-    ),
+    // The default registry already holds the shared definition (src/telemetry/metrics.ts).
+    storeErrors:
+      registry === register
+        ? stateStoreErrors
+        : new Counter({
+            name: "toolwall_state_store_errors_total",
+            help: "State store operations that failed or timed out, by operation.",
+            labelNames: ["operation"],
+            registers,
+          }),
     fallbackActive: new Gauge({
       name: "toolwall_state_store_fallback_active",
       help: "1 while the state store is unreachable and calls are served per onStateUnavailable.",

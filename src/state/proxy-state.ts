@@ -1,7 +1,7 @@
 import type { Registry } from "prom-client";
 import type { SessionIdentity, StatefulCheck } from "../proxy/decide.ts";
 import { SessionToolRegistry } from "../registry/registry.ts";
-import type { JsonLineAuditSink } from "../telemetry/audit.ts";
+import type { AuditEvent, AuditSink } from "../telemetry/audit.ts";
 import { auditStreamListener } from "./audit-stream.ts";
 import type { StateGuard } from "./guard.ts";
 import { openState } from "./open.ts";
@@ -11,7 +11,8 @@ export interface ProxyStateOptions {
   /** redis://, redis+sentinel://, redis+cluster://; omitted: this process's memory. */
   redisUrl?: string;
   identity: SessionIdentity;
-  audit: JsonLineAuditSink;
+  /** Where audit events go; with Redis, a sink that can be subscribed to also feeds the shared stream. */
+  audit: AuditSink & { subscribe?(listener: (event: AuditEvent) => void): void };
   log: (line: string) => void;
   /** How long start-up waits for Redis before serving from the fallback (default 2 s). */
   connectWaitMs?: number;
@@ -40,7 +41,7 @@ export async function openProxyState(options: ProxyStateOptions): Promise<ProxyS
   });
   if (options.redisUrl !== undefined) {
     await guard.store.waitUntilReachable(options.connectWaitMs ?? 2000);
-    options.audit.subscribe(auditStreamListener(guard, options.identity.namespace));
+    options.audit.subscribe?.(auditStreamListener(guard, options.identity.namespace));
   }
   return {
     guard,
