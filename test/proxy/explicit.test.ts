@@ -16,6 +16,8 @@ import {
   connect as tlsConnect,
 } from "node:tls";
 import Anthropic from "@anthropic-ai/sdk";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ProxyAgent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ReplayServer, startReplayServer } from "../../src/demo/replay.ts";
@@ -27,12 +29,14 @@ import { providerRoutes } from "../../src/proxy/providers.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
 import { connections } from "../../src/telemetry/metrics.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
+import { type PolicyServer, startPolicyServer } from "../mcp/policy-server.ts";
 
 const LLM = "llm.toolwall-test.example";
 const INSPECTED = "inspect.toolwall-test.example";
 const TUNNELLED = "tunnel.toolwall-test.example";
 const PLAIN = "plain.toolwall-test.example";
 const DENIED = "paste.bin.example";
+const MCP = "mcp.toolwall-test.example";
 const BLOCKED_TEXT = "Tool 'delete_file' was blocked by policy: deleting files is not allowed";
 
 function listen(server: Server | HttpServer): Promise<number> {
@@ -64,6 +68,8 @@ describe("toolwall proxy explicit mode (HTTPS_PROXY / HTTP_PROXY)", () => {
   let proxy: LocalProxy;
   let proxyPort: number;
   let caPem: string;
+  let mcpServer: PolicyServer;
+  let mcpUrl: string;
 
   beforeAll(async () => {
     upstreamCa = await CertificateAuthority.create({ commonName: "upstream test CA" });
@@ -88,6 +94,8 @@ describe("toolwall proxy explicit mode (HTTPS_PROXY / HTTP_PROXY)", () => {
     });
     webTls = createTlsServer(tlsOptions as never, (socket) => web.emit("connection", socket));
     [llmPort, webPort, plainPort] = await Promise.all([listen(llmTls), listen(webTls), listen(web)]);
+    mcpServer = await startPolicyServer();
+    mcpUrl = mcpServer.url.replace("127.0.0.1", MCP);
 
     const documents = parsePolicies(
       `
@@ -95,11 +103,14 @@ apiVersion: toolwall.io/v1alpha1
 kind: MCPPolicy
 metadata: { name: laptop, namespace: agents }
 spec:
+  servers: [{ name: db, transport: StreamableHTTP, url: "${mcpUrl}" }]
   llm:
     providers: [{ host: "${LLM}:${llmPort}", dialect: AnthropicMessages }]
+  denyAs: ToolError
   toolPolicy:
     rules:
       - { action: Deny, tools: [delete_file], reason: deleting files is not allowed }
+      - { action: Deny, servers: [db], tools: [drop_table], reason: destructive }
   egress:
     default: Allow
     rules: [{ name: no-paste, action: Deny, hosts: ["*.bin.example"] }]
@@ -109,7 +120,13 @@ spec:
     ).policies;
     const setup = await explicitModeSetup({
       caDir,
-      resolve: [`${LLM}=127.0.0.1`, `${INSPECTED}=127.0.0.1`, `${TUNNELLED}=127.0.0.1`, `${PLAIN}=127.0.0.1`],
+      resolve: [
+        `${LLM}=127.0.0.1`,
+        `${INSPECTED}=127.0.0.1`,
+        `${TUNNELLED}=127.0.0.1`,
+        `${PLAIN}=127.0.0.1`,
+        `${MCP}=127.0.0.1`,
+      ],
       extraCaFiles: [upstreamCaFile],
       documents,
       log: () => {},
@@ -119,6 +136,7 @@ spec:
       audit,
       providers: providerRoutes({ anthropic: replay.url }),
       listen: { host: "127.0.0.1", port: 0 },
+      mcp: true,
       log: () => {},
       ...setup,
     });
@@ -129,6 +147,7 @@ spec:
   afterAll(async () => {
     await proxy?.close(1000);
     await replay?.close();
+    await mcpServer?.close();
     llmTls?.close();
     webTls?.close();
     web?.close();
@@ -273,6 +292,35 @@ spec:
     const denied = await curl(["-x", proxy.url, "-i", `http://${DENIED}/x`]);
     expect(denied.stdout).toMatch(/^HTTP\/1\.1 403 /);
     expect(denied.stdout).toContain("x-toolwall-rule: agents/laptop#egress.rules[no-paste]");
+  });
+
+  it("judges MCP calls to a declared server reached through HTTP_PROXY (absolute form)", async () => {
+    const dispatcher = new ProxyAgent({ uri: proxy.url, proxyTunnel: false });
+    const client = new Client({ name: "toolwall-test", version: "1.0.0" });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(mcpUrl), {
+          fetch: ((url: string, init: object) => undiciFetch(url, { ...init, dispatcher })) as never,
+        }),
+      );
+      const allowed = await client.callTool({ name: "weather", arguments: { city: "Paris" } });
+      expect(allowed.content).toEqual([{ type: "text", text: "Sunny in Paris" }]);
+      const denied = await client.callTool({ name: "drop_table", arguments: { table: "users" } });
+      expect(denied.isError).toBe(true);
+      expect(JSON.stringify(denied.content)).toContain("destructive");
+      expect(mcpServer.calls.get("drop_table")).toBeUndefined();
+      expect(audit.events).toContainEqual(
+        expect.objectContaining({
+          type: "network_connection",
+          host: MCP,
+          verdict: "inspect",
+          category: "mcp",
+        }),
+      );
+    } finally {
+      await client.close();
+      await dispatcher.close();
+    }
   });
 
   it("keeps its CA across restarts: the key private (0600), the same ca.crt loaded", async () => {
