@@ -1,3 +1,4 @@
+import { policySourceOptions, policySourceUsage } from "../bundle/sidecar-source.ts";
 import { type Command, stringList, UsageError } from "../cli/args.ts";
 
 const USAGE = `Usage: toolwall sidecar [flags]
@@ -7,11 +8,7 @@ The in-pod proxy: a transparent listener receiving every outbound TCP connection
 for the app containers, and the policy pipeline for LLM and MCP traffic.
 
 Flags:
-  --controller-url URL the controller serving this pod's policy bundle (in a cluster)
-  --token-file FILE    projected service-account token for the controller (audience toolwall)
-  --bundle-dir DIR     where the last good bundle is kept across restarts
-  --controller-ca FILE CA of the controller's certificate (default: system roots)
-  --policy-file FILE   MCPPolicy YAML instead of a controller (repeatable; tests, hosts without Kubernetes)
+${policySourceUsage}
   --listen ADDR        transparent listener (default [::]:15001; "off" for explicit mode only)
   --explicit ADDR      explicit proxy for HTTPS_PROXY/HTTP_PROXY clients, e.g. 127.0.0.1:15002 (default off)
   --admin ADDR         /healthz /readyz /metrics (default 127.0.0.1:15020; "off" to disable)
@@ -27,11 +24,7 @@ export const sidecarCommand: Command = {
   summary: "run the in-pod transparent proxy (native sidecar)",
   usage: USAGE,
   options: {
-    "policy-file": { type: "string", multiple: true },
-    "controller-url": { type: "string" },
-    "token-file": { type: "string" },
-    "bundle-dir": { type: "string" },
-    "controller-ca": { type: "string" },
+    ...policySourceOptions,
     listen: { type: "string" },
     explicit: { type: "string" },
     admin: { type: "string" },
@@ -43,21 +36,7 @@ export const sidecarCommand: Command = {
   },
   async run(values) {
     const { defaultPodIdentity, parseHostPort, startSidecar } = await import("./sidecar.ts");
-    const policyFiles = stringList(values, "policy-file");
-    const controllerUrl = values["controller-url"] as string | undefined;
-    if ((policyFiles.length === 0) === (controllerUrl === undefined)) {
-      throw new UsageError(
-        "give either --controller-url (with --token-file and --bundle-dir) or --policy-file",
-      );
-    }
-    const controller = controllerUrl
-      ? {
-          url: controllerUrl,
-          tokenFile: (values["token-file"] as string | undefined) ?? "/var/run/secrets/toolwall/token",
-          bundleDir: (values["bundle-dir"] as string | undefined) ?? "/var/run/toolwall/state",
-          caFile: values["controller-ca"] as string | undefined,
-        }
-      : undefined;
+    const { openPolicySource } = await import("../bundle/sidecar-source.ts");
     const identity = defaultPodIdentity();
     let listen: { host: string; port: number } | undefined;
     let explicit: { host: string; port: number } | undefined;
@@ -75,17 +54,19 @@ export const sidecarCommand: Command = {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
+    const namespace = (values.namespace as string | undefined) ?? identity.namespace;
+    const pod = (values.pod as string | undefined) ?? identity.pod;
+    const log = (line: string) => process.stderr.write(`${line}\n`);
     const sidecar = await startSidecar({
-      policyFiles,
-      controller,
+      policySource: (audit) => openPolicySource(values, { audit, namespace, pod, log }),
       listen,
       explicit,
       admin,
       caDir: (values["ca-dir"] as string | undefined) ?? "/var/run/toolwall/ca",
       extraCaFiles: stringList(values, "extra-ca"),
       resolve: stringList(values, "resolve"),
-      namespace: (values.namespace as string | undefined) ?? identity.namespace,
-      pod: (values.pod as string | undefined) ?? identity.pod,
+      namespace,
+      pod,
     });
     await new Promise<void>((resolve) => {
       process.once("SIGTERM", resolve);

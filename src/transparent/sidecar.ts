@@ -7,18 +7,16 @@ import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import type { Writable } from "node:stream";
 import { rootCertificates } from "node:tls";
-import { BundleClient } from "../bundle/client.ts";
-import type { PolicySource } from "../bundle/source.ts";
+import type { OpenedPolicySource } from "../bundle/sidecar-source.ts";
 import { mcpRoute } from "../dialects/mcp/route.ts";
-import { PolicySet } from "../policy/evaluate.ts";
-import { loadPolicyFiles } from "../policy/load.ts";
+import type { PolicySet } from "../policy/evaluate.ts";
 import type { PolicyDocument } from "../policy/types.ts";
 import { createAdminServer } from "../proxy/admin.ts";
 import { MemoryToolRegistry } from "../proxy/registry.ts";
 import { createProxyContext } from "../proxy/server.ts";
 import { Upstream } from "../proxy/upstream.ts";
 import { MemoryStore } from "../state/memory.ts";
-import { JsonLineAuditSink } from "../telemetry/audit.ts";
+import { type AuditSink, JsonLineAuditSink } from "../telemetry/audit.ts";
 import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { writeTrustFiles } from "../tls/trust-files.ts";
@@ -29,19 +27,9 @@ import { TransparentListener } from "./listener.ts";
 import { pipelineRequestHandler } from "./pipeline.ts";
 import { Resolver } from "./resolver.ts";
 
-/** The controller's per-pod bundle (long-poll), the policy source in a cluster. */
-export interface ControllerSource {
-  url: string;
-  tokenFile: string;
-  bundleDir: string;
-  /** PEM file of the CA the controller's certificate chains to (system roots when absent). */
-  caFile?: string | undefined;
-}
-
 export interface SidecarOptions {
-  /** Local policy files; ignored when `controller` is given. */
-  policyFiles: string[];
-  controller?: ControllerSource | undefined;
+  /** Opens the controller's bundle (BundleClient) or policy files; consulted per connection and per call. */
+  policySource: (audit: AuditSink) => Promise<OpenedPolicySource>;
   /** The transparent listener; undefined: explicit mode only (a laptop, no iptables). */
   listen: { host: string; port: number } | undefined;
   /** The explicit (HTTPS_PROXY) listener, off when undefined. */
@@ -85,25 +73,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     namespace: options.namespace,
     pod: options.pod,
   });
-  let source: PolicySource & { ready(): boolean };
-  let bundleClient: BundleClient | undefined;
-  if (options.controller) {
-    bundleClient = new BundleClient({
-      controllerUrl: options.controller.url,
-      namespace: options.namespace,
-      pod: options.pod,
-      tokenFile: options.controller.tokenFile,
-      bundleDir: options.controller.bundleDir,
-      audit,
-      controllerCa: options.controller.caFile ? readFileSync(options.controller.caFile, "utf8") : undefined,
-      log,
-    });
-    source = bundleClient;
-  } else {
-    // Policy files are the local stand-in for the controller's bundle: every policy in them applies.
-    const fromFiles = PolicySet.fromDocuments(loadPolicyFiles(options.policyFiles));
-    source = { current: () => fromFiles, expired: () => false, ready: () => true };
-  }
+  const source = await options.policySource(audit);
   const egressOf = new WeakMap<PolicySet, EgressPolicy>();
   const egress = (): EgressPolicy => {
     const set = source.current();
@@ -116,6 +86,9 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
         })),
       );
       egressOf.set(set, policy);
+      // Issuing a leaf costs milliseconds: do it when a policy set arrives, for every name known to be
+      // inspected, not on the agent's first connection.
+      for (const name of policy.literalInspectedNames()) ca.leafFor(name).catch(() => undefined);
     }
     return policy;
   };
@@ -147,17 +120,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     identity: { namespace: options.namespace, pod: options.pod },
     connections,
   });
-  // Issuing a leaf costs milliseconds: do it now for every name known to be inspected, not on the
-  // agent's first connection.
-  const issueAhead = () =>
-    Promise.all(
-      egress()
-        .literalInspectedNames()
-        .map((name) => ca.leafFor(name).catch(() => undefined)),
-    );
-  await bundleClient?.start();
-  bundleClient?.onBundle(() => void issueAhead());
-  await issueAhead();
+  egress();
   const address = options.listen ? await listener.listen() : undefined;
   const explicit = options.explicit
     ? new ExplicitProxy({ ...options.explicit, listener, resolver, egress, request: requests })
@@ -173,8 +136,8 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   log(
     `toolwall sidecar: ${source.ready() ? "ready" : "started (waiting for the policy bundle)"} listen=${address ? `${address.address}:${address.port}` : "off"} explicit=${explicitAddress ? `${explicitAddress.address}:${explicitAddress.port}` : "off"} admin=${adminAddress ? `${adminAddress.address}:${adminAddress.port}` : "off"} policies=${source.current().policies.length} ca=${trust.caFile} bundle=${trust.bundleFile}`,
   );
-  bundleClient
-    ?.whenReady()
+  source
+    .whenReady()
     .then(() =>
       log(`toolwall sidecar: ready (policy bundle loaded, ${source.current().policies.length} policies)`),
     );
@@ -185,7 +148,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     ca,
     async close() {
       closing = true;
-      await bundleClient?.stop();
+      await source.stop();
       await explicit?.close();
       await listener.close();
       await upstream.close();

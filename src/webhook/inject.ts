@@ -31,7 +31,7 @@ export const TOKEN_DIR = "/var/run/secrets/toolwall";
 export const STATE_DIR = "/var/lib/toolwall";
 /** The pod CA alone (added to Node's roots) and the public roots merged with it (replaces the roots). */
 export const CA_CERT_FILE = `${CA_DIR}/ca.crt`;
-export const TRUST_BUNDLE_FILE = `${CA_DIR}/bundle.crt`;
+export const TRUST_BUNDLE_FILE = `${CA_DIR}/ca-bundle.pem`;
 
 const RESERVED_CONTAINERS = [INIT_CONTAINER, SIDECAR_CONTAINER];
 const RESERVED_VOLUMES = [CA_VOLUME, TOKEN_VOLUME, STATE_VOLUME];

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPolicySource } from "../../src/bundle/sidecar-source.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
 import { parseAuthority } from "../../src/transparent/explicit.ts";
 import { type Sidecar, startSidecar } from "../../src/transparent/sidecar.ts";
@@ -69,7 +70,11 @@ spec:
 `,
     );
     sidecar = await startSidecar({
-      policyFiles: [join(dir, "policy.yaml")],
+      policySource: (auditSink) =>
+        openPolicySource(
+          { "policy-file": [join(dir, "policy.yaml")] },
+          { audit: auditSink, namespace: "local", pod: "laptop" },
+        ),
       listen: undefined,
       explicit: { host: "127.0.0.1", port: 0 },
       admin: undefined,
