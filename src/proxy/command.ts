@@ -28,7 +28,7 @@ const proxy: Command = {
   summary: "run the LLM/MCP proxy locally: base-URL routes, policy from files",
   usage: `Usage: toolwall proxy -f POLICY.yaml… [--listen 127.0.0.1:15002] [--admin 127.0.0.1:15020]
                       [--upstream anthropic=URL] [--upstream openai=URL] [--upstream gemini=URL]
-                      [--redis URL]
+                      [--redis URL] [--ca-dir DIR [--resolve NAME=IP]… [--extra-ca FILE]…]
 
 MCP: /mcp/<server>[/…] → spec.servers[<server>].url (Streamable HTTP and legacy SSE).
 Routes: /anthropic/… → Anthropic (https://api.anthropic.com), /openai/… → OpenAI
@@ -40,13 +40,24 @@ or not; blocked calls reach the client as text.
 
 Audit events: JSON lines on stdout. Diagnostics: stderr. Admin: /healthz, /readyz, /metrics.
 SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
---redis: shared state (rate limits, cross-server windows); in-memory state when absent.`,
+--redis: shared state (rate limits, cross-server windows); in-memory state when absent.
+
+Explicit mode (--ca-dir DIR): the same listener is also a forward proxy, so an agent started with
+HTTPS_PROXY=http://LISTEN and HTTP_PROXY=http://LISTEN, trusting DIR/ca.crt (NODE_EXTRA_CA_CERTS) or
+DIR/ca-bundle.pem (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, curl --cacert), is intercepted as in a pod:
+LLM providers, declared MCP servers and egress.inspect hosts are TLS-terminated and judged, other
+hosts tunnelled or denied by the policies' egress rules. The CA is generated on first start and kept
+in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
+--resolve NAME=IP[,IP…]: resolve NAME to IP (like curl's). --extra-ca FILE: extra upstream roots.`,
   options: {
     file: { type: "string", short: "f", multiple: true },
     listen: { type: "string", default: "127.0.0.1:15002" },
     admin: { type: "string", default: "127.0.0.1:15020" },
     upstream: { type: "string", multiple: true },
     redis: { type: "string" },
+    "ca-dir": { type: "string" },
+    resolve: { type: "string", multiple: true },
+    "extra-ca": { type: "string", multiple: true },
   },
   async run(values, positionals) {
     const files = [...stringList(values, "file"), ...positionals];
@@ -61,9 +72,17 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
     const { JsonLineAuditSink } = await import("../telemetry/audit.ts");
     const { startLocalProxy } = await import("./local.ts");
     const { providerRoutes } = await import("./providers.ts");
+    const caDir = values["ca-dir"] as string | undefined;
+    const resolve = stringList(values, "resolve");
+    const extraCaFiles = stringList(values, "extra-ca");
+    if (caDir === undefined && resolve.length + extraCaFiles.length > 0) {
+      throw new UsageError("--resolve and --extra-ca need explicit mode (--ca-dir DIR)");
+    }
     let policies: InstanceType<typeof PolicySet>;
+    let documents: ReturnType<typeof loadPolicyFiles>;
     try {
-      policies = PolicySet.fromDocuments(loadPolicyFiles(files));
+      documents = loadPolicyFiles(files);
+      policies = PolicySet.fromDocuments(documents);
     } catch (error) {
       if (!(error instanceof PolicyLoadError)) throw error;
       for (const problem of error.problems) process.stderr.write(`${formatProblem(problem)}\n`);
@@ -76,6 +95,16 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
       throw new UsageError((error as Error).message);
     }
     const log = (message: string) => process.stderr.write(`${message}\n`);
+    const explicit =
+      caDir === undefined
+        ? undefined
+        : await (await import("./explicit.ts")).explicitModeSetup({
+            caDir,
+            resolve,
+            extraCaFiles,
+            documents,
+            log,
+          });
     const running = await startLocalProxy({
       policies,
       audit: new JsonLineAuditSink(process.stdout),
@@ -85,6 +114,7 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
       state: redis ? { redisUrl: redis } : {},
       mcp: true,
       log,
+      ...(explicit ?? {}),
     });
     log(
       `toolwall proxy: listening on ${running.url} (${routes.map((r) => `${r.prefix} → ${r.upstream.origin}`).join(", ")}); admin on http://${admin.host}:${running.adminAddress?.port}; ${policies.policies.length} polic${policies.policies.length === 1 ? "y" : "ies"}; state in ${redis ? "Redis" : "memory"}`,

@@ -6,6 +6,7 @@ import type { AuditSink } from "../telemetry/audit.ts";
 import { createAdminServer } from "./admin.ts";
 import type { SessionIdentity, StatefulCheck } from "./decide.ts";
 import type { DefinitionInspector, LlmDialect } from "./dialect.ts";
+import { type ExplicitModeOptions, enableExplicitMode } from "./explicit.ts";
 import { llmRoute } from "./llm-route.ts";
 import { MemoryToolRegistry, type SessionToolRegistry } from "./registry.ts";
 import { createProxyContext, ProxyServer, type RouteHandler } from "./server.ts";
@@ -39,6 +40,10 @@ export interface LocalProxyOptions {
   identity?: SessionIdentity;
   inspector?: DefinitionInspector;
   log?: (message: string) => void;
+  /** The upstream client (explicit mode's trusts `--extra-ca` and dials through `--resolve`). */
+  upstream?: Upstream;
+  /** Explicit forward-proxy mode (CONNECT, absolute-form HTTP) on the same listener. */
+  explicit?: ExplicitModeOptions;
 }
 
 export interface LocalProxy {
@@ -62,7 +67,7 @@ function hostOf(address: AddressInfo): string {
 
 /** `toolwall proxy`'s process, also started in-process by tests, the demo and the benchmarks. */
 export async function startLocalProxy(options: LocalProxyOptions): Promise<LocalProxy> {
-  const upstream = new Upstream();
+  const upstream = options.upstream ?? new Upstream();
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const identity = options.identity ?? localIdentity();
   let stateful = options.stateful;
@@ -93,13 +98,18 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
   for (const provider of options.providers) {
     proxy.mount(provider.prefix, llmRoute(provider.upstream, provider.dialects));
   }
+  let mcpHandler: RouteHandler | undefined;
   if (options.mcp) {
     const { mcpRoute } = await import("../dialects/mcp/route.ts");
     const { MemoryStore } = await import("../state/memory.ts");
     const route = mcpRoute({ store: shared?.store ?? new MemoryStore() });
     proxy.mount(route.prefix, route.handler);
+    mcpHandler = route.handler;
   }
   for (const route of options.routes ?? []) proxy.mount(route.prefix, route.handler);
+  const explicit = options.explicit
+    ? enableExplicitMode(proxy, { ...(mcpHandler ? { mcp: mcpHandler } : {}), ...options.explicit })
+    : undefined;
   let ready = false;
   const admin = options.admin ? createAdminServer(() => ready) : undefined;
   const address = await proxy.listen(options.listen.host, options.listen.port);
@@ -116,7 +126,8 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
     url: `http://${hostOf(address)}:${address.port}`,
     async close(timeoutMs = 30_000) {
       ready = false;
-      await proxy.drain(timeoutMs);
+      // Tunnels keep the listening socket from closing: both wind down within the same time.
+      await Promise.all([proxy.drain(timeoutMs), explicit?.close(timeoutMs)]);
       await upstream.close();
       await admin?.close();
       await shared?.close();

@@ -119,6 +119,7 @@ export class ProxyServer {
   readonly #routes: { prefix: string; handler: RouteHandler }[] = [];
   readonly #open = new Set<ServerResponse>();
   #draining = false;
+  #absoluteForm: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
 
   constructor(context: ProxyContext) {
     this.context = context;
@@ -132,6 +133,11 @@ export class ProxyServer {
     if (!/^\/[^/?#]+(\/[^/?#]+)*$/.test(prefix)) throw new Error(`invalid route prefix '${prefix}'`);
     this.#routes.push({ prefix, handler });
     this.#routes.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  /** Explicit forward-proxy mode: requests in absolute form (`GET http://host/path`) go to `handler`. */
+  handleAbsoluteForm(handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): void {
+    this.#absoluteForm = handler;
   }
 
   /** Number of requests whose responses are still open (streams in flight). */
@@ -163,6 +169,12 @@ export class ProxyServer {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? "/";
+    if (this.#absoluteForm && !url.startsWith("/")) {
+      this.#open.add(res);
+      res.on("close", () => this.#open.delete(res));
+      await this.#absoluteForm(req, res).catch((error: Error) => sendError(res, 502, error.message));
+      return;
+    }
     const queryAt = url.indexOf("?");
     const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
     const search = queryAt < 0 ? "" : url.slice(queryAt);
