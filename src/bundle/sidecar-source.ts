@@ -40,7 +40,9 @@ export async function openPolicySource(
   }
   if (!controllerUrl) {
     if (policyFiles.length === 0) {
-      throw new UsageError("give --controller-url (with --token-file and --bundle-dir) or --policy-file");
+      throw new UsageError(
+        "give --controller-url or --policy-file (a controller also needs --token-file and --bundle-dir)",
+      );
     }
     const { loadPolicyFiles } = await import("../policy/load.ts");
     const { PolicySet } = await import("../policy/evaluate.ts");
