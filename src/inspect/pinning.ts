@@ -40,7 +40,8 @@ function sortedCopy(value: unknown): unknown {
   const keys = Object.keys(value);
   for (let i = 0; i < keys.length; i++) if (isIndexLike(keys[i]!)) return undefined;
   keys.sort();
-  const out: Record<string, unknown> = {};
+  // No prototype: a "__proto__" key from JSON.parse must stay a member, not become the prototype.
+  const out: Record<string, unknown> = Object.create(null);
   for (const key of keys) {
     const member = (value as Record<string, unknown>)[key];
     if (member === undefined || typeof member === "function") continue;
@@ -78,6 +79,46 @@ export function toolHash(tool: ToolDefinition): string {
   return createHash("sha256")
     .update(canonicalJson(pinnedView(tool)))
     .digest("hex");
+}
+
+/**
+ * The hash together with the sorted copy it was computed from: a private snapshot of what arrived,
+ * which `matchesSnapshot` compares a later definition against without serialising it. The snapshot
+ * is undefined for the rare definitions with index-like keys (their canonical JSON is built by hand).
+ */
+export function hashWithSnapshot(tool: ToolDefinition): { hash: string; snapshot: unknown } {
+  const snapshot = sortedCopy(pinnedView(tool));
+  const canonical = snapshot === undefined ? slowCanonicalJson(pinnedView(tool)) : JSON.stringify(snapshot);
+  return { hash: createHash("sha256").update(canonical).digest("hex"), snapshot };
+}
+
+/** Whether a definition has exactly the pinned content of a snapshot from hashWithSnapshot. */
+export function matchesSnapshot(tool: ToolDefinition, snapshot: unknown): boolean {
+  return sameJsonValue(pinnedView(tool), snapshot);
+}
+
+/** JSON equality ignoring key order; members JSON.stringify would drop are absent. */
+function sameJsonValue(value: unknown, snapshot: unknown): boolean {
+  if (value === snapshot) return true;
+  if (value === null || typeof value !== "object" || snapshot === null || typeof snapshot !== "object")
+    return false;
+  if (Array.isArray(value)) {
+    if (!Array.isArray(snapshot) || snapshot.length !== value.length) return false;
+    for (let i = 0; i < value.length; i++) if (!sameJsonValue(value[i], snapshot[i])) return false;
+    return true;
+  }
+  if (Array.isArray(snapshot)) return false;
+  const keys = Object.keys(value);
+  let members = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined || typeof member === "function") continue;
+    const expected = (snapshot as Record<string, unknown>)[key];
+    if (expected === undefined || !Object.hasOwn(snapshot, key) || !sameJsonValue(member, expected)) return false;
+    members++;
+  }
+  return members === Object.keys(snapshot).length;
 }
 
 export interface FieldChange {

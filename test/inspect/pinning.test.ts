@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, diffToolDefinitions, PINNED_FIELDS, toolHash } from "../../src/inspect/pinning.ts";
+import {
+  canonicalJson,
+  diffToolDefinitions,
+  hashWithSnapshot,
+  matchesSnapshot,
+  PINNED_FIELDS,
+  toolHash,
+} from "../../src/inspect/pinning.ts";
 import type { ToolDefinition } from "../../src/inspect/types.ts";
 
 function shuffleKeys(value: unknown, seed: number): unknown {
@@ -59,6 +66,36 @@ describe("pinning hash", () => {
         expect(toolHash(changed)).not.toBe(toolHash(tool));
         expect(diffToolDefinitions(tool, changed).length).toBeGreaterThan(0);
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps a __proto__ key as a member, so content under it is pinned", () => {
+    const pinned = (value: number) =>
+      JSON.parse(`{"name":"t","inputSchema":{"__proto__":{"description":"v${value}"}}}`) as ToolDefinition;
+    expect(canonicalJson(pinned(1))).toBe('{"inputSchema":{"__proto__":{"description":"v1"}},"name":"t"}');
+    expect(toolHash(pinned(1))).not.toBe(toolHash(pinned(2)));
+    const { snapshot } = hashWithSnapshot(pinned(1));
+    expect(matchesSnapshot(pinned(1), snapshot)).toBe(true);
+    expect(matchesSnapshot(pinned(2), snapshot)).toBe(false);
+  });
+
+  it("matches a snapshot exactly when the canonical JSON of the pinned fields is equal", () => {
+    fc.assert(
+      fc.property(
+        toolArb,
+        fc.constantFrom(...PINNED_FIELDS),
+        json,
+        fc.nat(7),
+        (tool, field, replacement, seed) => {
+          const { hash, snapshot } = hashWithSnapshot(tool);
+          expect(hash).toBe(toolHash(tool));
+          fc.pre(snapshot !== undefined);
+          expect(matchesSnapshot(shuffleKeys(tool, seed) as ToolDefinition, snapshot)).toBe(true);
+          const changed = { ...tool, [field]: field === "name" ? `${tool.name}x` : replacement };
+          expect(matchesSnapshot(changed, snapshot)).toBe(toolHash(changed) === hash);
+        },
+      ),
       { numRuns: 300 },
     );
   });
