@@ -115,7 +115,8 @@ function sameJsonValue(value: unknown, snapshot: unknown): boolean {
     const member = (value as Record<string, unknown>)[key];
     if (member === undefined || typeof member === "function") continue;
     const expected = (snapshot as Record<string, unknown>)[key];
-    if (expected === undefined || !Object.hasOwn(snapshot, key) || !sameJsonValue(member, expected)) return false;
+    if (expected === undefined || !Object.hasOwn(snapshot, key) || !sameJsonValue(member, expected))
+      return false;
     members++;
   }
   return members === Object.keys(snapshot).length;
