@@ -572,7 +572,7 @@ function remember(
   snapshot: unknown,
   result: InspectionResult,
 ): void {
-  // Without a snapshot (index-like keys) there is nothing safe to compare against: not cached.
+  // Without a snapshot (index-like or __proto__ keys) there is nothing safe to compare against: not cached.
   if (snapshot === undefined) return;
   const entries = compiled.cache.get(key);
   if (entries) {

@@ -25,7 +25,7 @@ function isIndexLike(key: string): boolean {
   return first >= 0x30 && first <= 0x39 && String(Number(key) >>> 0) === key;
 }
 
-/** A copy with keys inserted in sorted order; undefined when an object has an index-like key. */
+/** A copy with keys inserted in sorted order; undefined when an object has an index-like or `__proto__` key. */
 function sortedCopy(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) {
@@ -38,10 +38,12 @@ function sortedCopy(value: unknown): unknown {
     return out;
   }
   const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) if (isIndexLike(keys[i]!)) return undefined;
+  // Assigning a "__proto__" key would set the copy's prototype instead of adding a member (and
+  // a null-prototype copy is a slow dictionary object): such values take the slow path.
+  for (let i = 0; i < keys.length; i++)
+    if (isIndexLike(keys[i]!) || keys[i] === "__proto__") return undefined;
   keys.sort();
-  // No prototype: a "__proto__" key from JSON.parse must stay a member, not become the prototype.
-  const out: Record<string, unknown> = Object.create(null);
+  const out: Record<string, unknown> = {};
   for (const key of keys) {
     const member = (value as Record<string, unknown>)[key];
     if (member === undefined || typeof member === "function") continue;
@@ -84,7 +86,7 @@ export function toolHash(tool: ToolDefinition): string {
 /**
  * The hash together with the sorted copy it was computed from: a private snapshot of what arrived,
  * which `matchesSnapshot` compares a later definition against without serialising it. The snapshot
- * is undefined for the rare definitions with index-like keys (their canonical JSON is built by hand).
+ * is undefined for the rare definitions with index-like or `__proto__` keys (canonical JSON built by hand).
  */
 export function hashWithSnapshot(tool: ToolDefinition): { hash: string; snapshot: unknown } {
   const snapshot = sortedCopy(pinnedView(tool));
@@ -94,7 +96,17 @@ export function hashWithSnapshot(tool: ToolDefinition): { hash: string; snapshot
 
 /** Whether a definition has exactly the pinned content of a snapshot from hashWithSnapshot. */
 export function matchesSnapshot(tool: ToolDefinition, snapshot: unknown): boolean {
-  return sameJsonValue(pinnedView(tool), snapshot);
+  // sameJsonValue(pinnedView(tool), snapshot) without building the view.
+  if (snapshot === null || typeof snapshot !== "object") return false;
+  const pinned = snapshot as Record<string, unknown>;
+  let members = 0;
+  for (const field of PINNED_FIELDS) {
+    const value = tool[field];
+    if (value === undefined || typeof value === "function") continue;
+    if (!Object.hasOwn(pinned, field) || !sameJsonValue(value, pinned[field])) return false;
+    members++;
+  }
+  return members === Object.keys(pinned).length;
 }
 
 /** JSON equality ignoring key order; members JSON.stringify would drop are absent. */

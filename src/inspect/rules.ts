@@ -1431,7 +1431,7 @@ export const COMPOUND_RULES: readonly CompoundRule[] = [
     id: "compound.unconfirmed-destructive",
     category: "HiddenInstructions",
     severity: "High",
-    summary: "sets the user aside while asking for a destructive or transactional action (same string)",
+    summary: "sets the user aside while asking for a destructive or transactional action",
     allOf: [["hidden.against-user"], ["hidden.invoke-destructive-tool"]],
   },
   {

@@ -70,14 +70,13 @@ describe("pinning hash", () => {
     );
   });
 
-  it("keeps a __proto__ key as a member, so content under it is pinned", () => {
+  it("keeps a __proto__ key as a member, so content under it is pinned and never cached", () => {
     const pinned = (value: number) =>
       JSON.parse(`{"name":"t","inputSchema":{"__proto__":{"description":"v${value}"}}}`) as ToolDefinition;
     expect(canonicalJson(pinned(1))).toBe('{"inputSchema":{"__proto__":{"description":"v1"}},"name":"t"}');
     expect(toolHash(pinned(1))).not.toBe(toolHash(pinned(2)));
-    const { snapshot } = hashWithSnapshot(pinned(1));
-    expect(matchesSnapshot(pinned(1), snapshot)).toBe(true);
-    expect(matchesSnapshot(pinned(2), snapshot)).toBe(false);
+    // No snapshot: such a definition is never answered from the result cache.
+    expect(hashWithSnapshot(pinned(1))).toEqual({ hash: toolHash(pinned(1)), snapshot: undefined });
   });
 
   it("matches a snapshot exactly when the canonical JSON of the pinned fields is equal", () => {
