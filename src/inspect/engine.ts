@@ -1,7 +1,7 @@
 import { RE2JS } from "re2js";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, normalize, withContext } from "./normalize.ts";
-import { hashWithSnapshot, matchesSnapshot, pathJoin } from "./pinning.ts";
+import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
 import { COMPOUND_RULES, type CompoundRule, PATTERN_RULES, type PatternRule } from "./rules.ts";
 import {
   type Category,
@@ -26,7 +26,7 @@ interface CompiledPattern {
 }
 
 interface CachedResult {
-  snapshot: unknown;
+  tokens: readonly unknown[];
   result: InspectionResult;
 }
 
@@ -48,7 +48,7 @@ export interface CompiledInspection {
   /** Literal id → [pattern index, trigger group (0, 1 or 2)]. */
   readonly literalOwners: readonly (readonly [number, number])[];
   readonly literals: LiteralSet;
-  /** Tool name → recent definitions of that name (pinned snapshot) and their results. */
+  /** Tool name → recent definitions of that name (as definitionTokens) and their results. */
   readonly cache: Map<string, CachedResult[]>;
   /** Findings per distinct string (without field), see analyzeString. */
   readonly strings: readonly Map<string, readonly Finding[]>[];
@@ -562,32 +562,30 @@ function cachedResult(
 ): InspectionResult | undefined {
   const entries = compiled.cache.get(key);
   if (entries === undefined) return undefined;
-  for (const entry of entries) if (matchesSnapshot(tool, entry.snapshot)) return entry.result;
+  for (const entry of entries) if (sameTokens(tool, entry.tokens)) return entry.result;
   return undefined;
 }
 
 function remember(
   compiled: CompiledInspection,
   key: string,
-  snapshot: unknown,
+  tokens: unknown[],
   result: InspectionResult,
 ): void {
-  // Without a snapshot (index-like or __proto__ keys) there is nothing safe to compare against: not cached.
-  if (snapshot === undefined) return;
   const entries = compiled.cache.get(key);
   if (entries) {
     if (entries.length >= CACHED_PER_NAME) entries.shift();
-    entries.push({ snapshot, result });
+    entries.push({ tokens, result });
     return;
   }
   if (compiled.cache.size >= CACHE_LIMIT) compiled.cache.delete(compiled.cache.keys().next().value!);
-  compiled.cache.set(key, [{ snapshot, result }]);
+  compiled.cache.set(key, [{ tokens, result }]);
 }
 
 /**
  * Inspects one tool definition. Pure and synchronous; results are cached per compiled config and
- * tool name, with a private sorted copy of the definition: an unchanged definition costs a
- * structural comparison (no serialising, no hashing). The returned object is shared between
+ * tool name together with the definition's tokens: an unchanged definition costs one sequential
+ * walk (no serialising, no hashing); one changed in place after being cached is inspected again. The returned object is shared between
  * callers and must not be mutated.
  */
 export function inspectTool(
@@ -601,7 +599,7 @@ export function inspectTool(
   const findings = compiled.enabled ? inspectUncached(compiled, tool) : [];
   const maxSeverity = findings[0]?.severity;
   const flagged = maxSeverity !== undefined && severityRank(maxSeverity) >= severityRank(compiled.threshold);
-  const { hash, snapshot } = hashWithSnapshot(tool);
+  const { hash, cacheable } = hashForCache(tool);
   const result: InspectionResult = Object.freeze({
     hash,
     findings,
@@ -609,7 +607,7 @@ export function inspectTool(
     flagged,
     action: flagged ? (compiled.action === "Block" ? "block" : "alert") : "none",
   });
-  remember(compiled, key, snapshot, result);
+  if (cacheable) remember(compiled, key, definitionTokens(tool), result);
   return result;
 }
 

@@ -84,54 +84,70 @@ export function toolHash(tool: ToolDefinition): string {
 }
 
 /**
- * The hash together with the sorted copy it was computed from: a private snapshot of what arrived,
- * which `matchesSnapshot` compares a later definition against without serialising it. The snapshot
- * is undefined for the rare definitions with index-like or `__proto__` keys (canonical JSON built by hand).
+ * The hash, and whether a definition can be answered from a result cache: not when it has index-like
+ * or `__proto__` keys (its canonical JSON is built by hand; rare, and never worth the risk).
  */
-export function hashWithSnapshot(tool: ToolDefinition): { hash: string; snapshot: unknown } {
-  const snapshot = sortedCopy(pinnedView(tool));
-  const canonical = snapshot === undefined ? slowCanonicalJson(pinnedView(tool)) : JSON.stringify(snapshot);
-  return { hash: createHash("sha256").update(canonical).digest("hex"), snapshot };
+export function hashForCache(tool: ToolDefinition): { hash: string; cacheable: boolean } {
+  const view = pinnedView(tool);
+  const sorted = sortedCopy(view);
+  const canonical = sorted === undefined ? slowCanonicalJson(view) : JSON.stringify(sorted);
+  return { hash: createHash("sha256").update(canonical).digest("hex"), cacheable: sorted !== undefined };
 }
 
-/** Whether a definition has exactly the pinned content of a snapshot from hashWithSnapshot. */
-export function matchesSnapshot(tool: ToolDefinition, snapshot: unknown): boolean {
-  // sameJsonValue(pinnedView(tool), snapshot) without building the view.
-  if (snapshot === null || typeof snapshot !== "object") return false;
-  const pinned = snapshot as Record<string, unknown>;
-  let members = 0;
-  for (const field of PINNED_FIELDS) {
-    const value = tool[field];
-    if (value === undefined || typeof value === "function") continue;
-    if (!Object.hasOwn(pinned, field) || !sameJsonValue(value, pinned[field])) return false;
-    members++;
+const OBJECT_START = Symbol("object");
+const OBJECT_END = Symbol("end");
+const ARRAY_START = Symbol("array");
+
+/**
+ * The pinned fields as a flat token list in the order they arrived (keys, leaf values, structure
+ * marks). `sameTokens` walks a later definition against it sequentially: no serialising, hashing
+ * or keyed lookups, which makes an unchanged listing cheap. Order-sensitive, so stricter than
+ * JSON equality: a reordered definition is merely inspected again.
+ */
+export function definitionTokens(tool: ToolDefinition): unknown[] {
+  const out: unknown[] = [];
+  for (const field of PINNED_FIELDS) pushTokens(tool[field], out);
+  return out;
+}
+
+function pushTokens(value: unknown, out: unknown[]): void {
+  if (value === null || typeof value !== "object") {
+    out.push(value);
+    return;
   }
-  return members === Object.keys(pinned).length;
+  if (Array.isArray(value)) {
+    out.push(ARRAY_START, value.length);
+    for (let i = 0; i < value.length; i++) pushTokens(value[i], out);
+    return;
+  }
+  out.push(OBJECT_START);
+  for (const key in value) {
+    out.push(key);
+    pushTokens((value as Record<string, unknown>)[key], out);
+  }
+  out.push(OBJECT_END);
 }
 
-/** JSON equality ignoring key order; members JSON.stringify would drop are absent. */
-function sameJsonValue(value: unknown, snapshot: unknown): boolean {
-  if (value === snapshot) return true;
-  if (value === null || typeof value !== "object" || snapshot === null || typeof snapshot !== "object")
-    return false;
+/** Whether a definition produces exactly these tokens (see definitionTokens). */
+export function sameTokens(tool: ToolDefinition, tokens: readonly unknown[]): boolean {
+  const cursor = { at: 0 };
+  for (const field of PINNED_FIELDS) if (!matchTokens(tool[field], tokens, cursor)) return false;
+  return cursor.at === tokens.length;
+}
+
+function matchTokens(value: unknown, tokens: readonly unknown[], cursor: { at: number }): boolean {
+  if (value === null || typeof value !== "object") return value === tokens[cursor.at++];
   if (Array.isArray(value)) {
-    if (!Array.isArray(snapshot) || snapshot.length !== value.length) return false;
-    for (let i = 0; i < value.length; i++) if (!sameJsonValue(value[i], snapshot[i])) return false;
+    if (tokens[cursor.at++] !== ARRAY_START || tokens[cursor.at++] !== value.length) return false;
+    for (let i = 0; i < value.length; i++) if (!matchTokens(value[i], tokens, cursor)) return false;
     return true;
   }
-  if (Array.isArray(snapshot)) return false;
-  const keys = Object.keys(value);
-  let members = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    const member = (value as Record<string, unknown>)[key];
-    if (member === undefined || typeof member === "function") continue;
-    const expected = (snapshot as Record<string, unknown>)[key];
-    if (expected === undefined || !Object.hasOwn(snapshot, key) || !sameJsonValue(member, expected))
-      return false;
-    members++;
+  if (tokens[cursor.at++] !== OBJECT_START) return false;
+  for (const key in value) {
+    if (tokens[cursor.at++] !== key) return false;
+    if (!matchTokens((value as Record<string, unknown>)[key], tokens, cursor)) return false;
   }
-  return members === Object.keys(snapshot).length;
+  return tokens[cursor.at++] === OBJECT_END;
 }
 
 export interface FieldChange {
