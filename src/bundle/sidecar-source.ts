@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { type OptionSpec, UsageError } from "../cli/args.ts";
-import { PolicySet } from "../policy/evaluate.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import type { PolicySource } from "./source.ts";
 
@@ -27,31 +26,25 @@ export interface OpenedPolicySource extends PolicySource {
 }
 
 /**
- * The policy source the sidecar's flags ask for: a BundleClient for `--controller-url` (pod name and
- * namespace from TOOLWALL_POD_NAME / TOOLWALL_POD_NAMESPACE, set by the webhook), or the fixed
- * policies of `--policy-file` that select this pod.
+ * The policy source the sidecar's flags ask for: a BundleClient for `--controller-url`, or every
+ * policy of the `--policy-file`s (the local stand-in for a bundle).
  */
 export async function openPolicySource(
   values: Record<string, unknown>,
-  context: {
-    audit: AuditSink;
-    log?: (message: string) => void;
-    env?: NodeJS.ProcessEnv;
-    labels?: Readonly<Record<string, string>>;
-  },
+  context: { audit: AuditSink; namespace: string; pod: string; log?: (message: string) => void },
 ): Promise<OpenedPolicySource> {
-  const env = context.env ?? process.env;
   const controllerUrl = values["controller-url"] as string | undefined;
   const policyFiles = (values["policy-file"] as string[] | undefined) ?? [];
   if (controllerUrl && policyFiles.length > 0) {
     throw new UsageError("--controller-url and --policy-file exclude each other");
   }
   if (!controllerUrl) {
-    if (policyFiles.length === 0) throw new UsageError("--controller-url or --policy-file is required");
+    if (policyFiles.length === 0) {
+      throw new UsageError("give --controller-url (with --token-file and --bundle-dir) or --policy-file");
+    }
     const { loadPolicyFiles } = await import("../policy/load.ts");
-    const all = PolicySet.fromDocuments(loadPolicyFiles(policyFiles));
-    const namespace = env.TOOLWALL_POD_NAMESPACE;
-    const set = namespace ? all.forPod(namespace, context.labels ?? {}) : all;
+    const { PolicySet } = await import("../policy/evaluate.ts");
+    const set = PolicySet.fromDocuments(loadPolicyFiles(policyFiles));
     return {
       current: () => set,
       expired: () => false,
@@ -63,11 +56,7 @@ export async function openPolicySource(
   const tokenFile = values["token-file"] as string | undefined;
   const bundleDir = values["bundle-dir"] as string | undefined;
   if (!tokenFile || !bundleDir) throw new UsageError("--controller-url needs --token-file and --bundle-dir");
-  const namespace = env.TOOLWALL_POD_NAMESPACE;
-  const pod = env.TOOLWALL_POD_NAME;
-  if (!namespace || !pod) {
-    throw new UsageError("TOOLWALL_POD_NAMESPACE and TOOLWALL_POD_NAME must be set (the webhook sets them)");
-  }
+  const { namespace, pod } = context;
   const caFile = values["controller-ca"] as string | undefined;
   const controllerCa = caFile ? await readFile(caFile, "utf8") : undefined;
   const { BundleClient } = await import("./client.ts");

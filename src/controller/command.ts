@@ -104,8 +104,8 @@ audience toolwall, checked by TokenReview, may only fetch the bundle of the pod 
       process.once("SIGTERM", stop);
       process.once("SIGINT", stop);
     });
-    const address = await controller.start();
-    log(`listening on ${address}`);
+    const started = controller.start().then((address) => log(`synced; serving on ${address}`));
+    await Promise.race([started, stopped]);
     await stopped;
     log("stopping");
     await controller.stop();

@@ -51,8 +51,14 @@ const plural = "mcppolicies";
 
 export function loadKubeConfig(path: string | undefined): KubeConfig {
   const config = new KubeConfig();
-  if (path) config.loadFromFile(path);
-  else config.loadFromCluster();
+  try {
+    if (path) config.loadFromFile(path);
+    else config.loadFromCluster();
+  } catch (error) {
+    throw new Error(
+      `cannot load ${path ? `kubeconfig ${path}` : "in-cluster configuration"}: ${(error as Error).message}`,
+    );
+  }
   return config;
 }
 
@@ -140,6 +146,7 @@ export class Controller {
       port: this.#options.port ?? 8443,
     });
     await Promise.all([this.#policies.start(), this.#pods.start()]);
+    if (this.#stopped) return address;
     this.#rebuild();
     this.elector.start();
     return address;

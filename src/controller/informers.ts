@@ -26,6 +26,7 @@ export class ResilientInformer<T extends KubernetesObject> {
   #retryTimer: NodeJS.Timeout | undefined;
   #resyncTimer: NodeJS.Timeout | undefined;
   #connecting = false;
+  #wake: (() => void) | undefined;
 
   constructor(options: ResilientInformerOptions<T>) {
     this.#options = options;
@@ -35,13 +36,15 @@ export class ResilientInformer<T extends KubernetesObject> {
   async start(): Promise<void> {
     this.#stopped = false;
     await this.#connectUntilListed();
+    if (this.#stopped) return;
     this.#resyncTimer = setInterval(() => void this.#connect(), this.#options.resyncMs);
     this.#resyncTimer.unref();
   }
 
   async #connectUntilListed(): Promise<void> {
     while (!this.#stopped && !(await this.#connect())) {
-      await new Promise((resolve) => {
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
         this.#retryTimer = setTimeout(resolve, this.#delay());
       });
     }
@@ -51,6 +54,7 @@ export class ResilientInformer<T extends KubernetesObject> {
     this.#stopped = true;
     clearTimeout(this.#retryTimer);
     clearInterval(this.#resyncTimer);
+    this.#wake?.();
     const current = this.#current;
     this.#current = undefined;
     await current?.stop();

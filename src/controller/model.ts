@@ -112,6 +112,8 @@ export class ControllerModel {
   readonly #validByNamespace = new Map<string, CheckedPolicy[]>();
   readonly #pods = new Map<string, PodInfo>();
   readonly #podsByNamespace = new Map<string, PodInfo[]>();
+  /** JSON of the policy list, by bundle hash: pods with the same policies share one encoding. */
+  readonly #policiesJson = new Map<string, string>();
 
   constructor(policyObjects: Iterable<PolicyObject>, podObjects: Iterable<PodObject>) {
     const policies: CheckedPolicy[] = [];
@@ -159,6 +161,22 @@ export class ControllerModel {
       policies: selecting.map((p) => p.entry!),
       issuedAt: now.toISOString(),
     };
+  }
+
+  /** `bundleFor` already encoded as JSON, the policy list encoded once per distinct bundle. */
+  bundleJsonFor(
+    pod: Pick<PodInfo, "namespace" | "name" | "labels">,
+    now: Date = new Date(),
+  ): { hash: string; json: string } {
+    const selecting = this.#selecting(pod);
+    const hash = hashOfCanonicalPolicies(selecting.map((p) => p.canonical!));
+    let policies = this.#policiesJson.get(hash);
+    if (policies === undefined) {
+      policies = JSON.stringify(selecting.map((p) => p.entry!));
+      this.#policiesJson.set(hash, policies);
+    }
+    const head = `{"hash":${JSON.stringify(hash)},"namespace":${JSON.stringify(pod.namespace)},"pod":${JSON.stringify(pod.name)}`;
+    return { hash, json: `${head},"policies":${policies},"issuedAt":${JSON.stringify(now.toISOString())}}` };
   }
 
   matchedPods(policy: CheckedPolicy): number {

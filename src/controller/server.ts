@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
-import type { Bundle } from "../bundle/bundle.ts";
 import { metricsRegistry } from "../telemetry/metrics.ts";
 import { bundleAccessDenied, type TokenAuthenticator } from "./auth.ts";
 import { bundlePushDuration, bundleRequests, bundleWaiters } from "./metrics.ts";
@@ -23,7 +22,8 @@ interface Waiter {
   namespace: string;
   pod: string;
   since: string;
-  answer: (bundle: Bundle | undefined) => void;
+  /** Called with the bundle's JSON when it changed, undefined on timeout or disconnect. */
+  answer: (bundleJson: string | undefined) => void;
 }
 
 const namePattern = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
@@ -76,11 +76,11 @@ export class BundleServer {
       const pod = model.pod(first.namespace, first.pod);
       if (!pod) continue;
       const hash = model.bundleHashFor(pod);
-      let bundle: Bundle | undefined;
+      let json: string | undefined;
       for (const waiter of [...set]) {
         if (waiter.since === hash) continue;
-        bundle ??= model.bundleFor(pod);
-        waiter.answer(bundle);
+        json ??= model.bundleJsonFor(pod).json;
+        waiter.answer(json);
         answered += 1;
       }
       if (set.size === 0) this.#waiters.delete(key);
@@ -136,18 +136,18 @@ export class BundleServer {
     const hash = current.bundleHashFor(pod);
     if (since !== hash) {
       bundleRequests.inc({ result: "changed" });
-      return reply.send(current.bundleFor(pod));
+      return reply.type("application/json").send(current.bundleJsonFor(pod).json);
     }
-    const bundle = await this.#wait({ namespace, pod: podName, since: hash }, reply);
-    if (bundle) {
+    const json = await this.#wait({ namespace, pod: podName, since: hash }, reply);
+    if (json) {
       bundleRequests.inc({ result: "changed" });
-      return reply.send(bundle);
+      return reply.type("application/json").send(json);
     }
     bundleRequests.inc({ result: "unchanged" });
     return reply.code(304).send();
   }
 
-  #wait(target: Omit<Waiter, "answer">, reply: FastifyReply): Promise<Bundle | undefined> {
+  #wait(target: Omit<Waiter, "answer">, reply: FastifyReply): Promise<string | undefined> {
     const key = `${target.namespace}/${target.pod}`;
     return new Promise((resolve) => {
       let set = this.#waiters.get(key);
@@ -155,12 +155,12 @@ export class BundleServer {
         set = new Set();
         this.#waiters.set(key, set);
       }
-      const finish = (bundle: Bundle | undefined) => {
+      const finish = (json: string | undefined) => {
         clearTimeout(timer);
         reply.raw.off("close", onClose);
         if (set.delete(waiter)) bundleWaiters.dec();
         if (set.size === 0 && this.#waiters.get(key) === set) this.#waiters.delete(key);
-        resolve(bundle);
+        resolve(json);
       };
       const waiter: Waiter = { ...target, answer: finish };
       const onClose = () => finish(undefined);

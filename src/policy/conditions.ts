@@ -7,9 +7,9 @@ import type { ToolRuleSpec } from "./types.ts";
  *
  * Semantics (docs/policy.md): a path that does not resolve makes every positive op (Equals, In,
  * Contains, StartsWith, EndsWith, Matches) false and, since each Not-op is exactly the negation of
- * its positive op, every Not-op true; Exists/NotExists test presence. Scalars compare by kind:
- * numbers numerically (a numeric string argument counts as its number), booleans with "true"/"false"
- * strings, strings exactly (case-sensitive). Text ops on an object or array argument run on its JSON
+ * its positive op, every Not-op true; Exists/NotExists test presence. An integer value compares
+ * numerically (a numeric string argument counts as its number); a string value matches a string
+ * argument exactly (case-sensitive) and a number or boolean argument by its text ("true", "1.5"). Text ops on an object or array argument run on its JSON
  * text, so a Deny rule cannot be sidestepped by wrapping a string in an array.
  */
 /** One entry of a rule's `when.all` / `when.any`, as the CRD defines it. */
@@ -73,9 +73,6 @@ export function valuesEqual(actual: unknown, expected: PolicyValue): boolean {
   if (typeof expected === "number") {
     if (typeof actual === "number") return actual === expected;
     return typeof actual === "string" && actual.trim() !== "" && Number(actual) === expected;
-  }
-  if (typeof expected === "boolean") {
-    return actual === expected || (typeof actual === "string" && actual === String(expected));
   }
   if (typeof actual === "string") return actual === expected;
   if (typeof actual === "number" || typeof actual === "boolean") return String(actual) === expected;

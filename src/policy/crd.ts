@@ -21,6 +21,7 @@ export interface SchemaNode {
   maxItems?: number;
   maxProperties?: number;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
+  "x-kubernetes-int-or-string"?: boolean;
   "x-kubernetes-validations"?: { rule: string; message?: string }[];
   "x-kubernetes-list-type"?: "atomic" | "set" | "map";
   "x-kubernetes-list-map-keys"?: string[];

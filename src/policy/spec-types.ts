@@ -11,7 +11,7 @@ function withDefaultsRequired(node: SchemaNode): JSONSchema {
     if (key.startsWith("x-kubernetes-") || key === "default" || key === "description") continue;
     out[key] = value;
   }
-  if (node["x-kubernetes-preserve-unknown-fields"] && !node.type) out.tsType = "PolicyValue";
+  if (node["x-kubernetes-int-or-string"]) out.tsType = "PolicyValue";
   if (node.properties) {
     const properties: Record<string, JSONSchema> = {};
     const required = new Set(node.required ?? []);
@@ -39,5 +39,5 @@ export async function renderSpecTypes(): Promise<string> {
     format: false,
     strictIndexSignatures: true,
   });
-  return `// Generated from crds/toolwall.io_mcppolicies.yaml by scripts/gen-policy-types.ts. Do not edit.\n\n/** A condition value: the CRD allows a string, number or boolean. */\nexport type PolicyValue = string | number | boolean;\n\n${body}`;
+  return `// Generated from crds/toolwall.io_mcppolicies.yaml by scripts/gen-policy-types.ts. Do not edit.\n\n/** A condition value: the CRD allows a string or an integer (x-kubernetes-int-or-string). */\nexport type PolicyValue = string | number;\n\n${body}`;
 }

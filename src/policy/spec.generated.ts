@@ -1,7 +1,7 @@
 // Generated from crds/toolwall.io_mcppolicies.yaml by scripts/gen-policy-types.ts. Do not edit.
 
-/** A condition value: the CRD allows a string, number or boolean. */
-export type PolicyValue = string | number | boolean;
+/** A condition value: the CRD allows a string or an integer (x-kubernetes-int-or-string). */
+export type PolicyValue = string | number;
 
 export interface MCPPolicySpec {
   podSelector: {

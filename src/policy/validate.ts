@@ -33,9 +33,7 @@ function toJsonSchema(node: SchemaNode): Record<string, unknown> {
   }
   if (node.items) out.items = toJsonSchema(node.items);
   if (node["x-kubernetes-list-type"] === "set") out.uniqueItems = true;
-  if (node["x-kubernetes-preserve-unknown-fields"] && !node.type) {
-    out.type = ["string", "number", "boolean"];
-  }
+  if (node["x-kubernetes-int-or-string"]) out.anyOf = [{ type: "integer" }, { type: "string" }];
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { policySourceOptions, policySourceUsage } from "../bundle/sidecar-source.ts";
 import { type Command, stringList, UsageError } from "../cli/args.ts";
 
 const USAGE = `Usage: toolwall sidecar [flags]
@@ -7,14 +8,15 @@ The in-pod proxy: a transparent listener receiving every outbound TCP connection
 for the app containers, and the policy pipeline for LLM and MCP traffic.
 
 Flags:
-  --policy-file FILE   MCPPolicy YAML (repeatable); without it the controller's bundle is used
-  --listen ADDR        transparent listener (default [::]:15001)
+${policySourceUsage}
+  --listen ADDR        transparent listener (default [::]:15001; "off" for explicit mode only)
+  --explicit ADDR      explicit proxy for HTTPS_PROXY/HTTP_PROXY clients, e.g. 127.0.0.1:15002 (default off)
   --admin ADDR         /healthz /readyz /metrics (default 127.0.0.1:15020; "off" to disable)
   --ca-dir DIR         where ca.crt and ca-bundle.pem are written (default /var/run/toolwall/ca)
   --extra-ca FILE      extra upstream root certificates, PEM (repeatable)
   --resolve NAME=IP    resolve NAME to IP[,IP…] like curl's --resolve (repeatable)
-  --namespace NS       pod namespace (default $POD_NAMESPACE or "default")
-  --pod NAME           pod name (default $POD_NAME or the host name)
+  --namespace NS       pod namespace (default $TOOLWALL_POD_NAMESPACE, $POD_NAMESPACE or "default")
+  --pod NAME           pod name (default $TOOLWALL_POD_NAME, $POD_NAME or the host name)
   -h, --help           show this help`;
 
 export const sidecarCommand: Command = {
@@ -22,8 +24,9 @@ export const sidecarCommand: Command = {
   summary: "run the in-pod transparent proxy (native sidecar)",
   usage: USAGE,
   options: {
-    "policy-file": { type: "string", multiple: true },
+    ...policySourceOptions,
     listen: { type: "string" },
+    explicit: { type: "string" },
     admin: { type: "string" },
     "ca-dir": { type: "string" },
     "extra-ca": { type: "string", multiple: true },
@@ -33,29 +36,37 @@ export const sidecarCommand: Command = {
   },
   async run(values) {
     const { defaultPodIdentity, parseHostPort, startSidecar } = await import("./sidecar.ts");
-    const policyFiles = stringList(values, "policy-file");
-    if (policyFiles.length === 0) {
-      throw new UsageError("--policy-file is required until the controller bundle client is available");
-    }
+    const { openPolicySource } = await import("../bundle/sidecar-source.ts");
     const identity = defaultPodIdentity();
-    let listen: { host: string; port: number };
+    let listen: { host: string; port: number } | undefined;
+    let explicit: { host: string; port: number } | undefined;
     let admin: { host: string; port: number } | undefined;
     try {
-      listen = parseHostPort((values.listen as string | undefined) ?? "[::]:15001", "::");
+      const listenText = (values.listen as string | undefined) ?? "[::]:15001";
+      listen = listenText === "off" ? undefined : parseHostPort(listenText, "::");
+      const explicitText = values.explicit as string | undefined;
+      explicit =
+        explicitText === undefined || explicitText === "off"
+          ? undefined
+          : parseHostPort(explicitText, "127.0.0.1");
       const adminText = (values.admin as string | undefined) ?? "127.0.0.1:15020";
       admin = adminText === "off" ? undefined : parseHostPort(adminText, "127.0.0.1");
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
+    const namespace = (values.namespace as string | undefined) ?? identity.namespace;
+    const pod = (values.pod as string | undefined) ?? identity.pod;
+    const log = (line: string) => process.stderr.write(`${line}\n`);
     const sidecar = await startSidecar({
-      policyFiles,
+      policySource: (audit) => openPolicySource(values, { audit, namespace, pod, log }),
       listen,
+      explicit,
       admin,
       caDir: (values["ca-dir"] as string | undefined) ?? "/var/run/toolwall/ca",
       extraCaFiles: stringList(values, "extra-ca"),
       resolve: stringList(values, "resolve"),
-      namespace: (values.namespace as string | undefined) ?? identity.namespace,
-      pod: (values.pod as string | undefined) ?? identity.pod,
+      namespace,
+      pod,
     });
     await new Promise<void>((resolve) => {
       process.once("SIGTERM", resolve);

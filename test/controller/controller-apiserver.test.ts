@@ -351,4 +351,21 @@ describeWithControlPlane("toolwall controller on a real API server", () => {
       (await status("research")).status?.observedGeneration === generation ? true : undefined,
     );
   });
+
+  it("a leader stopped with SIGTERM releases the Lease and a standby takes over at once", async () => {
+    const leaderName = await holder();
+    const leader = replicas.find((r) => r.identity === leaderName)!;
+    const standby = await startReplica("replica-c");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await holder()).toBe(leaderName);
+    const stopped = performance.now();
+    leader.child.kill("SIGTERM");
+    await eventually(
+      "standby leads",
+      async () => ((await holder()) === standby.identity ? true : undefined),
+      10_000,
+    );
+    // Without the release the standby would wait the full lease duration (2 s) after the last renewal.
+    expect(performance.now() - stopped).toBeLessThan(2000);
+  });
 });

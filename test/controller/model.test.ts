@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { verifyBundle } from "../../src/bundle/bundle.ts";
 import { bundleAccessDenied, identityFromReview } from "../../src/controller/auth.ts";
 import {
   ControllerModel,
@@ -56,6 +57,14 @@ describe("controller model", () => {
         .bundleFor({ namespace: "agents", name: "a", labels: { app: "research" } })
         .policies.map((p) => p.name),
     ).toEqual(["valid"]);
+  });
+
+  it("the pre-encoded bundle JSON is the bundle, and verifies", () => {
+    const pod = { namespace: "agents", name: "a", labels: { app: "research" } };
+    const now = new Date("2026-01-01T00:00:00Z");
+    const { hash, json } = model.bundleJsonFor(pod, now);
+    expect(JSON.parse(json)).toEqual(model.bundleFor(pod, now));
+    expect(verifyBundle(JSON.parse(json), { namespace: "agents", pod: "a" }).bundle.hash).toBe(hash);
   });
 
   it("keeps lastTransitionTime while a condition's status holds, so an unchanged status is not rewritten", () => {

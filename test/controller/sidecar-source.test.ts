@@ -15,45 +15,31 @@ spec:
 
 describe("sidecar policy source flags", () => {
   const audit = new MemoryAuditSink();
+  const pod = { namespace: "agents", pod: "research-1" };
 
-  it("--policy-file gives the file's policies that select this pod, ready at once, never expired", async () => {
+  it("--policy-file gives every policy of the files, ready at once, never expired", async () => {
     const dir = await mkdtemp(join(tmpdir(), "toolwall-source-"));
     try {
       const file = join(dir, "policy.yaml");
       await writeFile(file, policyYaml);
-      const env = { TOOLWALL_POD_NAMESPACE: "agents" };
-      const selected = await openPolicySource(
-        { "policy-file": [file] },
-        { audit, env, labels: { app: "research" } },
-      );
-      expect(selected.ready()).toBe(true);
-      expect(selected.expired()).toBe(false);
-      expect(selected.current().evaluate({ tool: "delete_repo" }).action).toBe("deny");
-      const unselected = await openPolicySource(
-        { "policy-file": [file] },
-        { audit, env, labels: { app: "other" } },
-      );
-      expect(unselected.current().evaluate({ tool: "delete_repo" }).action).toBe("allow");
+      const source = await openPolicySource({ "policy-file": [file] }, { audit, ...pod });
+      expect(source.ready()).toBe(true);
+      expect(source.expired()).toBe(false);
+      expect(source.current().evaluate({ tool: "delete_repo" }).action).toBe("deny");
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
 
   it("rejects incomplete or conflicting flags with a clear message", async () => {
-    await expect(openPolicySource({}, { audit, env: {} })).rejects.toThrow(
+    await expect(openPolicySource({}, { audit, ...pod })).rejects.toThrow(
       /--controller-url or --policy-file/,
     );
     await expect(
-      openPolicySource({ "controller-url": "http://127.0.0.1:1" }, { audit, env: {} }),
+      openPolicySource({ "controller-url": "http://127.0.0.1:1" }, { audit, ...pod }),
     ).rejects.toThrow(/needs --token-file and --bundle-dir/);
     await expect(
-      openPolicySource(
-        { "controller-url": "http://127.0.0.1:1", "token-file": "t", "bundle-dir": "d" },
-        { audit, env: {} },
-      ),
-    ).rejects.toThrow(/TOOLWALL_POD_NAME/);
-    await expect(
-      openPolicySource({ "controller-url": "http://127.0.0.1:1", "policy-file": ["x"] }, { audit, env: {} }),
+      openPolicySource({ "controller-url": "http://127.0.0.1:1", "policy-file": ["x"] }, { audit, ...pod }),
     ).rejects.toThrow(/exclude each other/);
   });
 });

@@ -62,7 +62,11 @@ function find(manifests: Manifest[], kind: string, name: string): Manifest {
 }
 
 async function dryRun(text: string): Promise<void> {
-  const result = await kubectl(plane, ["apply", "--dry-run=server", "-f", "-"], text);
+  const result = await kubectl(
+    plane,
+    ["apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f", "-"],
+    text,
+  );
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
 }
@@ -158,15 +162,28 @@ describeWithControlPlane("Helm chart charts/toolwall", () => {
     const { manifests } = await render();
     const args: string[] = find(manifests, "Deployment", "toolwall-webhook").spec.template.spec.containers[0]
       .args;
-    expect(args).toContain(`--controller-url=https://toolwall-controller.${namespace}.svc:8443`);
+    expect(args).toContain(`--controller-url=http://toolwall-controller.${namespace}.svc:8443`);
     expect(args).toContain("--image=ghcr.io/toolwall/toolwall:0.1.0");
   });
 
-  it("gives the bundled Redis URL to the controller", async () => {
+  it("hands the bundled Redis URL to the webhook, which gives it to the sidecars", async () => {
     const { manifests } = await render(everything);
-    const args: string[] = find(manifests, "Deployment", "toolwall-controller").spec.template.spec
-      .containers[0].args;
-    expect(args).toContain(`--redis-url=redis://toolwall-redis.${namespace}.svc:6379`);
+    const webhook = find(manifests, "Deployment", "toolwall-webhook");
+    expect(webhook.spec.template.spec.containers[0].args).toContain(
+      `--redis-url=redis://toolwall-redis.${namespace}.svc:6379`,
+    );
+  });
+
+  it("runs the certificate rotation beside the controller unless cert-manager issues it", async () => {
+    const names = (m: Manifest) => m.spec.template.spec.containers.map((c: { name: string }) => c.name);
+    expect(names(find((await render()).manifests, "Deployment", "toolwall-controller"))).toEqual([
+      "controller",
+      "webhook-certs",
+    ]);
+    const withCertManager = await render(["--set=webhook.certManager.enabled=true"]);
+    expect(names(find(withCertManager.manifests, "Deployment", "toolwall-controller"))).toEqual([
+      "controller",
+    ]);
   });
 
   it("ships alerts for stale policy, webhook errors, Redis, rug pulls and block rate", async () => {

@@ -2,10 +2,10 @@
  * The MCPPolicy CRD on the real API server: it installs, every example policy is accepted, and
  * invalid policies are refused by the schema and by each CEL rule with its message.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, expect, it } from "vitest";
-import { stringify } from "yaml";
+import { parseAllDocuments, stringify } from "yaml";
 import { CONTROL_PLANE_TIMEOUT_MS, controlPlane, describeWithControlPlane, kubectl } from "./cluster.ts";
 import type { ControlPlaneInfo } from "./global-setup.ts";
 
@@ -52,12 +52,25 @@ const examples = existsSync(examplesDir)
   ? readdirSync(examplesDir).filter((f) => /\.ya?ml$/.test(f) || f.endsWith(".json"))
   : [];
 
+function namespacesIn(file: string): string[] {
+  return parseAllDocuments(readFileSync(join(examplesDir, file), "utf8"))
+    .map((doc) => (doc.toJSON() as { metadata?: { namespace?: string } } | null)?.metadata?.namespace)
+    .filter((n): n is string => typeof n === "string");
+}
+
+/** The namespaces the example files name (they are created first, as an operator would). */
+function exampleNamespaces(): string[] {
+  return [...new Set(examples.flatMap(namespacesIn))];
+}
+
 describeWithControlPlane("MCPPolicy CRD on a real API server", () => {
   beforeAll(async () => {
     plane = await controlPlane();
+    for (const name of [namespace, ...exampleNamespaces()]) {
+      const created = await kubectl(plane, ["create", "namespace", name]);
+      if (created.code !== 0 && !created.stderr.includes("AlreadyExists")) throw new Error(created.stderr);
+    }
     await installCrds(plane);
-    const created = await kubectl(plane, ["create", "namespace", namespace]);
-    if (created.code !== 0 && !created.stderr.includes("AlreadyExists")) throw new Error(created.stderr);
   }, CONTROL_PLANE_TIMEOUT_MS);
 
   it("is installed and served", async () => {
@@ -119,7 +132,9 @@ describeWithControlPlane("MCPPolicy CRD on a real API server", () => {
 
   it.concurrent.each(examples.length > 0 ? examples : ["(none yet)"])("accepts example %s", async (file) => {
     if (file === "(none yet)") return;
-    const result = await kubectl(plane, ["apply", "-n", namespace, "-f", join(examplesDir, file)]);
+    // Examples that name their namespace go there; the others to the test namespace.
+    const target = namespacesIn(file).length > 0 ? [] : ["--namespace", namespace];
+    const result = await kubectl(plane, ["apply", ...target, "-f", join(examplesDir, file)]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
   });

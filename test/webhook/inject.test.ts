@@ -133,7 +133,7 @@ describe("injected pod", () => {
     const env = Object.fromEntries(tools.env!.map((e) => [e.name, e.value]));
     expect(env.SSL_CERT_FILE).toBe("/etc/custom/bundle.pem");
     expect(env.NODE_EXTRA_CA_CERTS).toBe("/var/run/toolwall/ca/ca.crt");
-    expect(env.REQUESTS_CA_BUNDLE).toBe("/var/run/toolwall/ca/bundle.crt");
+    expect(env.REQUESTS_CA_BUNDLE).toBe("/var/run/toolwall/ca/ca-bundle.pem");
   });
 });
 
