@@ -1,7 +1,7 @@
 import { RE2JS } from "re2js";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, normalize, withContext } from "./normalize.ts";
-import { pathJoin, toolHash } from "./pinning.ts";
+import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
 import { COMPOUND_RULES, type CompoundRule, PATTERN_RULES, type PatternRule } from "./rules.ts";
 import {
   type Category,
@@ -25,6 +25,11 @@ interface CompiledPattern {
   unless: RE2JS | undefined;
 }
 
+interface CachedResult {
+  tokens: readonly unknown[];
+  result: InspectionResult;
+}
+
 interface CompiledCustom {
   rule: string;
   severity: Severity;
@@ -43,12 +48,15 @@ export interface CompiledInspection {
   /** Literal id → [pattern index, trigger group (0, 1 or 2)]. */
   readonly literalOwners: readonly (readonly [number, number])[];
   readonly literals: LiteralSet;
-  readonly cache: Map<string, InspectionResult>;
+  /** Tool name → recent definitions of that name (as definitionTokens) and their results. */
+  readonly cache: Map<string, CachedResult[]>;
   /** Findings per distinct string (without field), see analyzeString. */
   readonly strings: readonly Map<string, readonly Finding[]>[];
 }
 
 const CACHE_LIMIT = 20_000;
+/** Definitions kept per tool name (one name offered by several servers, or changing back and forth). */
+const CACHED_PER_NAME = 4;
 const STRING_CACHE_LIMIT = 100_000;
 const STRING_CACHE_MAX_LENGTH = 256;
 const MAX_SCHEMA_DEPTH = 64;
@@ -152,6 +160,53 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
   if (!SEVERITIES.includes(threshold)) throw new InspectionConfigError(`unknown threshold '${threshold}'`);
   const action = config.action ?? "Alert";
   if (action !== "Alert" && action !== "Block") throw new InspectionConfigError(`unknown action '${action}'`);
+  const { patterns, literalOwners, literals } = rulePrograms(detectors);
+  const customs: CompiledCustom[] = [];
+  for (const custom of config.customPatterns ?? []) {
+    const severity = custom.severity ?? "High";
+    if (!SEVERITIES.includes(severity))
+      throw new InspectionConfigError(`customPatterns '${custom.name}': unknown severity '${severity}'`);
+    customs.push({
+      rule: `custom.${custom.name}`,
+      severity,
+      regex: compileRe2(custom.pattern, `customPatterns '${custom.name}'`),
+    });
+  }
+  const compiled: CompiledInspection = {
+    enabled: config.enabled ?? true,
+    detectors,
+    threshold,
+    action,
+    patterns,
+    compounds: COMPOUND_RULES.filter((rule) => detectors.has(rule.category)),
+    customs,
+    literalOwners,
+    literals,
+    cache: new Map(),
+    strings: [new Map(), new Map(), new Map(), new Map()],
+  };
+  warmUpCustoms(compiled.customs);
+  compiledByConfig.set(config, compiled);
+  return compiled;
+}
+
+interface RulePrograms {
+  patterns: CompiledPattern[];
+  literalOwners: [number, number][];
+  literals: LiteralSet;
+}
+
+/**
+ * The built-in rules compiled once per process and detector set, shared by every policy: RE2JS
+ * builds its DFA states lazily per program, so a shared program keeps what earlier listings taught
+ * it, and a policy update costs no recompilation.
+ */
+const programsByDetectors = new Map<string, RulePrograms>();
+
+function rulePrograms(detectors: ReadonlySet<DetectorName>): RulePrograms {
+  const key = DETECTORS.filter((name) => detectors.has(name)).join(",");
+  const cached = programsByDetectors.get(key);
+  if (cached) return cached;
   const patterns: CompiledPattern[] = [];
   const literalList: string[] = [];
   const literalOwners: [number, number][] = [];
@@ -179,47 +234,25 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
       literalOwners.push([index, 2]);
     }
   }
-  const customs: CompiledCustom[] = [];
-  for (const custom of config.customPatterns ?? []) {
-    const severity = custom.severity ?? "High";
-    if (!SEVERITIES.includes(severity))
-      throw new InspectionConfigError(`customPatterns '${custom.name}': unknown severity '${severity}'`);
-    customs.push({
-      rule: `custom.${custom.name}`,
-      severity,
-      regex: compileRe2(custom.pattern, `customPatterns '${custom.name}'`),
-    });
+  const programs = { patterns, literalOwners, literals: new LiteralSet(literalList) };
+  for (const pattern of patterns) {
+    warmUp(pattern.regex);
+    if (pattern.unless) warmUp(pattern.unless);
   }
-  const compiled: CompiledInspection = {
-    enabled: config.enabled ?? true,
-    detectors,
-    threshold,
-    action,
-    patterns,
-    compounds: COMPOUND_RULES.filter((rule) => detectors.has(rule.category)),
-    customs,
-    literalOwners,
-    literals: new LiteralSet(literalList),
-    cache: new Map(),
-    strings: [new Map(), new Map(), new Map(), new Map()],
-  };
-  warmUp(compiled);
-  compiledByConfig.set(config, compiled);
-  return compiled;
+  programsByDetectors.set(key, programs);
+  return programs;
 }
 
 const WARM_UP_TEXT =
   "warm up: a sentence that matches nothing in particular, long enough for every engine path. ";
 
-/** RE2JS builds its matching machinery on first use; pay that once here, not on the first listing. */
-function warmUp(compiled: CompiledInspection): void {
-  for (const text of [WARM_UP_TEXT, WARM_UP_TEXT.repeat(8)]) {
-    for (const pattern of compiled.patterns) {
-      pattern.regex.matcher(text).find();
-      pattern.unless?.matcher(text).find();
-    }
-    for (const custom of compiled.customs) custom.regex.matcher(text).find();
-  }
+/** RE2JS builds its matching machinery on first use; pay that once at compile time, not on the first listing. */
+function warmUp(regex: RE2JS): void {
+  for (const text of [WARM_UP_TEXT, WARM_UP_TEXT.repeat(8)]) regex.matcher(text).find();
+}
+
+function warmUpCustoms(customs: readonly CompiledCustom[]): void {
+  for (const custom of customs) warmUp(custom.regex);
 }
 
 function resolveCompiled(config: InspectionConfig | CompiledInspection | undefined): CompiledInspection {
@@ -522,42 +555,59 @@ function dedupe(findings: Finding[]): Finding[] {
   });
 }
 
-function cacheKey(tool: ToolDefinition): string {
-  return JSON.stringify([
-    tool.name,
-    tool.title,
-    tool.description,
-    tool.inputSchema,
-    tool.outputSchema,
-    tool.annotations,
-  ]);
+function cachedResult(
+  compiled: CompiledInspection,
+  key: string,
+  tool: ToolDefinition,
+): InspectionResult | undefined {
+  const entries = compiled.cache.get(key);
+  if (entries === undefined) return undefined;
+  for (const entry of entries) if (sameTokens(tool, entry.tokens)) return entry.result;
+  return undefined;
+}
+
+function remember(
+  compiled: CompiledInspection,
+  key: string,
+  tokens: unknown[],
+  result: InspectionResult,
+): void {
+  const entries = compiled.cache.get(key);
+  if (entries) {
+    if (entries.length >= CACHED_PER_NAME) entries.shift();
+    entries.push({ tokens, result });
+    return;
+  }
+  if (compiled.cache.size >= CACHE_LIMIT) compiled.cache.delete(compiled.cache.keys().next().value!);
+  compiled.cache.set(key, [{ tokens, result }]);
 }
 
 /**
- * Inspects one tool definition. Pure and synchronous; results are cached per compiled config by
- * the definition's content, so a listing that did not change costs a JSON.stringify per tool.
- * The returned object is shared between callers and must not be mutated.
+ * Inspects one tool definition. Pure and synchronous; results are cached per compiled config and
+ * tool name together with the definition's tokens: an unchanged definition costs one sequential
+ * walk (no serialising, no hashing); one changed in place after being cached is inspected again. The returned object is shared between
+ * callers and must not be mutated.
  */
 export function inspectTool(
   tool: ToolDefinition,
   config?: InspectionConfig | CompiledInspection,
 ): InspectionResult {
   const compiled = resolveCompiled(config);
-  const key = cacheKey(tool);
-  const cached = compiled.cache.get(key);
+  const key = typeof tool.name === "string" ? tool.name : "";
+  const cached = cachedResult(compiled, key, tool);
   if (cached) return cached;
   const findings = compiled.enabled ? inspectUncached(compiled, tool) : [];
   const maxSeverity = findings[0]?.severity;
   const flagged = maxSeverity !== undefined && severityRank(maxSeverity) >= severityRank(compiled.threshold);
+  const { hash, cacheable } = hashForCache(tool);
   const result: InspectionResult = Object.freeze({
-    hash: toolHash(tool),
+    hash,
     findings,
     maxSeverity,
     flagged,
     action: flagged ? (compiled.action === "Block" ? "block" : "alert") : "none",
   });
-  if (compiled.cache.size >= CACHE_LIMIT) compiled.cache.delete(compiled.cache.keys().next().value!);
-  compiled.cache.set(key, result);
+  if (cacheable) remember(compiled, key, definitionTokens(tool), result);
   return result;
 }
 

@@ -25,7 +25,7 @@ function isIndexLike(key: string): boolean {
   return first >= 0x30 && first <= 0x39 && String(Number(key) >>> 0) === key;
 }
 
-/** A copy with keys inserted in sorted order; undefined when an object has an index-like key. */
+/** A copy with keys inserted in sorted order; undefined when an object has an index-like or `__proto__` key. */
 function sortedCopy(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) {
@@ -38,7 +38,10 @@ function sortedCopy(value: unknown): unknown {
     return out;
   }
   const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) if (isIndexLike(keys[i]!)) return undefined;
+  // Assigning a "__proto__" key would set the copy's prototype instead of adding a member (and
+  // a null-prototype copy is a slow dictionary object): such values take the slow path.
+  for (let i = 0; i < keys.length; i++)
+    if (isIndexLike(keys[i]!) || keys[i] === "__proto__") return undefined;
   keys.sort();
   const out: Record<string, unknown> = {};
   for (const key of keys) {
@@ -78,6 +81,73 @@ export function toolHash(tool: ToolDefinition): string {
   return createHash("sha256")
     .update(canonicalJson(pinnedView(tool)))
     .digest("hex");
+}
+
+/**
+ * The hash, and whether a definition can be answered from a result cache: not when it has index-like
+ * or `__proto__` keys (its canonical JSON is built by hand; rare, and never worth the risk).
+ */
+export function hashForCache(tool: ToolDefinition): { hash: string; cacheable: boolean } {
+  const view = pinnedView(tool);
+  const sorted = sortedCopy(view);
+  const canonical = sorted === undefined ? slowCanonicalJson(view) : JSON.stringify(sorted);
+  return { hash: createHash("sha256").update(canonical).digest("hex"), cacheable: sorted !== undefined };
+}
+
+const OBJECT_START = Symbol("object");
+const OBJECT_END = Symbol("end");
+const ARRAY_START = Symbol("array");
+
+/**
+ * The pinned fields as a flat token list in the order they arrived (keys, leaf values, structure
+ * marks). `sameTokens` walks a later definition against it sequentially: no serialising, hashing
+ * or keyed lookups, which makes an unchanged listing cheap. Order-sensitive, so stricter than
+ * JSON equality: a reordered definition is merely inspected again.
+ */
+export function definitionTokens(tool: ToolDefinition): unknown[] {
+  const out: unknown[] = [];
+  for (const field of PINNED_FIELDS) pushTokens(tool[field], out);
+  return out;
+}
+
+function pushTokens(value: unknown, out: unknown[]): void {
+  if (value === null || typeof value !== "object") {
+    out.push(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    out.push(ARRAY_START, value.length);
+    for (let i = 0; i < value.length; i++) pushTokens(value[i], out);
+    return;
+  }
+  out.push(OBJECT_START);
+  for (const key in value) {
+    out.push(key);
+    pushTokens((value as Record<string, unknown>)[key], out);
+  }
+  out.push(OBJECT_END);
+}
+
+/** Whether a definition produces exactly these tokens (see definitionTokens). */
+export function sameTokens(tool: ToolDefinition, tokens: readonly unknown[]): boolean {
+  const cursor = { at: 0 };
+  for (const field of PINNED_FIELDS) if (!matchTokens(tool[field], tokens, cursor)) return false;
+  return cursor.at === tokens.length;
+}
+
+function matchTokens(value: unknown, tokens: readonly unknown[], cursor: { at: number }): boolean {
+  if (value === null || typeof value !== "object") return value === tokens[cursor.at++];
+  if (Array.isArray(value)) {
+    if (tokens[cursor.at++] !== ARRAY_START || tokens[cursor.at++] !== value.length) return false;
+    for (let i = 0; i < value.length; i++) if (!matchTokens(value[i], tokens, cursor)) return false;
+    return true;
+  }
+  if (tokens[cursor.at++] !== OBJECT_START) return false;
+  for (const key in value) {
+    if (tokens[cursor.at++] !== key) return false;
+    if (!matchTokens((value as Record<string, unknown>)[key], tokens, cursor)) return false;
+  }
+  return tokens[cursor.at++] === OBJECT_END;
 }
 
 export interface FieldChange {

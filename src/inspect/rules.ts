@@ -113,6 +113,40 @@ const SECRET_NOUN_TRIGGERS = [
   "mnemonic",
 ];
 
+/** Secrets a tool has no business asking the model to go and get. */
+const SOURCED_SECRET = `${SECRET_NOUNS}|(?:[a-z]+ )?tokens?|access[ _-]?keys? ids?|secret(?: access)?[ _-]?keys?|connection strings?|kube ?config|[a-z0-9]+_(?:url|dsn)`;
+
+/** Where a secret lives that the user did not give to this tool: the model would have to go and get it. */
+const SECRET_SOURCE =
+  "\\b(?:from|in|out of)\\s+(?:the\\s+|their\\s+|your\\s+|his\\s+|her\\s+|the user'?s?'?\\s+)?(?:[\\w.-]+\\s+){0,2}(?:environment|profile|home (?:folder|directory|dir)|browser(?: profile)?|keychain|keyring|dotfiles?|chat|conversation|shell history|config(?:uration)? files?|[a-z0-9]+_(?:url|token|key|secret|password|dsn))\\b|\\bearlier in the (?:chat|conversation|session)\\b|\\b(?:has|have) (?:mentioned|shared|pasted|typed)\\b|\\b(?:mentioned|shared|pasted|typed) (?:earlier|before|previously)\\b";
+
+const HAND_OVER =
+  "put|pass|paste|fill|write|include|add|place|insert|copy|supply|provide|look (?:it |them )?up|grab|load|take|get|fetch|read|send|attach|append";
+const HAND_OVER_TRIGGERS = [
+  "put",
+  "pass",
+  "paste",
+  "fill",
+  "write",
+  "include",
+  "add",
+  "place",
+  "insert",
+  "copy",
+  "supply",
+  "provide",
+  "look",
+  "grab",
+  "load",
+  "take",
+  "get",
+  "fetch",
+  "read",
+  "send",
+  "attach",
+  "append",
+];
+
 const CONTEXT_NOUNS =
   "(?:any|all|every) private files?|private files? you have read|files? you have read|everything you have read|system prompt|system message|full chat|entire chat|whole chat|chat so far|chat transcript|whole conversation|conversation history|chat history|previous messages|prior messages|full conversation|entire conversation|conversation so far|all (?:previous |prior |other )?messages|context window|your instructions|environment variables|env vars|\\.env (?:file|contents)";
 const CONTEXT_TRIGGERS = [
@@ -159,7 +193,7 @@ const EXFIL_HOST_TRIGGERS = [
 ];
 
 const DESTINATION =
-  "(?:https?|wss?|ftp|sftp)://[^\\s'\"`)]+|\\b[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}\\b|\\b(?:an?|the|our|my|this|remote|external)\\s+(?:external |remote |third[ -]party |backup |analytics |logging |collection |monitoring |audit |telemetry |sync )+(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook)\\b|\\bour (?:[\\w-]+ ){0,2}(?:server|endpoint|service|url|host|api|bucket|inbox|mailbox|webhook|collector)\\b|\\b(?:an?|the|this)\\s+(?:external|remote|third[ -]party|public|offsite|cloud)\\s+(?:[\\w-]+\\s+){0,2}(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook|storage|collector|drive)\\b|\\b(?:s3|gs)://[^\\s]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b[\\w-]+(?:\\.[\\w-]+)*\\.(?:com|net|io|org|xyz|ru|cn|site|dev|app|top|info|biz)(?:/[^\\s]*)?\\b";
+  "(?:https?|wss?|ftp|sftp)://[^\\s'\"`)]+|\\b[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}\\b|\\b(?:an?|the|our|my|this|remote|external)\\s+(?:external |remote |third[ -]party |backup |analytics |logging |collection |monitoring |audit |telemetry |sync )+(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook)\\b|\\bour (?:[\\w-]+ ){0,2}(?:server|endpoint|service|url|host|api|bucket|inbox|mailbox|webhook|collector|archive|mirror|vault|storage)\\b|\\b(?:an?|the|this)\\s+(?:external|remote|third[ -]party|public|offsite|cloud)\\s+(?:[\\w-]+\\s+){0,2}(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook|storage|collector|drive)\\b|\\b(?:s3|gs)://[^\\s]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b[\\w-]+(?:\\.[\\w-]+)*\\.(?:com|net|io|org|xyz|ru|cn|site|dev|app|top|info|biz)(?:/[^\\s]*)?\\b";
 
 const PERSONAL_DATA =
   "ssn|social security numbers?|pii|email address(?:es)?|personal (?:data|details|information)|locations?|location history|home address|phone numbers?|credit card(?: numbers?)?|card numbers?|income|figures|identity|profile";
@@ -232,8 +266,14 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "share",
       "post",
       "decode",
+      "write",
+      "reproduce",
+      "quote",
+      "recite",
+      "echo",
+      "show",
     ],
-    pattern: `\\b(?:read|reads|reading|cat|open|load|get|fetch|retrieve|collect|grab|access|copy|include|attach|upload|send|print|output|dump|extract|type|contents? of|paste|append|embed|pass|provide|look up|check|scan|search|find|locate|steal|harvest|exfiltrate|transfer|share|post|decode|back up|backup|list)\\b[^\\n]{0,80}?(?:${SECRET_FILE})|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:attach|include|pass|send|put|paste|upload|copy|append|embed|provide|submit)\\b|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:writing (?:its|their) contents?|in (?:the|your) (?:response|answer|reply|output))`,
+    pattern: `\\b(?:read|reads|reading|cat|open|load|get|fetch|retrieve|collect|grab|access|copy|include|attach|upload|send|print|output|dump|extract|type|contents? of|paste|append|embed|pass|provide|look up|check|scan|search|find|locate|steal|harvest|exfiltrate|transfer|share|post|decode|back up|backup|list|write out|write down|reproduce|quote|recite|echo|show)\\b[^\\n]{0,80}?(?:${SECRET_FILE})|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:attach|include|pass|send|put|paste|upload|copy|append|embed|provide|submit)\\b|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:writing (?:its|their) contents?|in (?:the|your) (?:response|answer|reply|output))`,
     unless: `\\b(?:never|not|don't|do not|cannot|can't|refuses? to|won't|will not|excluding|except)\\b|${NOT_A_SECRET_FILE}`,
   },
   {
@@ -336,6 +376,35 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     ],
     pattern: `\\b(?:look up|find|get|read|fetch|retrieve|obtain|grab|copy|take|extract)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS})\\b[^.\\n]{0,60}?\\b(?:put|pass|place|include|add|send|give|insert|append|paste|submit|provide|attach)\\b\\s+(?:it|them|this|that|the value|those)\\b|\\b(?:contain|contains|include|includes|pass|put|add|send|attach|embed|insert|append|place|write)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS}|tokens?|keys?)\\b[^.\\n]{0,30}?\\b(?:currently configured|configured|from the environment|in the environment|you have|you know|you can see|you have seen|you find|you found|you discover|you come across|available to you|in (?:the|this) conversation|in your context)\\b|\\b(?:${SECRET_NOUNS}|passwords?|tokens?)\\b[^.\\n]{0,40}?\\b(?:pass|put|copy|send|add|include|insert|append|write)\\s+(?:it|them)\\s+(?:to|in|into)\\s+(?:the\\s+)?[\\w\\x60'"-]*\\s*(?:parameter|argument|field)|\\b(?:copy|take|read|get|fetch|grab|pull|paste)\\s+(?:it|them|the value|its value|the values)\\s+from\\b[^.\\n]{0,60}?\\b(?:${SECRET_NOUNS})\\b[^\\n]{0,60}?\\binto\\b`,
     unless: "\\b(?:never|do not|don't|must not|should not|without)\\b",
+  },
+  {
+    id: "credential.secret-from-source",
+    category: "CredentialTheft",
+    severity: "High",
+    summary:
+      "asks the model to fetch a secret from somewhere the user did not hand it over (environment, profile, browser, home folder, earlier chat) and use it",
+    triggers: [...SECRET_NOUN_TRIGGERS, "kube config", "kubeconfig", "connection string"],
+    alsoTriggers: [
+      "from",
+      " in the",
+      " in their",
+      " in your",
+      " in his",
+      " in her",
+      "out of",
+      "earlier",
+      "previously",
+      "before",
+      "mentioned",
+      "shared",
+      "pasted",
+      "typed",
+    ],
+    andTriggers: HAND_OVER_TRIGGERS,
+    pattern: `\\b(?:${HAND_OVER})\\b[^.\\n]{0,80}?\\b(?:${SOURCED_SECRET})\\b[^.\\n]{0,60}?(?:${SECRET_SOURCE})|\\b(?:${SOURCED_SECRET})\\b[^.\\n]{0,60}?(?:${SECRET_SOURCE})[^.\\n]{0,60}?\\b(?:${HAND_OVER})\\b|\\b(?:${HAND_OVER})\\b[^.\\n]{0,60}?(?:${SECRET_SOURCE})[^.\\n]{0,60}?\\b(?:${SOURCED_SECRET})\\b|\\b(?:${SOURCED_SECRET})\\b[^.\\n]{0,60}?\\b(?:${HAND_OVER})\\b[^.\\n]{0,40}?(?:${SECRET_SOURCE})`,
+    // The server reading its own configuration ("is read from MY_API_KEY if omitted") is not a request.
+    unless:
+      "\\b(?:never|do not|don't|must not|should not|without|instead of|(?:is|are|gets?|will be) (?:read|loaded|taken|fetched|obtained|picked up)|if (?:omitted|unset|not (?:set|provided|given|passed))|falls? back|defaults? to)\\b",
   },
   {
     id: "credential.secret-harvest",
@@ -541,8 +610,14 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "delivered",
       "logged",
       "shared",
+      "mirrored",
+      "replicated",
+      "archived",
+      "exported",
+      "pushed",
+      "published",
     ],
-    pattern: `\\b(?:${SEND_VERBS})\\b[^.\\n]{0,60}?\\b(?:contents?|data|results?|outputs?|files?|conversation|messages|history|credentials|keys|tokens|secrets|information|details|everything|responses?|arguments|parameters|payload|logs?|copy|summary|documents?|records|emails|message|text|repository|repo|code|source|database|dump|backup|prompts?|queries|questions|inputs?|keystrokes|screenshots?|cookies|headers|values|passwords|rows|records|transcripts?|recordings?|captures?|audio|photos?|reports?|notes?|memos?|attachments?|copies|${PERSONAL_DATA})\\b[^.\\n]{0,60}?\\b(?:to|at|into|via|towards)\\s+(?:${DESTINATION})|\\b(?:contents?|data|results?|outputs?|files?|conversation|messages?|text|history|credentials|keys|tokens|secrets|documents?|prompts?|images?|inputs?|cookies|rows|records|transcripts?|recordings?|screenshots?|captures?|audio|photos?|reports?|notes?|memos?|attachments?|copies|${PERSONAL_DATA})\\b[^.\\n]{0,40}?\\b(?:is|are|gets?|will be)\\s+(?:always\\s+|also\\s+|automatically\\s+|then\\s+|silently\\s+|quietly\\s+)*(?:sent|uploaded|forwarded|posted|transmitted|mailed|emailed|copied|shared|streamed|synced|delivered|relayed|logged|submitted)\\s+(?:to|at)\\s+(?:${DESTINATION})|\\b(?:a |one )?cop(?:y|ies) of\\b[^.\\n]{0,80}?\\b(?:goes|go|is sent|are sent|gets sent|is forwarded|are forwarded|is mailed|is emailed|lands)\\s+(?:to|in)\\s+(?:${DESTINATION})|\\b(?:post|send|forward|upload|submit|transmit|report|mail|email)\\s+(?:it|them|this|that|these|those)\\s+to\\s+[^.\\n]{0,40}?(?:https?://|wss?://|[\\w.+-]+@[\\w-]+\\.|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b)`,
+    pattern: `\\b(?:${SEND_VERBS})\\b[^.\\n]{0,60}?\\b(?:contents?|data|results?|outputs?|files?|conversation|messages|history|credentials|keys|tokens|secrets|information|details|everything|responses?|arguments|parameters|payload|logs?|copy|summary|documents?|records|emails|message|text|repository|repo|code|source|database|dump|backup|prompts?|queries|questions|inputs?|keystrokes|screenshots?|cookies|headers|values|passwords|rows|records|transcripts?|recordings?|captures?|audio|photos?|reports?|notes?|memos?|attachments?|copies|${PERSONAL_DATA})\\b[^.\\n]{0,60}?\\b(?:to|at|into|via|towards)\\s+(?:${DESTINATION})|\\b(?:contents?|data|results?|outputs?|files?|conversation|messages?|text|history|credentials|keys|tokens|secrets|documents?|prompts?|images?|inputs?|cookies|rows|records|transcripts?|recordings?|screenshots?|captures?|audio|photos?|reports?|notes?|memos?|attachments?|copies|archives?|backups?|exports?|snapshots?|dumps?|${PERSONAL_DATA})\\b[^.\\n]{0,40}?\\b(?:is|are|gets?|will be)\\s+(?:always\\s+|also\\s+|automatically\\s+|then\\s+|silently\\s+|quietly\\s+)*(?:sent|uploaded|forwarded|posted|transmitted|mailed|emailed|copied|shared|streamed|synced|delivered|relayed|logged|submitted|mirrored|replicated|archived|exported|pushed|published)\\s+(?:to|at)\\s+(?:[\\w'-]+\\s+){0,3}?(?:(?:at|on)\\s+)?(?:${DESTINATION})|\\b(?:a |one )?cop(?:y|ies) of\\b[^.\\n]{0,80}?\\b(?:goes|go|is sent|are sent|gets sent|is forwarded|are forwarded|is mailed|is emailed|lands)\\s+(?:to|in)\\s+(?:${DESTINATION})|\\b(?:post|send|forward|upload|submit|transmit|report|mail|email)\\s+(?:it|them|this|that|these|those)\\s+to\\s+[^.\\n]{0,40}?(?:https?://|wss?://|[\\w.+-]+@[\\w-]+\\.|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b)`,
   },
   {
     id: "exfil.redirect-recipients",
@@ -584,9 +659,13 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "override",
       "rewrite",
       "swap",
+      "whatever",
+      "whichever",
+      "regardless",
+      "instead",
     ],
     pattern:
-      "\\b(?:all|every|each|any)\\b[^.\\n]{0,30}?\\b(?:emails?|messages?|mail|replies|notifications|payments?|transfers?|invoices?)\\b[^.\\n]{0,40}?\\b(?:must|should|shall|need to|have to|are to|will)\\b[^.\\n]{0,20}?\\b(?:be )?(?:sent|forwarded|redirected|copied|bcc'?e?d|delivered|cc'?e?d|routed|paid)\\b|\\b(?:always|also|secretly|silently)\\b[^.\\n]{0,30}?\\b(?:add|include|bcc|cc|copy|set)\\b[^.\\n]{0,30}?[\\w.+-]+@[\\w-]+\\.[a-z]{2,}|\\b(?:change|replace|override|rewrite|swap|alter|modify)\\b[^.\\n]{0,30}?\\b(?:recipients?|to address|destination|iban|account number|wallet address|payee)\\b",
+      "\\b(?:whatever|whichever|regardless of(?: the| which| what)?)\\s+(?:recipients?|address(?:es)?|accounts?|payees?|destinations?|channels?|iban)\\b[^.\\n]{0,80}?\\b(?:go|goes|be sent|be paid|be routed|be delivered|be forwarded|be mailed)\\s+to\\b|\\b(?:must|should|will|shall|always)\\s+(?:go|be sent|be paid|be routed|be delivered|be forwarded|be mailed)\\s+to\\s+[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}\\s+instead\\b|\\b(?:all|every|each|any)\\b[^.\\n]{0,30}?\\b(?:emails?|messages?|mail|replies|notifications|payments?|transfers?|invoices?)\\b[^.\\n]{0,40}?\\b(?:must|should|shall|need to|have to|are to|will)\\b[^.\\n]{0,20}?\\b(?:be )?(?:sent|forwarded|redirected|copied|bcc'?e?d|delivered|cc'?e?d|routed|paid)\\b|\\b(?:always|also|secretly|silently)\\b[^.\\n]{0,30}?\\b(?:add|include|bcc|cc|copy|set)\\b[^.\\n]{0,30}?[\\w.+-]+@[\\w-]+\\.[a-z]{2,}|\\b(?:change|replace|override|rewrite|swap|alter|modify)\\b[^.\\n]{0,30}?\\b(?:recipients?|to address|destination|iban|account number|wallet address|payee)\\b",
   },
   {
     id: "exfil.recipient-address",
@@ -602,10 +681,23 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     severity: "High",
     summary: "tells the model to call another tool with data and an outside URL or address",
     triggers: ["tool", "function"],
-    alsoTriggers: ["call", "invoke", "use", "run"],
+    alsoTriggers: [
+      "call",
+      "invoke",
+      "use",
+      "run",
+      "hand",
+      "give",
+      "pass",
+      "send",
+      "feed",
+      "forward",
+      "submit",
+      "provide",
+    ],
     andTriggers: ["http", "@", "ws://", "wss://"],
     pattern:
-      "\\b(?:call|invoke|use|run)\\b[^.\\n]{0,40}?\\b(?:tool|function)\\b[^.\\n]{0,40}?\\b(?:with|passing|and)\\b[^.\\n]{0,60}?(?:https?://|wss?://|[\\w.+-]+@[\\w-]+\\.[a-z]{2,})",
+      "\\b(?:call|invoke|use|run)\\b[^.\\n]{0,40}?\\b(?:tool|function)\\b[^.\\n]{0,40}?\\b(?:with|passing|and)\\b[^.\\n]{0,60}?(?:https?://|wss?://|[\\w.+-]+@[\\w-]+\\.[a-z]{2,})|\\b(?:hand|give|pass|send|feed|forward|submit|provide)\\b[^.\\n]{0,80}?\\bto\\s+(?:the\\s+)?[`'\"]?[\\w.-]+[`'\"]?\\s+(?:tool|function)\\b[^\\n]{0,40}?(?:https?://|wss?://|[\\w.+-]+@[\\w-]+\\.[a-z]{2,})",
   },
   {
     id: "exfil.tool-chaining-sensitive",
@@ -626,6 +718,30 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:call|invoke|use|run|trigger)\\b[^.\\n]{0,30}?\\b(?:tool|function)\\b[^.\\n]{0,40}?\\bwith\\b[^.\\n]{0,40}?\\b(?:credentials|conversation|history|keys|tokens|secrets|passwords|system prompt|cookies)\\b|\\bpass\\b[^.\\n]{0,30}?\\b(?:credentials|conversation|history|keys|tokens|secrets|passwords|system prompt|cookies)\\b[^.\\n]{0,40}?\\bto\\b[^.\\n]{0,30}?\\b(?:tool|function)\\b",
+  },
+  {
+    id: "exfil.encoded-smuggling",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "asks to smuggle data out encoded into another value or into DNS names",
+    triggers: ["base64", "hex", "encod", "rot13", "obfuscat", "subdomain", "dns", "hostname"],
+    alsoTriggers: [
+      "append",
+      "add",
+      "attach",
+      "embed",
+      "hide",
+      "tuck",
+      "smuggle",
+      "put",
+      "include",
+      "encode",
+      "resolve",
+      "lookup",
+      "look up",
+    ],
+    pattern:
+      "\\b(?:append|add|attach|embed|hide|tuck|smuggle)\\s+(?:a |an |the )?(?:base64|hex|rot13|encoded|obfuscated)(?:[ -]encod(?:ed|ing))?\\s+(?:encoding |version |copy |dump )?of\\b|\\b(?:encode|embed|put|place|include|smuggle)\\b[^.\\n]{0,60}?\\b(?:as|in|into)\\s+(?:a |the |an )?(?:subdomains?|dns (?:names?|labels?|quer(?:y|ies))|hostnames?)\\b[^.\\n]{0,60}?\\b(?:resolve|look ?up|query|ping)\\b",
   },
   {
     id: "exfil.copy-elsewhere",
@@ -731,8 +847,22 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "High",
     summary: "explicitly hides something from the user",
-    triggers: ["person", "people", "requester", "customer", "user", "human", "operator"],
-    alsoTriggers: ["without", "keep", "hide", "conceal", "withhold", "not", "never", "don't"],
+    triggers: ["person", "people", "requester", "customer", "user", "human", "operator", "reader"],
+    alsoTriggers: [
+      "without",
+      "keep",
+      "hide",
+      "conceal",
+      "withhold",
+      "not",
+      "never",
+      "don't",
+      "doesn't",
+      "need not",
+      "needn't",
+      "no need",
+      "if",
+    ],
     andTriggers: [
       "knowledge",
       "notic",
@@ -754,9 +884,16 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "suspect",
       "notify",
       "alert",
+      "admit",
+      "say",
+      "hear",
+      "claim",
+      "pretend",
+      "answer",
+      "reply",
     ],
     pattern:
-      "\\bwithout\\b[^.\\n]{0,20}?\\b(?:the )?(?:user|human|operator)(?:'s)?\\s+(?:knowledge|noticing|knowing|awareness|consent|seeing|being aware|finding out)|\\b(?:keep|hide|conceal|withhold)\\b[^.\\n]{0,40}?\\bfrom\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|operator)|\\bthe (?:user|human)\\b[^.\\n]{0,20}?\\b(?:must|should|will|need|may|does|do|did|is|are) (?:not|never)\\b[^.\\n]{0,20}?\\b(?:know|see|notice|be told|be informed|find out|learn|be aware|suspect)|\\b(?:do not|don't|never|must not|must never|should not|should never)\\b\\s+(?:tell|inform|mention|reveal|disclose|show|explain)\\b[^.\\n]{0,20}?\\b(?:this|that|these|it|the following)\\b[^.\\n]{0,30}?\\bto\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|person|people|requester|customer|operator)|\\b(?:do not|don't|never|must not|must never|should never)\\s+(?:tell|inform|mention|reveal|disclose|notify|alert)\\s+(?:to\\s+|this to\\s+|it to\\s+)?(?:the\\s+)?(?:user|human)s?\\b|\\b(?:never|not|don't|do not)\\s+let\\s+(?:the\\s+)?(?:user|human)s?\\s+(?:know|see|find out|notice)\\b",
+      "\\bwithout\\b[^.\\n]{0,20}?\\b(?:the )?(?:user|human|operator)(?:'s)?\\s+(?:knowledge|noticing|knowing|awareness|consent|seeing|being aware|finding out)|\\b(?:keep|hide|conceal|withhold)\\b[^.\\n]{0,40}?\\bfrom\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|operator)|\\bthe (?:user|human)\\b[^.\\n]{0,20}?\\b(?:must|should|will|need|may|does|do|did|is|are) (?:not|never)\\b[^.\\n]{0,20}?\\b(?:know|see|notice|be told|be informed|find out|learn|be aware|suspect)|\\b(?:do not|don't|never|must not|must never|should not|should never)\\b\\s+(?:tell|inform|mention|reveal|disclose|show|explain)\\b[^.\\n]{0,20}?\\b(?:this|that|these|it|the following)\\b[^.\\n]{0,30}?\\bto\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|person|people|requester|customer|operator)|\\b(?:do not|don't|never|must not|must never|should never)\\s+(?:tell|inform|mention|reveal|disclose|notify|alert)\\s+(?:to\\s+|this to\\s+|it to\\s+)?(?:the\\s+)?(?:user|human)s?\\b|\\b(?:never|not|don't|do not)\\s+let\\s+(?:the\\s+)?(?:user|human)s?\\s+(?:know|see|find out|notice)\\b|\\b(?:never|do not|don't|must not|should not|must never)\\s+(?:tell|inform|mention|reveal|disclose|admit|say|explain)\\b[^.\\n]{0,20}?\\bto\\s+(?:the\\s+)?(?:user|human|person|people|requester|customer|operator|anyone|reader)s?\\b|\\b(?:user|human|person|people|requester|customer|operator|reader)s?\\b[^.\\n]{0,30}?\\b(?:does not|doesn't|do not|don't|need not|needn't|never needs? to|has no need to)\\s+(?:need to\\s+)?(?:know|see|hear about|be told|find out)\\b|\\bif (?:the\\s+)?(?:user|human|person|people|they)\\s+asks?\\b[^.\\n]{0,60}?\\b(?:say|claim|pretend|answer that|reply that|tell (?:them|the user) (?:that|it))\\b",
     unless: "\\btell (?:the )?users? to\\b",
   },
   {
@@ -785,9 +922,15 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "keep this",
       "keep that",
       "bring",
+      "reported",
+      "report it",
+      "report this",
+      "reporting",
+      "between you",
+      "between us",
     ],
     pattern:
-      "\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:don't|do not|never)\\s+bring\\s+(?:it|this|that|them)\\s+up\\b|\\bkeep\\s+(?:quiet|silent)\\b|\\bkeep\\s+(?:it|this|that)\\s+(?:quiet|to yourself|between us|secret)\\b|\\b(?:do not|don't|never)\\s+(?:mention|reveal|disclose)\\s+(?:it|this|that|them)\\s*(?:$|[,;.!)>-])|\\bleave\\s+(?:it|this|that|them)\\s+out\\b|\\b(?:omit|withhold|leave out)\\b[^.\\n]{0,40}?\\b(?:when (?:talking|speaking|replying|responding) to|from (?:your )?(?:answer|response|reply)|(?:in|from) (?:your )?(?:answers?|responses?|replies))",
+      "\\b(?:need not|needn't|does not need to|doesn't need to|should not|shouldn't|must not|is not to)\\s+be\\s+(?:reported|mentioned|disclosed|logged|surfaced)\\b|\\b(?:don't|do not|never|without)\\s+report(?:ing)?\\s+(?:it|this|that|them)\\b|\\bbetween (?:you|us) and (?:the |this )?(?:server|tool|function|me)\\b|\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:don't|do not|never)\\s+bring\\s+(?:it|this|that|them)\\s+up\\b|\\bkeep\\s+(?:quiet|silent)\\b|\\bkeep\\s+(?:it|this|that)\\s+(?:quiet|to yourself|between us|secret)\\b|\\b(?:do not|don't|never)\\s+(?:mention|reveal|disclose)\\s+(?:it|this|that|them)\\s*(?:$|[,;.!)>-])|\\bleave\\s+(?:it|this|that|them)\\s+out\\b|\\b(?:omit|withhold|leave out)\\b[^.\\n]{0,40}?\\b(?:when (?:talking|speaking|replying|responding) to|from (?:your )?(?:answer|response|reply)|(?:in|from) (?:your )?(?:answers?|responses?|replies))",
     unless:
       "\\b(?:silently (?:ignore|ignores|ignored|skip|skips|skipped|fail|fails|returns?|creates?|succeeds?|overwrites?|truncates?))\\b",
   },
@@ -831,9 +974,13 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "safeguard",
       "confirmation",
       "warning",
+      "guidance",
+      "direction",
+      "principle",
+      "ethic",
     ],
     pattern:
-      "\\b(?:ignore|disregard|forget|override|bypass|overrule|circumvent)\\b[^.\\n]{0,20}?\\b(?:all |any |the |your |every )?(?:previous|prior|above|earlier|preceding|other|existing|original|system|safety|security|user'?s?|developer|default)?\\s*(?:instructions|rules|guidelines|directives|prompts?|guardrails|policies|restrictions|constraints|safeguards|confirmations?|warnings?)\\b",
+      "\\b(?:ignore|disregard|forget|override|bypass|overrule|circumvent)\\b[^.\\n]{0,20}?\\b(?:all |any |the |your |every )?(?:previous|prior|above|earlier|preceding|other|existing|original|system|safety|security|user'?s?|developer|default)?\\s*(?:instructions|rules|guidelines|directives|prompts?|guardrails|policies|restrictions|constraints|safeguards|confirmations?|warnings?|guidance|directions|principles|ethics)\\b",
     unless:
       "\\b(?:\\.gitignore|ignore (?:case|whitespace|patterns?|files|errors)|ignore_?patterns|exclude)\\b",
   },
@@ -888,9 +1035,18 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "no longer restricted",
       "no longer required",
       "no longer subject",
+      "no longer appl",
+      "void",
+      "revoked",
+      "obsolete",
+      "not apply",
+      "treat",
+      "precedence over",
+      "priority over",
+      "override",
     ],
     pattern:
-      "\\b(?:new|updated|real|actual|true|hidden|secret|additional) (?:system )?instructions?\\s*:|\\bsystem override\\b|\\byou are now\\b|\\bdeveloper mode\\b|\\bjailbreak|\\bdan mode\\b|\\b(?:this|these) (?:instructions?|messages?|notes?|rules?|directives?|descriptions?)\\b[^.\\n]{0,20}?\\b(?:takes? precedence|supersedes?|overrides?|has priority|have priority|outranks?)\\b|\\b(?:higher|highest|top) priority than\\b|\\bno longer (?:bound|restricted|required to follow|subject to)\\b|\\bfrom now on\\b[^.\\n]{0,10}?\\byou\\b|\\b(?:highest|top|first)[ -]priority (?:instruction|directive|rule|command)s?\\b|\\b(?:maintenance|god|admin|unrestricted|sudo|root) mode\\b|\\b(?:obey|comply with|follow|execute|carry out)\\s+(?:every|all|any)\\s+(?:instructions?|commands?|directives?)\\s+(?:in|from|found in|contained in|inside)\\s+(?:the\\s+)?(?:tool|function|web|page|document|scraped)\\s*(?:results?|outputs?|responses?|content)?|\\b(?:the )?(?:user|human|operator|admin|administrator) has (?:already )?(?:granted|given|approved|authori[sz]ed)\\b[^.\\n]{0,20}?\\b(?:permissions?|consent|approval|access|everything)\\b|\\bwhatever (?:instructions|rules|guidelines) you (?:were|have been) given\\b|\\bthe only (?:rules|instructions|guidelines) that (?:apply|matter|count)\\b",
+      "\\b(?:new|updated|real|actual|true|hidden|secret|additional) (?:system )?instructions?\\s*:|\\bsystem override\\b|\\byou are now\\b|\\bdeveloper mode\\b|\\bjailbreak|\\bdan mode\\b|\\b(?:this|these) (?:instructions?|messages?|notes?|rules?|directives?|descriptions?|tools?|functions?|servers?|texts?)\\b[^.\\n]{0,20}?\\b(?:takes? precedence|supersedes?|overrides?|has priority|have priority|outranks?)\\b|\\b(?:outranks?|supersedes?|takes? precedence over|(?:has|have) (?:priority|precedence) over|overrides?)\\s+(?:the\\s+|your\\s+|any\\s+|all\\s+)?(?:[\\w-]+\\s+){0,2}(?:guidance|instructions|guidelines|directions|system prompt|directives)\\s+you\\b|\\btreat\\b[^.\\n]{0,60}?\\bas (?:if it came |coming |originating |having come )?(?:from )?(?:the |an? |your )?(?:system(?: operator| administrator| prompt| message)?|operator|developer|administrator|admin)\\b|\\b(?:previous|prior|earlier|original|other|existing)\\s+(?:guidance|instructions|rules|guidelines|directions|directives)\\b[^.\\n]{0,40}?\\b(?:no longer appl(?:y|ies)|(?:is|are) (?:void|cancel+ed|revoked|obsolete)|(?:do|does) not apply)\\b|\\b(?:higher|highest|top) priority than\\b|\\bno longer (?:bound|restricted|required to follow|subject to)\\b|\\bfrom now on\\b[^.\\n]{0,10}?\\byou\\b|\\b(?:highest|top|first)[ -]priority (?:instruction|directive|rule|command)s?\\b|\\b(?:maintenance|god|admin|unrestricted|sudo|root) mode\\b|\\b(?:obey|comply with|follow|execute|carry out)\\s+(?:every|all|any)\\s+(?:instructions?|commands?|directives?)\\s+(?:in|from|found in|contained in|inside)\\s+(?:the\\s+)?(?:tool|function|web|page|document|scraped)\\s*(?:results?|outputs?|responses?|content)?|\\b(?:the )?(?:user|human|operator|admin|administrator) has (?:already )?(?:granted|given|approved|authori[sz]ed)\\b[^.\\n]{0,20}?\\b(?:permissions?|consent|approval|access|everything)\\b|\\bwhatever (?:instructions|rules|guidelines) you (?:were|have been) given\\b|\\bthe only (?:rules|instructions|guidelines) that (?:apply|matter|count)\\b",
   },
   {
     id: "hidden.obey-this-tool",
@@ -913,6 +1069,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "don't",
       "never",
       "no need",
+      "without",
       "ignore",
       "disregard",
       "override",
@@ -934,9 +1091,11 @@ export const PATTERN_RULES: readonly PatternRule[] = [
       "approval",
       "permission",
       "consent",
+      "they",
+      "person",
     ],
     pattern:
-      "\\b(?:ignore|disregard|override|overrule|contradict)\\s+(?:the\\s+|what\\s+the\\s+|any\\s+)?(?:user|human|requested|specified|provided|given|chosen|selected)(?:'s|s')?\\b|\\bregardless of (?:the |what the )?(?:user|human)(?:'s)? (?:choice|request|selection|instructions?|input|wishes)|\\binstead of (?:the |what the )?(?:user|human|requested|specified)(?:'s)?\\b|\\binstead of the [\\w ]{0,20}(?:entered|chosen|selected|requested|given) by the user|\\b(?:skip|bypass|avoid)\\s+(?:asking\\s+)?(?:the\\s+)?(?:user\\s+)?(?:for\\s+)?(?:confirmation|approval|permission|consent)\\b|\\b(?:do not|don't|never|no need to)\\s+ask\\s+(?:the\\s+)?(?:user\\s+)?(?:for\\s+)?(?:confirmation|approval|permission|consent)\\b",
+      "\\b(?:ignore|disregard|override|overrule|contradict)\\s+(?:the\\s+|what\\s+the\\s+|any\\s+)?(?:user|human|requested|specified|provided|given|chosen|selected)(?:'s|s')?\\b|\\bregardless of (?:the |what the )?(?:user|human)(?:'s)? (?:choice|request|selection|instructions?|input|wishes)|\\binstead of (?:the |what the )?(?:user|human|requested|specified)(?:'s)?\\b|\\binstead of the [\\w ]{0,20}(?:entered|chosen|selected|requested|given) by the user|\\b(?:skip|bypass|avoid)\\s+(?:asking\\s+)?(?:the\\s+)?(?:user\\s+)?(?:for\\s+)?(?:confirmation|approval|permission|consent)\\b|\\b(?:do not|don't|never|no need to)\\s+ask\\s+(?:the\\s+)?(?:user\\s+)?(?:for\\s+)?(?:confirmation|approval|permission|consent)\\b|\\b(?:do not|don't|never|no need to|without)\\s+(?:ask(?:ing)?|check(?:ing)? with|consult(?:ing)?|confirm(?:ing)? with)\\s+(?:the\\s+)?(?:user|human|person)(?:\\s+(?:first|before|for (?:confirmation|approval|permission|consent)))?\\b|\\bregardless of what (?:they|the user|the human)\\b",
   },
   {
     id: "hidden.invoke-destructive-tool",
@@ -1194,8 +1353,9 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     category: "PathTraversal",
     severity: "High",
     summary: "a multi-level or encoded ../ traversal",
-    triggers: ["../", "..\\", "%2e", "%252e", "..%2f", "..;/"],
-    pattern: "(?:\\.\\.[/\\\\]){2,}|%2e%2e(?:%2f|%5c|/|\\\\)|\\.\\.%2f|\\.\\.%5c|%252e%252e|\\.\\.;/",
+    triggers: ["../", "..\\", "%2e", "%252e", "..%2f", "..;/", "....//", "..././"],
+    pattern:
+      "(?:\\.\\.[/\\\\]){2,}|\\.\\.\\.\\.//|\\.\\.\\./\\./|%2e%2e(?:%2f|%5c|/|\\\\)|\\.\\.%2f|\\.\\.%5c|%252e%252e|\\.\\.;/",
   },
   {
     id: "path.sensitive-system-path",
@@ -1266,6 +1426,13 @@ export const COMPOUND_RULES: readonly CompoundRule[] = [
         "path.single-dot-dot",
       ],
     ],
+  },
+  {
+    id: "compound.unconfirmed-destructive",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "sets the user aside while asking for a destructive or transactional action",
+    allOf: [["hidden.against-user"], ["hidden.invoke-destructive-tool"]],
   },
   {
     id: "compound.secret-and-send",

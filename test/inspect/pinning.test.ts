@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, diffToolDefinitions, PINNED_FIELDS, toolHash } from "../../src/inspect/pinning.ts";
+import {
+  canonicalJson,
+  definitionTokens,
+  diffToolDefinitions,
+  hashForCache,
+  PINNED_FIELDS,
+  sameTokens,
+  toolHash,
+} from "../../src/inspect/pinning.ts";
 import type { ToolDefinition } from "../../src/inspect/types.ts";
 
 function shuffleKeys(value: unknown, seed: number): unknown {
@@ -59,6 +67,39 @@ describe("pinning hash", () => {
         expect(toolHash(changed)).not.toBe(toolHash(tool));
         expect(diffToolDefinitions(tool, changed).length).toBeGreaterThan(0);
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps a __proto__ key as a member, so content under it is pinned and never cached", () => {
+    const pinned = (value: number) =>
+      JSON.parse(`{"name":"t","inputSchema":{"__proto__":{"description":"v${value}"}}}`) as ToolDefinition;
+    expect(canonicalJson(pinned(1))).toBe('{"inputSchema":{"__proto__":{"description":"v1"}},"name":"t"}');
+    expect(toolHash(pinned(1))).not.toBe(toolHash(pinned(2)));
+    // No snapshot: such a definition is never answered from the result cache.
+    expect(hashForCache(pinned(1))).toEqual({ hash: toolHash(pinned(1)), cacheable: false });
+  });
+
+  it("matches cached tokens only for a definition with the same pinned content", () => {
+    fc.assert(
+      fc.property(
+        toolArb,
+        fc.constantFrom(...PINNED_FIELDS),
+        json,
+        fc.nat(7),
+        (tool, field, replacement, seed) => {
+          const { hash, cacheable } = hashForCache(tool);
+          expect(hash).toBe(toolHash(tool));
+          fc.pre(cacheable);
+          const tokens = definitionTokens(tool);
+          expect(sameTokens(structuredClone(tool), tokens)).toBe(true);
+          const shuffled = shuffleKeys(tool, seed) as ToolDefinition;
+          if (sameTokens(shuffled, tokens)) expect(canonicalJson(shuffled)).toBe(canonicalJson(tool));
+          const changed = { ...tool, [field]: field === "name" ? `${tool.name}x` : replacement };
+          if (sameTokens(changed, tokens)) expect(toolHash(changed)).toBe(hash);
+          if (toolHash(changed) !== hash) expect(sameTokens(changed, tokens)).toBe(false);
+        },
+      ),
       { numRuns: 300 },
     );
   });
