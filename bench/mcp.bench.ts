@@ -133,6 +133,16 @@ async function callLatency(): Promise<void> {
     times.proxied.push(await post(proxied, "tools/call", call));
   }
   for (const list of Object.values(times)) list.sort((a, b) => a - b);
+  // CPU per call of the whole process (client, upstream and proxy live in it): the difference between
+  // a proxied and a direct block is what the proxy spends, whatever the load of the machine.
+  const cpuPerCall = async (url: string, method: string, params: unknown, n: number) => {
+    const before = process.cpuUsage();
+    for (let i = 0; i < n; i++) await post(url, method, params);
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000 / n;
+  };
+  const cpuDirect = await cpuPerCall(direct, "tools/call", call, 1000);
+  const cpuProxied = await cpuPerCall(proxied, "tools/call", call, 1000);
   console.log(`\n### tools/call, ${calls} sequential calls each (keep-alive, JSON answers)\n`);
   console.log("| | p50 | p90 | p99 |\n|---|---|---|---|");
   for (const [name, list] of Object.entries(times)) {
@@ -142,6 +152,9 @@ async function callLatency(): Promise<void> {
   }
   console.log(
     `| added | ${ms(percentile(times.proxied, 50) - percentile(times.direct, 50))} | ${ms(percentile(times.proxied, 90) - percentile(times.direct, 90))} | ${ms(percentile(times.proxied, 99) - percentile(times.direct, 99))} |`,
+  );
+  console.log(
+    `\nCPU per call, whole process: direct ${ms(cpuDirect)}, proxied ${ms(cpuProxied)}, proxy's share ${ms(cpuProxied - cpuDirect)}`,
   );
 
   // The same 500-tool listing over HTTP: first (new definitions) and unchanged.
@@ -156,8 +169,10 @@ async function callLatency(): Promise<void> {
   }
   unchanged.sort((a, b) => a - b);
   directList.sort((a, b) => a - b);
+  const listCpuDirect = await cpuPerCall(direct, "tools/list", {}, 20);
+  const listCpuProxied = await cpuPerCall(proxied, "tools/list", {}, 20);
   console.log(
-    `\n### tools/list of 500 tools over HTTP (${(Buffer.byteLength(listing) / 1024).toFixed(0)} KiB)\n\n| | time |\n|---|---|\n| direct, p50 of 50 | ${ms(percentile(directList, 50))} |\n| through the proxy, first time | ${ms(first)} |\n| through the proxy, unchanged, p50 of 50 | ${ms(percentile(unchanged, 50))} |`,
+    `\n### tools/list of 500 tools over HTTP (${(Buffer.byteLength(listing) / 1024).toFixed(0)} KiB)\n\n| | time |\n|---|---|\n| direct, p50 of 50 | ${ms(percentile(directList, 50))} |\n| through the proxy, first time | ${ms(first)} |\n| through the proxy, unchanged, p50 of 50 | ${ms(percentile(unchanged, 50))} |\n\nCPU per unchanged listing, whole process: direct ${ms(listCpuDirect)}, proxied ${ms(listCpuProxied)}, proxy's share ${ms(listCpuProxied - listCpuDirect)}`,
   );
   await agent.close();
   await proxy.close(1000);
@@ -187,18 +202,31 @@ async function listingCost(): Promise<void> {
   const time = async (tools: ToolDefinition[]) => {
     // Each listing arrives as fresh JSON, as it would from the wire.
     const result = JSON.parse(JSON.stringify({ tools }));
+    const cpu = process.cpuUsage();
     const started = performance.now();
     await gate.filterResult(mcp, "tools/list", undefined, result);
-    return performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    return { wall: performance.now() - started, cpu: (used.user + used.system) / 1000 };
   };
   const cold = await time(fiveHundredTools("cold"));
   const fresh = await time(fiveHundredTools("fresh"));
   const same = fiveHundredTools("fresh");
-  const unchanged: number[] = [];
+  const unchanged: { wall: number; cpu: number }[] = [];
   for (let i = 0; i < 50; i++) unchanged.push(await time(same));
-  unchanged.sort((a, b) => a - b);
+  const wall = unchanged.map((u) => u.wall).sort((a, b) => a - b);
+  const cpu = unchanged.map((u) => u.cpu).sort((a, b) => a - b);
+  const row = (label: string, t: { wall: number; cpu: number }) =>
+    `| ${label} | ${ms(t.wall)} | ${ms(t.cpu)} |`;
   console.log(
-    `\n### tools/list of 500 tools: filter + inspect + pin (gate only, no HTTP)\n\n| | time |\n|---|---|\n| first listing of the process (inspection rules compiled on first use) | ${ms(cold)} |\n| first time these 500 definitions are seen | ${ms(fresh)} |\n| unchanged, p50 of 50 | ${ms(percentile(unchanged, 50))} |\n| unchanged, p99 of 50 | ${ms(percentile(unchanged, 99))} |`,
+    [
+      "\n### tools/list of 500 tools: filter + inspect + pin (gate only, no HTTP)\n",
+      "| | wall | CPU |",
+      "|---|---|---|",
+      row("first listing of the process (inspection rules compiled on first use)", cold),
+      row("first time these 500 definitions are seen", fresh),
+      row("unchanged, p50 of 50", { wall: percentile(wall, 50), cpu: percentile(cpu, 50) }),
+      row("unchanged, p99 of 50", { wall: percentile(wall, 99), cpu: percentile(cpu, 99) }),
+    ].join("\n"),
   );
   await upstream.close();
 }

@@ -84,6 +84,7 @@ function seconds(ms: number): string {
 /**
  * The cross-server rules over a session's window, for a call about to be made. Pure: the window is
  * the caller's (oldest first); the first rule that fires is returned, the most severe rules first.
+ * One backward pass over the window serves every rule.
  */
 export function evaluateCrossServer(
   config: CrossServerConfig,
@@ -101,49 +102,65 @@ export function evaluateCrossServer(
       };
     }
   }
-  if (config.readThenSend.enabled && call.category === "send") {
-    const reads = recent(state.window, call.at - config.readThenSend.windowMs, (r) =>
-      isOtherServersRead(r, call),
-    );
-    if (reads.length > 0) {
-      const read = reads[0]!;
-      return {
-        rule: "readThenSend",
-        severity: "critical",
-        reason: `Server '${call.server}' attempted send after '${read.server}' read data ${seconds(call.at - read.at)} ago`,
-        related: reads,
-      };
+  const checkReadThenSend = config.readThenSend.enabled && call.category === "send";
+  const checkFlow = config.crossServerFlow.enabled && (call.category === "write" || call.category === "send");
+  const sameTurnOnly = config.crossServerFlow.sameTurnOnly;
+  const checkBurst = config.burst.enabled;
+  if (!checkReadThenSend && !checkFlow && !checkBurst) return undefined;
+
+  const readThenSendCutoff = checkReadThenSend ? call.at - config.readThenSend.windowMs : Infinity;
+  const flowCutoff = checkFlow ? call.at - config.crossServerFlow.windowMs : Infinity;
+  const burstCutoff = checkBurst ? call.at - config.burst.windowMs : Infinity;
+  const cutoff = Math.min(readThenSendCutoff, flowCutoff, burstCutoff);
+  const reads: CallRecord[] = [];
+  const flowReads: CallRecord[] = [];
+  const burstRelated: CallRecord[] = [];
+  let burstCount = 0;
+  const window = state.window;
+  for (let i = window.length - 1; i >= 0; i--) {
+    const record = window[i]!;
+    if (record.at < cutoff) break;
+    if (record.server === call.server) {
+      if (record.at >= burstCutoff) {
+        burstCount++;
+        if (burstCount <= maxRelated) burstRelated.push(record);
+      }
+      continue;
+    }
+    if (record.category !== "read" || record.action !== "allow") continue;
+    if (record.at >= readThenSendCutoff && reads.length < maxRelated) reads.push(record);
+    if (
+      record.at >= flowCutoff &&
+      flowReads.length < maxRelated &&
+      (!sameTurnOnly || (call.requestId !== "" && record.requestId === call.requestId))
+    ) {
+      flowReads.push(record);
     }
   }
-  if (config.crossServerFlow.enabled && (call.category === "write" || call.category === "send")) {
-    const { sameTurnOnly, windowMs } = config.crossServerFlow;
-    const reads = recent(
-      state.window,
-      call.at - windowMs,
-      (r) =>
-        isOtherServersRead(r, call) &&
-        (!sameTurnOnly || (call.requestId !== "" && r.requestId === call.requestId)),
-    );
-    if (reads.length > 0) {
-      return {
-        rule: "crossServerFlow",
-        severity: "high",
-        reason: `Cross-server data flow: '${reads[0]!.server}' read → '${call.server}' ${call.category}${sameTurnOnly ? " in the same turn" : ""}`,
-        related: reads,
-      };
-    }
+  if (reads.length > 0) {
+    const read = reads[0]!;
+    return {
+      rule: "readThenSend",
+      severity: "critical",
+      reason: `Server '${call.server}' attempted send after '${read.server}' read data ${seconds(call.at - read.at)} ago`,
+      related: reads,
+    };
   }
-  if (config.burst.enabled) {
-    const { maxCalls, windowMs } = config.burst;
-    const fromServer = recent(state.window, call.at - windowMs, (r) => r.server === call.server, maxCalls);
-    if (fromServer.length >= maxCalls) {
-      return {
-        rule: "burst",
-        severity: "high",
-        reason: `Server '${call.server}' exceeded burst limit: ${maxCalls} calls in ${seconds(windowMs)}`,
-        related: fromServer.slice(0, maxRelated),
-      };
-    }
+  if (flowReads.length > 0) {
+    return {
+      rule: "crossServerFlow",
+      severity: "high",
+      reason: `Cross-server data flow: '${flowReads[0]!.server}' read → '${call.server}' ${call.category}${sameTurnOnly ? " in the same turn" : ""}`,
+      related: flowReads,
+    };
+  }
+  if (checkBurst && burstCount >= config.burst.maxCalls) {
+    return {
+      rule: "burst",
+      severity: "high",
+      reason: `Server '${call.server}' exceeded burst limit: ${config.burst.maxCalls} calls in ${seconds(config.burst.windowMs)}`,
+      related: burstRelated,
+    };
   }
   return undefined;
 }
@@ -153,24 +170,4 @@ function findShadow(shadows: readonly ShadowedTool[], tool: string): ShadowedToo
   const name = tool.toLowerCase();
   const bare = /^mcp__.+?__(.+)$/.exec(name)?.[1];
   return shadows.find((s) => s.tool === name || s.tool === bare);
-}
-
-function isOtherServersRead(record: CallRecord, call: PendingCall): boolean {
-  return record.category === "read" && record.action === "allow" && record.server !== call.server;
-}
-
-/** Matching window entries at or after `cutoff`, newest first, scanning back from the end. */
-function recent(
-  window: readonly CallRecord[],
-  cutoff: number,
-  matches: (record: CallRecord) => boolean,
-  enough = maxRelated,
-): CallRecord[] {
-  const found: CallRecord[] = [];
-  for (let i = window.length - 1; i >= 0 && found.length < enough; i--) {
-    const record = window[i]!;
-    if (record.at < cutoff) break;
-    if (matches(record)) found.push(record);
-  }
-  return found;
 }

@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
  * A local stand-in for a provider that replays recorded-shape fixtures (tests, benchmarks): the
  * request names the fixture in `x-fixture: <dialect>/<file>` and may ask for the bytes to be written
  * in pieces cut at `x-cut: 3,17,…` (one write per piece, a turn of the event loop between them) and
- * for SSE line endings turned into CRLF (`x-crlf: 1`), with `x-delay-ms` between pieces.
+ * for SSE line endings turned into CRLF (`x-crlf: 1`), with `x-delay-ms` between pieces, under the
+ * content-type `x-content-type` (default: the fixture's own).
  */
 
 const dialectsDir = fileURLToPath(new URL("../dialects/", import.meta.url));
@@ -82,7 +83,9 @@ async function replay(req: IncomingMessage, res: ServerResponse, requests: Recor
   let bytes = fixtureBytes(name);
   const sse = name.endsWith(".sse");
   if (sse && header(req, "x-crlf") === "1") bytes = toCrlf(bytes);
-  res.writeHead(200, { "content-type": sse ? "text/event-stream; charset=utf-8" : "application/json" });
+  const type =
+    header(req, "x-content-type") ?? (sse ? "text/event-stream; charset=utf-8" : "application/json");
+  res.writeHead(200, { "content-type": type });
   const cuts = (header(req, "x-cut") ?? "")
     .split(",")
     .filter(Boolean)

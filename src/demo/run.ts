@@ -73,6 +73,7 @@ export async function runDemo(out: (text: string) => void): Promise<number> {
     audit,
     providers: providerRoutes({ anthropic: provider.url }),
     listen: { host: "127.0.0.1", port: 0 },
+    state: {},
     log: () => {},
   });
   try {

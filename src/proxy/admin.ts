@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from "fastify";
+import { Registry } from "prom-client";
 import { metricsRegistry } from "../telemetry/metrics.ts";
 
 /**
@@ -6,7 +7,8 @@ import { metricsRegistry } from "../telemetry/metrics.ts";
  * ready — policy loaded, listener bound — and when it stops being ready, e.g. while draining) and
  * Prometheus metrics from the shared registry.
  */
-export function createAdminServer(isReady: () => boolean): FastifyInstance {
+export function createAdminServer(isReady: () => boolean, more: readonly Registry[] = []): FastifyInstance {
+  const registry = more.length === 0 ? metricsRegistry : Registry.merge([metricsRegistry, ...more]);
   const app = Fastify({ logger: false });
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
@@ -14,8 +16,8 @@ export function createAdminServer(isReady: () => boolean): FastifyInstance {
     return reply.code(503).send({ status: "not ready" });
   });
   app.get("/metrics", async (_request, reply) => {
-    reply.header("content-type", metricsRegistry.contentType);
-    return metricsRegistry.metrics();
+    reply.header("content-type", registry.contentType);
+    return registry.metrics();
   });
   return app;
 }

@@ -61,8 +61,6 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
     const { JsonLineAuditSink } = await import("../telemetry/audit.ts");
     const { startLocalProxy } = await import("./local.ts");
     const { providerRoutes } = await import("./providers.ts");
-    const { mcpRoute } = await import("../dialects/mcp/route.ts");
-    const { MemoryStore } = await import("../state/memory.ts");
     let policies: InstanceType<typeof PolicySet>;
     try {
       policies = PolicySet.fromDocuments(loadPolicyFiles(files));
@@ -78,18 +76,18 @@ SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
       throw new UsageError((error as Error).message);
     }
     const log = (message: string) => process.stderr.write(`${message}\n`);
-    if (redis !== undefined) log("toolwall proxy: --redis noted; this build keeps state in memory");
     const running = await startLocalProxy({
       policies,
       audit: new JsonLineAuditSink(process.stdout),
       providers: routes,
-      routes: [mcpRoute({ store: new MemoryStore() })],
       listen,
       admin,
+      state: redis ? { redisUrl: redis } : {},
+      mcp: true,
       log,
     });
     log(
-      `toolwall proxy: listening on ${running.url} (${routes.map((r) => `${r.prefix} → ${r.upstream.origin}`).join(", ")}); admin on http://${admin.host}:${running.adminAddress?.port}; ${policies.policies.length} polic${policies.policies.length === 1 ? "y" : "ies"}`,
+      `toolwall proxy: listening on ${running.url} (${routes.map((r) => `${r.prefix} → ${r.upstream.origin}`).join(", ")}); admin on http://${admin.host}:${running.adminAddress?.port}; ${policies.policies.length} polic${policies.policies.length === 1 ? "y" : "ies"}; state in ${redis ? "Redis" : "memory"}`,
     );
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {

@@ -28,20 +28,35 @@ export class HeldCall {
   readonly #turn: Turn;
   readonly #decided: Decided | undefined;
   readonly #detail: Record<string, unknown>;
+  /** Free-form input (custom tools): recorded and judged as `{input: text}`, never parsed as JSON. */
+  readonly #freeText: boolean;
   #argumentText = "";
 
-  private constructor(turn: Turn, name: string, detail: Record<string, unknown>, decided?: Decided) {
+  private constructor(
+    turn: Turn,
+    name: string,
+    detail: Record<string, unknown>,
+    freeText: boolean,
+    decided?: Decided,
+  ) {
     this.#turn = turn;
     this.name = name;
     this.#detail = detail;
+    this.#freeText = freeText;
     this.#decided = decided;
     this.mode = decided === undefined ? "hold" : decided.blocked ? "drop" : "pass";
   }
 
-  static async start(turn: Turn, name: string, detail: Record<string, unknown>): Promise<HeldCall> {
-    if (turn.preview(name) === "conditional") return new HeldCall(turn, name, detail);
+  static async start(
+    turn: Turn,
+    name: string,
+    detail: Record<string, unknown>,
+    options: { freeText?: boolean } = {},
+  ): Promise<HeldCall> {
+    const freeText = options.freeText ?? false;
+    if (turn.preview(name) === "conditional") return new HeldCall(turn, name, detail, freeText);
     const decided = await turn.decide(name, undefined, { deferRecord: true, detail });
-    return new HeldCall(turn, name, detail, decided);
+    return new HeldCall(turn, name, detail, freeText, decided);
   }
 
   /** The decision made at the start, if any (for the replacement text of a dropped call). */
@@ -63,7 +78,7 @@ export class HeldCall {
    */
   async finish(truncated: boolean, whole?: string): Promise<HeldOutcome> {
     const text = whole ?? this.#argumentText;
-    const parsed = parseArguments(text);
+    const parsed = this.#freeText ? { ok: true as const, value: { input: text } } : parseArguments(text);
     const detail = truncated ? { ...this.#detail, truncated: true } : this.#detail;
     const seen = parsed.ok ? parsed.value : text;
     if (this.#decided) {

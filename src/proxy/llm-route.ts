@@ -47,6 +47,8 @@ interface PreparedTurn {
   turn: Turn;
   body: Buffer;
   changed: boolean;
+  /** The request asked for a streamed answer (`stream: true`). */
+  streaming: boolean;
 }
 
 /** Request side: hosted MCP connectors, stripped tools, inspection, tool results; builds the turn. */
@@ -68,6 +70,7 @@ async function prepareTurn(
   };
   const body = parseObject(raw);
   let changed = false;
+  let streaming = false;
   let offered = new Set<string>();
   const findings = new Map<string, Severity>();
   if (body) {
@@ -105,6 +108,7 @@ async function prepareTurn(
       }
     }
     const info = dialect.request.inspect(body, url);
+    streaming = info.streaming;
     offered = new Set(info.tools.map((tool) => tool.name.toLowerCase()));
     if (context.inspector && info.tools.length > 0) {
       const found = await context.inspector.inspect(info.tools, {
@@ -151,7 +155,7 @@ async function prepareTurn(
       );
     },
   };
-  return { turn, body: changed && body ? Buffer.from(JSON.stringify(body)) : raw, changed };
+  return { turn, body: changed && body ? Buffer.from(JSON.stringify(body)) : raw, changed, streaming };
 }
 
 function contentType(headers: Record<string, string | string[] | undefined>): string {
@@ -218,9 +222,7 @@ export function llmRoute(upstreamBase: URL, dialects: readonly LlmDialect[]): Ro
     });
     upstreamDuration.observe({ dialect: dialect.name }, (performance.now() - started) / 1000);
     const type = contentType(response.headers);
-    const sse = type.startsWith("text/event-stream");
-    const json = type.startsWith("application/json");
-    if (response.statusCode >= 300 || (!sse && !json)) {
+    if (response.statusCode < 200 || response.statusCode >= 300) {
       res.writeHead(response.statusCode, forwardableResponseHeaders(response.headers));
       for await (const chunk of response.body) {
         if (!res.write(chunk)) await once(res, "drain");
@@ -228,13 +230,18 @@ export function llmRoute(upstreamBase: URL, dialects: readonly LlmDialect[]): Ro
       res.end();
       return;
     }
+    // The framing comes from what the request asked for, not only from the content-type: a client
+    // SDK parses a stream it asked for whatever the header says, so every 2xx answer is judged.
+    const geminiStream = route.path.includes(":streamGenerateContent");
+    const sse =
+      type.startsWith("text/event-stream") ||
+      (geminiStream ? /[?&]alt=sse(&|$)/.test(route.search) : prepared.streaming);
     const body = decodedBody(response.body, response.headers["content-encoding"] as string | undefined);
     const responseHeaders = forwardableResponseHeaders(response.headers, [
       "content-length",
       "content-encoding",
     ]);
-    const arrayStream = json && route.path.includes(":streamGenerateContent");
-    if (sse || arrayStream) {
+    if (sse || geminiStream) {
       res.writeHead(response.statusCode, responseHeaders);
       res.flushHeaders();
       await pumpStream(res, body, (emit) =>
@@ -249,6 +256,13 @@ export function llmRoute(upstreamBase: URL, dialects: readonly LlmDialect[]): Ro
     if (parsed) {
       const rewritten = await dialect.response.rewriteJson(parsed, prepared.turn);
       if (rewritten !== undefined) bytes = Buffer.from(JSON.stringify(rewritten));
+    } else if (bytes.length > 0) {
+      // Not JSON: judge it as the event stream it may be (never pass unread bytes to the client).
+      const out: Buffer[] = [];
+      const rewriter = dialect.response.streamRewriter(prepared.turn, (b) => out.push(b), "sse");
+      await rewriter.push(bytes);
+      await rewriter.end();
+      bytes = Buffer.concat(out);
     }
     responseHeaders["content-length"] = bytes.length;
     res.writeHead(response.statusCode, responseHeaders);

@@ -1,12 +1,13 @@
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import type { PolicySet } from "../policy/evaluate.ts";
+import type { ProxyState } from "../state/proxy-state.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import { createAdminServer } from "./admin.ts";
-import type { StatefulCheck } from "./decide.ts";
+import type { SessionIdentity, StatefulCheck } from "./decide.ts";
 import type { DefinitionInspector, LlmDialect } from "./dialect.ts";
 import { llmRoute } from "./llm-route.ts";
-import { MemoryToolRegistry } from "./registry.ts";
+import { MemoryToolRegistry, type SessionToolRegistry } from "./registry.ts";
 import { createProxyContext, ProxyServer, type RouteHandler } from "./server.ts";
 import { Upstream } from "./upstream.ts";
 
@@ -24,9 +25,18 @@ export interface LocalProxyOptions {
   listen: { host: string; port: number };
   /** Omit for no admin server (tests, benchmarks). */
   admin?: { host: string; port: number };
-  /** More routes (the MCP dialect's `/mcp`). */
+  /** Mount the MCP dialect at `/mcp/<server>[/…]` (servers from the policies' `spec.servers`). */
+  mcp?: boolean;
+  /** More routes. */
   routes?: readonly { prefix: string; handler: RouteHandler }[];
+  /** Shared state for cross-server rules and rate limits: Redis when a URL is given, else memory. */
+  state?: { redisUrl?: string };
+  /** A state check of one's own (tests); `state` builds the standard one. */
   stateful?: StatefulCheck;
+  /** The session's tool registry (default: in memory); the shared state wraps one to track shadows. */
+  registry?: SessionToolRegistry;
+  /** Default: namespace "local", this host, this process. */
+  identity?: SessionIdentity;
   inspector?: DefinitionInspector;
   log?: (message: string) => void;
 }
@@ -41,6 +51,11 @@ export interface LocalProxy {
   close(timeoutMs?: number): Promise<void>;
 }
 
+/** Who a local proxy is in audit events and shared state. */
+export function localIdentity(): SessionIdentity {
+  return { namespace: "local", pod: hostname(), session: `${hostname()}:${process.pid}` };
+}
+
 function hostOf(address: AddressInfo): string {
   return address.family === "IPv6" ? `[${address.address}]` : address.address;
 }
@@ -48,19 +63,41 @@ function hostOf(address: AddressInfo): string {
 /** `toolwall proxy`'s process, also started in-process by tests, the demo and the benchmarks. */
 export async function startLocalProxy(options: LocalProxyOptions): Promise<LocalProxy> {
   const upstream = new Upstream();
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const identity = options.identity ?? localIdentity();
+  let stateful = options.stateful;
+  let registry = options.registry;
+  let shared: ProxyState | undefined;
+  if (!stateful && options.state) {
+    const { openProxyState } = await import("../state/proxy-state.ts");
+    shared = await openProxyState({
+      identity,
+      audit: options.audit,
+      log,
+      ...(options.state.redisUrl ? { redisUrl: options.state.redisUrl } : {}),
+    });
+    stateful = shared.stateful;
+    registry ??= shared.registry;
+  }
   const context = createProxyContext({
     policies: options.policies,
     audit: options.audit,
-    registry: new MemoryToolRegistry(),
+    registry: registry ?? new MemoryToolRegistry(),
     upstream,
-    identity: { namespace: "local", pod: hostname(), session: `${hostname()}:${process.pid}` },
+    identity,
     ...(options.inspector ? { inspector: options.inspector } : {}),
-    ...(options.stateful ? { stateful: options.stateful } : {}),
-    ...(options.log ? { log: options.log } : {}),
+    ...(stateful ? { stateful } : {}),
+    log,
   });
   const proxy = new ProxyServer(context);
   for (const provider of options.providers) {
     proxy.mount(provider.prefix, llmRoute(provider.upstream, provider.dialects));
+  }
+  if (options.mcp) {
+    const { mcpRoute } = await import("../dialects/mcp/route.ts");
+    const { MemoryStore } = await import("../state/memory.ts");
+    const route = mcpRoute({ store: shared?.store ?? new MemoryStore() });
+    proxy.mount(route.prefix, route.handler);
   }
   for (const route of options.routes ?? []) proxy.mount(route.prefix, route.handler);
   let ready = false;
@@ -82,6 +119,7 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
       await proxy.drain(timeoutMs);
       await upstream.close();
       await admin?.close();
+      await shared?.close();
     },
   };
 }

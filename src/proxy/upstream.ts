@@ -74,7 +74,6 @@ export class Upstream {
   constructor(options: Agent.Options = {}) {
     this.agent = new Agent({
       keepAliveTimeout: 30_000,
-      connections: 256,
       pipelining: 1,
       headersTimeout: 300_000,
       bodyTimeout: 300_000,

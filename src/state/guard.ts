@@ -209,7 +209,8 @@ export class StateGuard {
     if (stored !== stateUnavailable) outcome = stored;
     else {
       unavailable = true;
-      const mode = this.#unavailableMode(policies);
+      const involved = new Set([...crossPolicies.map((p) => p.ref), ...limits.map((l) => l.policy)]);
+      const mode = this.#unavailableMode(policies.filter((p) => involved.has(p.ref)));
       if (mode === "Local") outcome = await this.store.local.checkAndRecord(input);
       else if (mode === "Deny" && !decision) {
         record.action = "deny";
@@ -257,9 +258,23 @@ export class StateGuard {
       context.session,
       tools.map((tool) => ({ tool, server })),
     );
-    const mirror = this.#mirrors.get(this.#sessionKey(context), this.#now());
-    if (mirror) mirror.shadows = shadows;
+    this.rememberShadows(context, shadows);
     return shadows;
+  }
+
+  /** Shadows the process found itself (its tool registry): the rule sees them before the store answers. */
+  rememberShadows(context: CallContext, shadows: readonly ShadowedTool[]): void {
+    if (shadows.length === 0) return;
+    const key = this.#sessionKey(context);
+    const now = this.#now();
+    const mirror = this.#mirrors.get(key, now);
+    if (mirror) mirror.shadows = mergeShadows(mirror.shadows, shadows);
+    else
+      this.#mirrors.set(
+        key,
+        { window: [], shadows: [...shadows], loadedFromPrimary: false },
+        now + mirrorIdleMs,
+      );
   }
 
   /**
@@ -303,6 +318,7 @@ export class StateGuard {
     return charges;
   }
 
+  /** The strictest onStateUnavailable among the policies whose stateful rules this call involves. */
   #unavailableMode(policies: readonly StatefulPolicy[]): StateUnavailableMode {
     let mode: StateUnavailableMode = "Allow";
     for (const p of policies)
@@ -332,7 +348,7 @@ export class StateGuard {
       // Calls recorded locally while the store was away stay in the window.
       const mirror: Mirror = {
         window: mergeWindows(state.window, cached?.window ?? []),
-        shadows: state.shadows.length > 0 ? state.shadows : (cached?.shadows ?? []),
+        shadows: mergeShadows(state.shadows, cached?.shadows ?? []),
         loadedFromPrimary: fromPrimary,
       };
       this.#mirrors.set(key, mirror, now + mirrorIdleMs);
@@ -380,6 +396,12 @@ export class StateGuard {
 
 export function pinKey(server: string, tool: string): string {
   return `${server}/${tool.toLowerCase()}`;
+}
+
+function mergeShadows(a: readonly ShadowedTool[], b: readonly ShadowedTool[]): ShadowedTool[] {
+  const byTool = new Map(a.map((s) => [s.tool, s]));
+  for (const shadow of b) if (!byTool.has(shadow.tool)) byTool.set(shadow.tool, shadow);
+  return [...byTool.values()];
 }
 
 function mergeWindows(a: CallRecord[], b: CallRecord[]): CallRecord[] {

@@ -136,6 +136,12 @@ export class MemoryStore implements StateStore {
     });
   }
 
+  /** Overwrites pins with what the shared store holds, so a fallback knows the pins seen before. */
+  rememberPins(namespace: string, pins: readonly { key: string; pinned: string }[]): void {
+    for (const { key, pinned } of pins)
+      this.#pins.set(`${namespace}\0${key}`, pinned, Number.POSITIVE_INFINITY);
+  }
+
   async getPins(namespace: string): Promise<Record<string, string>> {
     const prefix = `${namespace}\0`;
     const result: Record<string, string> = {};

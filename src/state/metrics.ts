@@ -1,7 +1,8 @@
 import { Counter, Gauge, type Registry, register } from "prom-client";
+import { stateStoreErrors } from "../telemetry/metrics.ts";
 
 export interface StateMetrics {
-  storeErrors: Counter<"operation" | "kind">;
+  storeErrors: Counter<"operation">;
   fallbackActive: Gauge;
   rateLimited: Counter<"policy" | "limit">;
   crossServerBlocked: Counter<"rule">;
@@ -16,12 +17,16 @@ export function stateMetrics(registry: Registry = register): StateMetrics {
   if (existing) return existing;
   const registers = [registry];
   const metrics: StateMetrics = {
-    storeErrors: new Counter({
-      name: "toolwall_state_store_errors_total",
-      help: "State store operations that failed or timed out (the call was served by the fallback mode).",
-      labelNames: ["operation", "kind"],
-      registers,
-    }),
+    // The default registry already holds the shared definition (src/telemetry/metrics.ts).
+    storeErrors:
+      registry === register
+        ? stateStoreErrors
+        : new Counter({
+            name: "toolwall_state_store_errors_total",
+            help: "State store operations that failed or timed out, by operation.",
+            labelNames: ["operation"],
+            registers,
+          }),
     fallbackActive: new Gauge({
       name: "toolwall_state_store_fallback_active",
       help: "1 while the state store is unreachable and calls are served per onStateUnavailable.",

@@ -35,7 +35,7 @@ export function openState(options: OpenStateOptions = {}): StateGuard {
         ...(options.auditMaxLen !== undefined ? { auditMaxLen: options.auditMaxLen } : {}),
         ...(options.auditQueueMax !== undefined ? { auditQueueMax: options.auditQueueMax } : {}),
         onAuditDropped: (count) => metrics.auditDropped.inc(count),
-        onAuditWriteError: () => metrics.storeErrors.inc({ operation: "audit", kind: "error" }),
+        onAuditWriteError: () => metrics.storeErrors.inc({ operation: "audit" }),
       })
     : local;
   const store = new ResilientStore(primary, {

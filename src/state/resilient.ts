@@ -30,8 +30,6 @@ export interface ResilientStoreOptions {
   log?: (line: string) => void;
 }
 
-class StateTimeoutError extends Error {}
-
 /**
  * Bounds every call to the primary store by a timeout. After a failure the primary is considered
  * unavailable: calls stop waiting on it at all (they get `stateUnavailable` at once) and a background
@@ -104,7 +102,7 @@ export class ResilientStore implements StateStore {
       return await Promise.race([
         operation,
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new StateTimeoutError(`no answer within ${ms} ms`)), ms);
+          timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
         }),
       ]);
     } finally {
@@ -113,10 +111,7 @@ export class ResilientStore implements StateStore {
   }
 
   #failed(operation: string, error: Error): void {
-    this.#metrics?.storeErrors.inc({
-      operation,
-      kind: error instanceof StateTimeoutError ? "timeout" : "error",
-    });
+    this.#metrics?.storeErrors.inc({ operation });
     if (!this.#available || this.#closed) return;
     this.#available = false;
     this.#unavailableSince = Date.now();
@@ -162,8 +157,15 @@ export class ResilientStore implements StateStore {
     return this.#orLocal("noteToolProviders", (s) => s.noteToolProviders(namespace, session, providers));
   }
 
-  pinIfAbsent(namespace: string, pins: { key: string; sha256: string }[]): Promise<PinResult[]> {
-    return this.#orLocal("pinIfAbsent", (s) => s.pinIfAbsent(namespace, pins));
+  /**
+   * Pins answered by the primary are remembered locally: while it is away, a definition this process
+   * saw pinned is still compared against its pin; only names never seen are trusted on first use.
+   */
+  async pinIfAbsent(namespace: string, pins: { key: string; sha256: string }[]): Promise<PinResult[]> {
+    const result = await this.attempt("pinIfAbsent", (s) => s.pinIfAbsent(namespace, pins));
+    if (result === stateUnavailable) return this.local.pinIfAbsent(namespace, pins);
+    if (this.local !== this.primary) this.local.rememberPins(namespace, result);
+    return result;
   }
 
   getPins(namespace: string): Promise<Record<string, string>> {

@@ -9,7 +9,8 @@ for the app containers, and the policy pipeline for LLM and MCP traffic.
 
 Flags:
 ${policySourceUsage}
-  --listen ADDR        transparent listener (default [::]:15001)
+  --listen ADDR        transparent listener (default [::]:15001; "off" for explicit mode only)
+  --explicit ADDR      explicit proxy for HTTPS_PROXY/HTTP_PROXY clients, e.g. 127.0.0.1:15002 (default off)
   --admin ADDR         /healthz /readyz /metrics (default 127.0.0.1:15020; "off" to disable)
   --ca-dir DIR         where ca.crt and ca-bundle.pem are written (default /var/run/toolwall/ca)
   --extra-ca FILE      extra upstream root certificates, PEM (repeatable)
@@ -25,6 +26,7 @@ export const sidecarCommand: Command = {
   options: {
     ...policySourceOptions,
     listen: { type: "string" },
+    explicit: { type: "string" },
     admin: { type: "string" },
     "ca-dir": { type: "string" },
     "extra-ca": { type: "string", multiple: true },
@@ -36,10 +38,17 @@ export const sidecarCommand: Command = {
     const { defaultPodIdentity, parseHostPort, startSidecar } = await import("./sidecar.ts");
     const { openPolicySource } = await import("../bundle/sidecar-source.ts");
     const identity = defaultPodIdentity();
-    let listen: { host: string; port: number };
+    let listen: { host: string; port: number } | undefined;
+    let explicit: { host: string; port: number } | undefined;
     let admin: { host: string; port: number } | undefined;
     try {
-      listen = parseHostPort((values.listen as string | undefined) ?? "[::]:15001", "::");
+      const listenText = (values.listen as string | undefined) ?? "[::]:15001";
+      listen = listenText === "off" ? undefined : parseHostPort(listenText, "::");
+      const explicitText = values.explicit as string | undefined;
+      explicit =
+        explicitText === undefined || explicitText === "off"
+          ? undefined
+          : parseHostPort(explicitText, "127.0.0.1");
       const adminText = (values.admin as string | undefined) ?? "127.0.0.1:15020";
       admin = adminText === "off" ? undefined : parseHostPort(adminText, "127.0.0.1");
     } catch (error) {
@@ -51,6 +60,7 @@ export const sidecarCommand: Command = {
     const sidecar = await startSidecar({
       policySource: (audit) => openPolicySource(values, { audit, namespace, pod, log }),
       listen,
+      explicit,
       admin,
       caDir: (values["ca-dir"] as string | undefined) ?? "/var/run/toolwall/ca",
       extraCaFiles: stringList(values, "extra-ca"),

@@ -15,8 +15,8 @@ import { llmRoute } from "../proxy/llm-route.ts";
 import { builtinProviders } from "../proxy/providers.ts";
 import type { ProxyContext, RouteHandler } from "../proxy/server.ts";
 import { hostPattern } from "./egress.ts";
-import { httpInspectHandler } from "./forward.ts";
-import type { InspectedConnection, InspectHandler } from "./listener.ts";
+import type { RequestHandler } from "./forward.ts";
+import type { InspectedConnection } from "./listener.ts";
 
 const DIALECTS_BY_NAME: Record<string, readonly LlmDialect[]> = {
   AnthropicMessages: [anthropicMessages],
@@ -87,9 +87,10 @@ export function mcpServerPath(
   return undefined;
 }
 
-export function pipelineHandler(options: PipelineOptions): InspectHandler {
+/** One request of an inspected connection (or an explicit proxy's absolute-form request) into the pipeline. */
+export function pipelineRequestHandler(options: PipelineOptions): RequestHandler {
   const llmRoutes = new Map<string, RouteHandler>();
-  return httpInspectHandler(async (request, response, connection) => {
+  return async (request, response, connection) => {
     const req = request as IncomingMessage;
     const res = response as ServerResponse;
     if (connection.alpn === "h2") {
@@ -146,5 +147,5 @@ export function pipelineHandler(options: PipelineOptions): InspectHandler {
         res.end(body);
       }
     }
-  });
+  };
 }

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
+import type { Writable } from "node:stream";
 import { rootCertificates } from "node:tls";
 import type { OpenedPolicySource } from "../bundle/sidecar-source.ts";
 import { mcpRoute } from "../dialects/mcp/route.ts";
@@ -20,14 +21,21 @@ import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { writeTrustFiles } from "../tls/trust-files.ts";
 import { EgressPolicy } from "./egress.ts";
+import { ExplicitProxy } from "./explicit.ts";
+import { httpInspectHandler } from "./forward.ts";
 import { TransparentListener } from "./listener.ts";
-import { pipelineHandler } from "./pipeline.ts";
+import { pipelineRequestHandler } from "./pipeline.ts";
 import { Resolver } from "./resolver.ts";
 
 export interface SidecarOptions {
   /** Opens the controller's bundle (BundleClient) or policy files; consulted per connection and per call. */
   policySource: (audit: AuditSink) => Promise<OpenedPolicySource>;
-  listen: { host: string; port: number };
+  /** The transparent listener; undefined: explicit mode only (a laptop, no iptables). */
+  listen: { host: string; port: number } | undefined;
+  /** The explicit (HTTPS_PROXY) listener, off when undefined. */
+  explicit?: { host: string; port: number } | undefined;
+  /** Where audit JSON lines go (default stdout). */
+  auditOut?: Writable;
   admin: { host: string; port: number } | undefined;
   caDir: string;
   extraCaFiles: string[];
@@ -38,7 +46,8 @@ export interface SidecarOptions {
 }
 
 export interface Sidecar {
-  address: { address: string; port: number };
+  address: { address: string; port: number } | undefined;
+  explicitAddress: { address: string; port: number } | undefined;
   adminAddress: AddressInfo | undefined;
   ca: CertificateAuthority;
   close(): Promise<void>;
@@ -54,72 +63,93 @@ export function parseHostPort(text: string, defaultHost: string): { host: string
 
 export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const audit = new JsonLineAuditSink(process.stdout, { namespace: options.namespace, pod: options.pod });
-  const policySource = await options.policySource(audit);
-  // Everything derived from the policies in force is rebuilt when the source hands out a new set
-  // (a new bundle, or the deny-all set once the bundle expired).
-  let inForce: { set: PolicySet; documents: PolicyDocument[]; egress: EgressPolicy } | undefined;
-  const policiesInForce = () => {
-    const set = policySource.current();
-    if (inForce?.set !== set) {
-      const documents = set.policies.map((p) => p.doc);
-      const egress = new EgressPolicy(
-        documents.map((d) => ({ metadata: { name: d.name, namespace: d.namespace }, spec: d.spec })),
-      );
-      inForce = { set, documents, egress };
-    }
-    return inForce;
-  };
   const extraCa = options.extraCaFiles.map((file) => readFileSync(file, "utf8"));
   const resolver = new Resolver(options.resolve);
   const ca = await CertificateAuthority.create({
     commonName: `Toolwall pod CA ${options.namespace}/${options.pod}`,
   });
   const trust = writeTrustFiles(options.caDir, ca.certificatePem);
+  const audit = new JsonLineAuditSink(options.auditOut ?? process.stdout, {
+    namespace: options.namespace,
+    pod: options.pod,
+  });
+  const source = await options.policySource(audit);
+  const egressOf = new WeakMap<PolicySet, EgressPolicy>();
+  const egress = (): EgressPolicy => {
+    const set = source.current();
+    let policy = egressOf.get(set);
+    if (!policy) {
+      policy = new EgressPolicy(
+        set.policies.map((p) => ({
+          metadata: { name: p.doc.name, namespace: p.doc.namespace },
+          spec: p.doc.spec,
+        })),
+      );
+      egressOf.set(set, policy);
+      // Issuing a leaf costs milliseconds: do it when a policy set arrives, for every name known to be
+      // inspected, not on the agent's first connection.
+      for (const name of policy.literalInspectedNames()) ca.leafFor(name).catch(() => undefined);
+    }
+    return policy;
+  };
+  const documents = (): PolicyDocument[] => source.current().policies.map((p) => p.doc);
   const upstream = new Upstream({
     connect: { ca: [...rootCertificates, ...extraCa], lookup: resolver.lookupFunction() as never },
   });
   const context = createProxyContext({
-    policies: () => policiesInForce().set,
+    policies: () => source.current(),
     audit,
     registry: new MemoryToolRegistry(),
     upstream,
     identity: { namespace: options.namespace, pod: options.pod, session: `${options.pod}:${process.pid}` },
     log,
   });
+  const requests = pipelineRequestHandler({
+    context,
+    policies: documents,
+    mcp: mcpRoute({ store: new MemoryStore() }).handler,
+  });
   const listener = new TransparentListener({
-    host: options.listen.host,
-    port: options.listen.port,
-    egress: () => policiesInForce().egress,
+    host: options.listen?.host ?? "::",
+    port: options.listen?.port ?? 15001,
+    egress,
     ca,
     resolver,
-    inspect: pipelineHandler({
-      context,
-      policies: () => policiesInForce().documents,
-      mcp: mcpRoute({ store: new MemoryStore() }).handler,
-    }),
+    inspect: httpInspectHandler(requests),
     audit: (event) => audit.emit({ ...event }),
     identity: { namespace: options.namespace, pod: options.pod },
     connections,
   });
-  const address = await listener.listen();
-  let ready = true;
-  const admin = options.admin ? createAdminServer(() => ready && policySource.ready()) : undefined;
+  egress();
+  const address = options.listen ? await listener.listen() : undefined;
+  const explicit = options.explicit
+    ? new ExplicitProxy({ ...options.explicit, listener, resolver, egress, request: requests })
+    : undefined;
+  const explicitAddress = await explicit?.listen();
+  let closing = false;
+  const admin = options.admin ? createAdminServer(() => !closing && source.ready()) : undefined;
   let adminAddress: AddressInfo | undefined;
   if (admin && options.admin) {
     await admin.listen({ host: options.admin.host, port: options.admin.port });
     adminAddress = admin.server.address() as AddressInfo;
   }
   log(
-    `toolwall sidecar: ready listen=${address.address}:${address.port} policies=${policiesInForce().documents.length} ca=${trust.caFile} bundle=${trust.bundleFile}`,
+    `toolwall sidecar: ${source.ready() ? "ready" : "started (waiting for the policy bundle)"} listen=${address ? `${address.address}:${address.port}` : "off"} explicit=${explicitAddress ? `${explicitAddress.address}:${explicitAddress.port}` : "off"} admin=${adminAddress ? `${adminAddress.address}:${adminAddress.port}` : "off"} policies=${source.current().policies.length} ca=${trust.caFile} bundle=${trust.bundleFile}`,
   );
+  source
+    .whenReady()
+    .then(() =>
+      log(`toolwall sidecar: ready (policy bundle loaded, ${source.current().policies.length} policies)`),
+    );
   return {
     address,
+    explicitAddress,
     adminAddress,
     ca,
     async close() {
-      ready = false;
-      await policySource.stop();
+      closing = true;
+      await source.stop();
+      await explicit?.close();
       await listener.close();
       await upstream.close();
       await admin?.close();
@@ -128,6 +158,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   };
 }
 
+/** The webhook sets TOOLWALL_POD_*; POD_* is the common downward-API spelling. */
 export function defaultPodIdentity(): { namespace: string; pod: string } {
   const env = process.env;
   return {

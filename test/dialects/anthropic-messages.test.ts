@@ -113,6 +113,14 @@ describe("Anthropic Messages through toolwall proxy (official SDK)", () => {
     expect(await streamed("utf8.sse", { "x-cut": cuts.join(",") })).toEqual(expectations.utf8);
   });
 
+  it("judges a stream it asked for even when the upstream labels it with another content-type", async () => {
+    for (const type of ["application/json", "text/plain"]) {
+      expect(await streamed("blocked-name.sse", { "x-content-type": type })).toEqual(
+        expectations["blocked-name"],
+      );
+    }
+  });
+
   it("passes an upstream error event through: the SDK raises the provider's error", async () => {
     await expect(streamed("error.sse")).rejects.toThrow(/Overloaded/);
   });

@@ -72,12 +72,12 @@ const expectations: Record<string, Summary> = {
   truncated: { text: `Cleaning up.${blockText.bashTruncated}`, calls: [] },
 };
 
-async function arrayStream(fixture: string): Promise<unknown[]> {
+async function arrayStream(fixture: string, extra: Record<string, string> = {}): Promise<unknown[]> {
   const response = await fetch(
     `${harness.base("gemini")}/v1beta/models/gemini-2.5-flash:streamGenerateContent`,
     {
       method: "POST",
-      headers: { "x-fixture": `gemini/${fixture}`, "content-type": "application/json" },
+      headers: { "x-fixture": `gemini/${fixture}`, "content-type": "application/json", ...extra },
       body: JSON.stringify({
         contents: [{ role: "user", parts: [{ text: "hi" }] }],
         tools: [{ functionDeclarations }],
@@ -175,6 +175,29 @@ describe("Gemini through toolwall proxy (official SDK)", () => {
         },
       ),
       { numRuns: 40 },
+    );
+  });
+});
+
+describe("Gemini JSON-array stream under re-chunking", () => {
+  it("any re-chunking of every array fixture gives the same elements", async () => {
+    const fixtures = ["parallel", "blocked-args", "text-tool", "utf8", "blocked-first", "truncated"];
+    const expected = new Map<string, Summary>();
+    for (const fixture of fixtures)
+      expected.set(
+        fixture,
+        summarise((await arrayStream(`${fixture}.array.json`)) as GenerateContentResponse[]),
+      );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...fixtures),
+        fc.array(fc.nat({ max: 4000 }), { maxLength: 12 }),
+        async (fixture, cuts) => {
+          const elements = await arrayStream(`${fixture}.array.json`, { "x-cut": cuts.join(",") });
+          expect(summarise(elements as GenerateContentResponse[])).toEqual(expected.get(fixture));
+        },
+      ),
+      { numRuns: 30 },
     );
   });
 });

@@ -48,6 +48,7 @@ export async function startHarness(policyYaml = testPolicy): Promise<Harness> {
       Object.fromEntries(Object.keys(builtinProviders).map((name) => [name, replay.url])),
     ),
     listen: { host: "127.0.0.1", port: 0 },
+    state: {},
     log: () => {},
   });
   return {

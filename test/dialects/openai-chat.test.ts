@@ -135,3 +135,35 @@ describe("OpenAI Chat Completions through toolwall proxy (official SDK)", () => 
     );
   });
 });
+
+describe("legacy function_call (the deprecated functions parameter)", () => {
+  const legacyRequest = {
+    model: "gpt-3.5-turbo",
+    functions: [{ name: "Bash", parameters: { type: "object", properties: {} } }],
+    messages: [{ role: "user" as const, content: "clean up" }],
+  };
+  const run = async (fixture: string) => {
+    const completion = await client(fixture).chat.completions.stream(legacyRequest).finalChatCompletion();
+    const choice = completion.choices[0]!;
+    return {
+      content: choice.message.content,
+      call: choice.message.function_call,
+      finish: choice.finish_reason,
+    };
+  };
+
+  it("is judged like a tool call: blocked by an argument rule", async () => {
+    expect(await run("legacy-function-call.sse")).toEqual({
+      content: blockText.bash,
+      call: undefined,
+      finish: "stop",
+    });
+  });
+
+  it("passes when allowed, byte-identical", async () => {
+    expect(await run("legacy-function-call-allowed.sse")).toMatchObject({
+      call: { name: "Bash", arguments: '{"command":"ls -la /tmp/x"}' },
+      finish: "function_call",
+    });
+  });
+});

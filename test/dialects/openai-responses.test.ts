@@ -95,6 +95,22 @@ describe("OpenAI Responses through toolwall proxy (official SDK)", () => {
     });
   }
 
+  it("judges custom tool calls (free-form input) like function calls", async () => {
+    const openai = client("custom-tool-blocked.sse");
+    const response = await openai.responses
+      .stream({
+        model: "gpt-5",
+        input: "clean up",
+        tools: [{ type: "custom", name: "delete_file", description: "delete a file" }],
+      })
+      .finalResponse();
+    expect(summary(response)).toEqual([{ text: blockText.deleteFile }]);
+    expect(harness.audit.events.at(-1)).toMatchObject({
+      tool: "delete_file",
+      input: { input: "/etc/passwd" },
+    });
+  });
+
   it("keeps sequence_number contiguous after replacing a blocked call", async () => {
     for (const fixture of ["parallel.sse", "blocked-first.sse", "blocked-name.sse"]) {
       const numbers = sequenceNumbers(await rawStream(fixture));

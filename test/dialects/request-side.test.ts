@@ -105,3 +105,35 @@ describe("request side", () => {
     expect(completion.choices[0]!.message.tool_calls ?? []).toEqual([]);
   });
 });
+
+describe("state store in the decision pipeline", () => {
+  it("denies a call over its rate limit (memory state), once the policy allowed it", async () => {
+    const limited = await startHarness(
+      `${testPolicy}  rateLimits:\n    - { tools: [get_weather], perMinute: 1, burst: 1 }\n`,
+    );
+    try {
+      const call = async () => {
+        const client = new Anthropic({
+          apiKey: "sk-ant-test",
+          baseURL: limited.base("anthropic"),
+          maxRetries: 0,
+          defaultHeaders: { "x-fixture": "anthropic-messages/allowed.sse" },
+        });
+        const message = await client.messages
+          .stream({
+            model: "claude-sonnet-4-5",
+            max_tokens: 100,
+            tools: [{ name: "get_weather", input_schema: { type: "object" } }],
+            messages: [{ role: "user", content: "weather?" }],
+          })
+          .finalMessage();
+        return message.content[0]!;
+      };
+      expect((await call()).type).toBe("tool_use");
+      const second = await call();
+      expect(second.type === "text" && second.text).toMatch(/rate limit .* exceeded/);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -133,6 +133,36 @@ export class RedisServer {
     });
   }
 
+  /** Sends a command whose answer is a bulk string (CLUSTER INFO, INFO) and returns that string. */
+  async bulk(...words: string[]): Promise<string> {
+    const payload = `*${words.length}\r\n${words.map((w) => `$${Buffer.byteLength(w)}\r\n${w}\r\n`).join("")}`;
+    return new Promise((resolve, reject) => {
+      const socket = createConnection({ host: "127.0.0.1", port: this.port });
+      let reply = Buffer.alloc(0);
+      socket.setTimeout(2000, () => socket.destroy(new Error("redis command timed out")));
+      socket.on("connect", () => socket.write(payload));
+      socket.on("data", (chunk: Buffer) => {
+        reply = Buffer.concat([reply, chunk]);
+        const text = reply.toString();
+        const header = /^\$(-?\d+)\r\n/.exec(text);
+        if (!header) {
+          if (/^[-+]/.test(text) && text.includes("\r\n")) {
+            socket.end();
+            resolve(text.slice(0, text.indexOf("\r\n")));
+          }
+          return;
+        }
+        const length = Number(header[1]);
+        const body = reply.subarray(header[0].length);
+        if (length < 0 || body.length >= length) {
+          socket.end();
+          resolve(length < 0 ? "" : body.subarray(0, length).toString());
+        }
+      });
+      socket.on("error", reject);
+    });
+  }
+
   async #answersPing(): Promise<boolean> {
     try {
       return (await this.command("PING")) === "+PONG";

@@ -69,7 +69,7 @@ it("toolwall proxy serves /mcp/<server>: listing filtered, denial answered, audi
     { type: "text", text: "Sunny in Oslo" },
   ]);
   await client.close();
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 15_000;
   while (!stdout.includes('"action":"allow"') && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 20));
   const events = stdout

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEverything, startProxy } from "./peers.ts";
 
@@ -240,4 +240,38 @@ describe("legacy HTTP+SSE (server-everything sse mode)", () => {
     expect(result.content).toEqual([{ type: "text", text: "Echo: still here" }]);
     await client.close();
   });
+});
+
+describe("server-to-client traffic through the proxy", () => {
+  for (const [label, transport] of [
+    ["Streamable HTTP", () => new StreamableHTTPClientTransport(new URL(`${proxied.url}/mcp/everything`))],
+    ["legacy SSE", () => new SSEClientTransport(new URL(`${proxied.url}/mcp/legacy`))],
+  ] as const) {
+    it(`carries a sampling request to the client and its answer back (${label})`, async () => {
+      const client = new Client(
+        { name: "toolwall-test", version: "1.0.0" },
+        { capabilities: { sampling: {} } },
+      );
+      client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+        model: "test-model",
+        role: "assistant",
+        content: { type: "text", text: "sampled through the proxy" },
+      }));
+      await client.connect(transport());
+      const result = await client.callTool({ name: "trigger-sampling-request", arguments: { prompt: "hi" } });
+      expect(JSON.stringify(result.content)).toContain("sampled through the proxy");
+      let progress = 0;
+      await client.callTool(
+        { name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 2 } },
+        undefined,
+        {
+          onprogress: () => {
+            progress++;
+          },
+        },
+      );
+      expect(progress).toBeGreaterThan(0);
+      await client.close();
+    });
+  }
 });

@@ -35,6 +35,7 @@ const MCP = "mcp.toolwall-test.example";
 const FILES = "files.toolwall-test.example";
 const MIRROR = "mirror.toolwall-test.example";
 const UNDECLARED = "undeclared.toolwall-test.example";
+const ANTHROPIC = "api.anthropic.com";
 
 const POLICY = `apiVersion: toolwall.io/v1alpha1
 kind: MCPPolicy
@@ -46,6 +47,7 @@ spec:
     default: Allow
     rules:
       - {action: Deny, servers: ["*"], tools: ["delete_*"], reason: destructive tools are blocked}
+      - {action: Deny, tools: ["drop_database"], reason: no dropping databases}
   egress:
     default: Deny
     rules:
@@ -77,7 +79,7 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
     testCa = join(dir, "test-ca.pem");
     writeFileSync(testCa, ca.certificatePem);
     mkdirSync(join(dir, "certs"));
-    for (const name of [MCP, FILES, MIRROR, UNDECLARED]) {
+    for (const name of [MCP, FILES, MIRROR, UNDECLARED, ANTHROPIC]) {
       const leaf = await ca.leafFor(name);
       writeFileSync(join(dir, "certs", `${name}.crt`), leaf.certificatePem);
       writeFileSync(join(dir, "certs", `${name}.key`), leaf.keyPem, { mode: 0o600 });
@@ -92,6 +94,8 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
       [FILES]: [INTERNET_V4, INTERNET_V6],
       [UNDECLARED]: [INTERNET_V4, INTERNET_V6],
       [MIRROR]: [INTERNET_V4_OTHER],
+      // Only inside the test's own namespaces: the "internet" namespace plays the provider.
+      [ANTHROPIC]: [INTERNET_V4],
     });
     const origin = topology.spawn(topology.internet, nodeBinary, [
       join(repoRoot, "test", "netns", "fixtures", "origin.ts"),
@@ -100,6 +104,7 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
       FILES,
       MIRROR,
       UNDECLARED,
+      ANTHROPIC,
     ]);
     const init = await topology.run(topology.pod, nodeBinary, [toolwallBin, "init"]);
     expect(init.code, init.stderr).toBe(0);
@@ -229,6 +234,23 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
     });
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout)).toMatchObject({ id: 7, error: { code: -32001 } });
+  });
+
+  it("rewrites a blocked tool call for the official Anthropic SDK trusting the pod CA via NODE_EXTRA_CA_CERTS", async () => {
+    const agent = join(repoRoot, "test", "netns", "fixtures", "anthropic-agent.ts");
+    const result = await topology.run(topology.pod, nodeBinary, [agent], {
+      uid: AGENT_UID,
+      env: { NODE_EXTRA_CA_CERTS: join(caDir, "ca.crt") },
+    });
+    expect(result.stderr).toBe("");
+    const message = JSON.parse(result.stdout) as {
+      content: Array<{ type: string; text?: string }>;
+      stop_reason: string;
+    };
+    expect(message.content.some((block) => block.type === "tool_use")).toBe(false);
+    expect(message.content.map((block) => block.text ?? "").join(" ")).toMatch(/drop_database/);
+    expect(message.stop_reason).toBe("end_turn");
+    expect(lastEventFor(ANTHROPIC)).toMatchObject({ verdict: "inspect", category: "llm" });
   });
 
   it("keeps the CA key out of the agent's reach: no key file, sidecar memory unreadable", async () => {

@@ -96,6 +96,13 @@ describe("toolwall proxy (the command, as a child process)", () => {
     const metrics = await (await fetch(`${adminUrl}/metrics`)).text();
     expect(metrics).toMatch(/toolwall_tool_calls_total\{[^}]*action="deny"[^}]*\} 1/);
     expect(metrics).toContain("toolwall_decision_duration_seconds_bucket");
+    expect(metrics).toContain("toolwall_rate_limited_total");
+  });
+
+  it("mounts the MCP dialect at /mcp/<server>", async () => {
+    const response = await fetch(`${proxyUrl}/mcp/nowhere`, { method: "POST", body: "{}" });
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("not declared");
   });
 
   it("on SIGTERM lets an open stream finish, then exits 0", async () => {

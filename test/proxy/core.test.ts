@@ -154,15 +154,16 @@ describe("client disconnect", () => {
         method: "POST",
         headers: {
           "x-fixture": "anthropic-messages/text-only.sse",
-          "x-cut": "50,100,150,200,250",
-          "x-delay-ms": "100",
+          // Pieces of 40 bytes, 200 ms apart: the stream is still running when the client goes.
+          "x-cut": Array.from({ length: 30 }, (_, i) => (i + 1) * 40).join(","),
+          "x-delay-ms": "200",
         },
         body: "{}",
         signal: abort.signal,
       });
       await response.body!.getReader().read();
       abort.abort();
-      const deadline = Date.now() + 3000;
+      const deadline = Date.now() + 5000;
       while (replay.abandoned === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(replay.abandoned).toBe(1);
     } finally {

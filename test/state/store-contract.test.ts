@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/state/memory.ts";
 import { connectRedis, RedisStore } from "../../src/state/redis.ts";
+import { ResilientStore } from "../../src/state/resilient.ts";
 import type { CallRecord, CheckAndRecordInput, RateLimitCharge, StateStore } from "../../src/state/types.ts";
 import { RedisServer, skipWithoutRedis } from "../helpers/redis.ts";
 
@@ -35,6 +36,7 @@ async function waitForReady(store: StateStore): Promise<void> {
 const implementations: [string, () => StateStore, boolean][] = [
   ["memory", () => new MemoryStore(), false],
   ["redis", () => redisStore!, skipRedis],
+  ["redis behind the timeout wrapper", () => new ResilientStore(redisStore!, { timeoutMs: 1000 }), skipRedis],
 ];
 
 function call(overrides: Partial<CallRecord> = {}): CallRecord {
@@ -62,7 +64,7 @@ function input(namespace: string, overrides: Partial<CheckAndRecordInput> = {}):
 }
 
 function limit(overrides: Partial<RateLimitCharge> = {}): RateLimitCharge {
-  return { key: "p#0:pod-a", name: "github-calls", perMinute: 60, burst: 3, enforce: true, ...overrides };
+  return { key: "p#0:pod-a", name: "github-calls", perMinute: 6, burst: 3, enforce: true, ...overrides };
 }
 
 for (const [name, makeStore, skip] of implementations) {
@@ -126,7 +128,7 @@ for (const [name, makeStore, skip] of implementations) {
         { key: "p#0:pod-a", name: "github-calls", enforce: true, retryAfterMs: expect.any(Number) },
       ]);
       expect(outcomes[3]!.exceeded[0]!.retryAfterMs).toBeGreaterThan(0);
-      expect(outcomes[3]!.exceeded[0]!.retryAfterMs).toBeLessThanOrEqual(1000);
+      expect(outcomes[3]!.exceeded[0]!.retryAfterMs).toBeLessThanOrEqual(10_000);
       const window = (await store.loadSession(ns, "pod-a", 0)).window;
       expect(window.map((r) => r.action)).toEqual(["allow", "allow", "allow", "deny"]);
     });
@@ -228,7 +230,10 @@ for (const [name, makeStore, skip] of implementations) {
       expect(after.map((e) => e.event["tool"])).toEqual(["send_email"]);
       expect(await store.readAudit({ namespace: ns, since: Date.now() + 60_000, limit: 100 })).toEqual([]);
       const everywhere = await store.readAudit({ tool: "get_issue", limit: 100 });
-      expect(new Set(everywhere.map((e) => e.event["namespace"]))).toEqual(new Set([ns, other]));
+      // Other suites' namespaces may share the server: only these two are known to be there.
+      expect([...new Set(everywhere.map((e) => e.event["namespace"]))]).toEqual(
+        expect.arrayContaining([ns, other]),
+      );
     });
   });
 }

@@ -4,6 +4,7 @@ import type { Finding, InspectionResult, ToolDefinition } from "../../inspect/ty
 import type { CompiledPolicy } from "../../policy/compile.ts";
 import type { PolicySet } from "../../policy/evaluate.ts";
 import { type CallFacts, type Severity, severityRank } from "../../policy/types.ts";
+import { pinKey } from "../../state/guard.ts";
 import type { StateStore } from "../../state/types.ts";
 import type { AuditSink } from "../../telemetry/audit.ts";
 import { boundedLabel, definitionChanges, detections } from "../../telemetry/metrics.ts";
@@ -36,6 +37,10 @@ export interface CatalogContext {
 
 type PinStore = Pick<StateStore, "pinIfAbsent">;
 
+/** Bounds on what the catalog remembers, however many names a server makes up. */
+const maxToolsPerServer = 20_000;
+const maxCachedPins = 100_000;
+
 interface PinningConfig {
   set: PolicySet;
   inspecting: CompiledPolicy[];
@@ -43,10 +48,6 @@ interface PinningConfig {
   /** "server/tool" → hashes `spec.pinning.pins` accept. */
   staticPins: Map<string, Set<string>>;
   trustOnFirstUse: boolean;
-}
-
-function pinKey(server: string, tool: string): string {
-  return `${server}/${tool}`.toLowerCase();
 }
 
 /**
@@ -140,7 +141,9 @@ export class ToolCatalog {
       const key = tool.name.toLowerCase();
       const previous = known.get(key);
       if (previous?.review.hash !== hash) this.#record(context, tool, review, previous, results);
+      known.delete(key);
       known.set(key, { definition: tool, review });
+      if (known.size > maxToolsPerServer) known.delete(known.keys().next().value!);
       reviews.push(review);
     });
     return reviews;
@@ -204,6 +207,7 @@ export class ToolCatalog {
     ask.forEach(({ index, key, sha256 }, i) => {
       const answer = answers[i]!;
       this.#pins.set(key, answer.pinned);
+      if (this.#pins.size > maxCachedPins) this.#pins.delete(this.#pins.keys().next().value!);
       if (answer.created) out[index] = { status: "new", definitionChanged: false };
       else if (answer.pinned === sha256) out[index] = { status: "unchanged", definitionChanged: false };
       else out[index] = { status: "changed", definitionChanged: true };

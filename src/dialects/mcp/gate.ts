@@ -40,8 +40,32 @@ export interface GateDependencies {
 /** Requests whose answers are listings the gate filters. */
 export const listingMethods = new Set(["tools/list", "prompts/list", "resources/list"]);
 
+/** Requests the policy decides. */
+export const judgedMethods = new Set(["tools/call", "resources/read", "prompts/get"]);
+
 const forward: RequestVerdict = { forward: true };
-const maxRememberedListings = 1000;
+const maxRememberedListings = 200;
+
+/** Deep equality of parsed JSON, key order included; cheaper than comparing serialisations. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i]!;
+    if (key !== keysB[i]) return false;
+    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -55,7 +79,7 @@ export class McpGate {
   readonly #deps: GateDependencies;
   readonly #catalog: ToolCatalog;
   /** server + cursor → the latest listing page seen and which of its entries the client may see. */
-  readonly #listings = new Map<string, { text: string; policies: PolicySet; visible: boolean[] }>();
+  readonly #listings = new Map<string, { listed: unknown[]; policies: PolicySet; visible: boolean[] }>();
 
   constructor(deps: GateDependencies, catalog: ToolCatalog) {
     this.#deps = deps;
@@ -235,15 +259,14 @@ export class McpGate {
     const page = { first: params?.cursor === undefined, last: typeof result.nextCursor !== "string" };
     const key = `${context.server}\0${typeof params?.cursor === "string" ? params.cursor : ""}`;
     // A listing identical to the previous one of this page needs no inspection, pinning or events.
-    const text = JSON.stringify(listed);
     const previous = this.#listings.get(key);
     let visible: boolean[];
-    if (previous && previous.text === text && previous.policies === policies) {
+    if (previous && previous.policies === policies && sameJson(previous.listed, listed)) {
       visible = previous.visible;
     } else {
       visible = await this.#reviewListing(context, policies, listed);
       this.#listings.delete(key);
-      this.#listings.set(key, { text, policies, visible });
+      this.#listings.set(key, { listed, policies, visible });
       if (this.#listings.size > maxRememberedListings)
         this.#listings.delete(this.#listings.keys().next().value!);
     }

@@ -3,11 +3,16 @@ import type { Dispatcher } from "undici";
 import type { PolicySet } from "../../policy/evaluate.ts";
 import type { ProxyContext, RouteContext, RouteHandler } from "../../proxy/server.ts";
 import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
-import { decodedBody, forwardableRequestHeaders, forwardableResponseHeaders } from "../../proxy/upstream.ts";
+import {
+  decodedBody,
+  forwardableRequestHeaders,
+  forwardableResponseHeaders,
+  type UpstreamRequest,
+} from "../../proxy/upstream.ts";
 import { type DeclaredServer, declaredServers } from "../../registry/registry.ts";
 import type { StateStore } from "../../state/types.ts";
 import { ToolCatalog } from "./catalog.ts";
-import { listingMethods, type McpContext, McpGate } from "./gate.ts";
+import { judgedMethods, listingMethods, type McpContext, McpGate } from "./gate.ts";
 import {
   type Classified,
   errorCodes,
@@ -17,10 +22,18 @@ import {
   parseBody,
 } from "./jsonrpc.ts";
 import { McpRouteError, type McpTarget, proxyPathFor, resolveTarget } from "./routing.ts";
+import { replaceEventData } from "./sse.ts";
 
 const maxRequestBytes = 8 * 1024 * 1024;
 const maxJsonResponseBytes = 64 * 1024 * 1024;
 const maxRecheckPages = 50;
+const maxSessions = 10_000;
+const maxPendingPerSession = 1_000;
+
+function track(pending: Map<string, PendingListing>, key: string, listing: PendingListing): void {
+  pending.set(key, listing);
+  if (pending.size > maxPendingPerSession) pending.delete(pending.keys().next().value!);
+}
 
 /** A listing request let through, awaiting its answer (which may come on another stream). */
 interface PendingListing {
@@ -132,6 +145,8 @@ class RouteState {
   /** Headers of the latest POST per Streamable HTTP session, for re-checks after list_changed. */
   readonly #sessionHeaders = new Map<string, Record<string, string | string[]>>();
   readonly #rechecking = new Set<string>();
+  /** Listing requests of each Streamable HTTP session still awaiting their answer. */
+  readonly #sessionPending = new Map<string, Map<string, PendingListing>>();
   #serversFor: PolicySet | undefined;
   #servers: Map<string, DeclaredServer> = new Map();
   #recheckSeq = 0;
@@ -160,7 +175,62 @@ class RouteState {
     const target = resolveTarget(this.#declared(), route.path, route.search);
     if (req.method === "POST") return this.#post(req, res, route, target);
     if (req.method === "GET") return this.#get(req, res, route, target);
-    return this.#context.upstream.relay(req, res, target.url, route.signal);
+    if (req.method === "DELETE" || req.method === "OPTIONS" || req.method === "HEAD")
+      return this.#bodiless(req, res, route, target);
+    // Only POST bodies are judged: no other method may carry a message to the server.
+    throw new McpRouteError(405, `method ${req.method} is not part of the MCP transports`);
+  }
+
+  /** DELETE (end of session), OPTIONS (CORS preflight), HEAD: relayed without any body. */
+  async #bodiless(req: IncomingMessage, res: ServerResponse, route: RouteContext, target: McpTarget) {
+    req.resume();
+    const response = await this.#request({
+      url: target.url,
+      method: req.method!,
+      headers: forwardableRequestHeaders(req.headers, ["content-length", "content-type"]),
+      signal: route.signal,
+    });
+    const session = header(req, "mcp-session-id");
+    if (req.method === "DELETE" && session && response.statusCode < 300) {
+      const key = this.#sessionKey(target, session);
+      this.#sessionPending.delete(key);
+      this.#sessionHeaders.delete(key);
+    }
+    res.writeHead(response.statusCode, forwardableResponseHeaders(response.headers));
+    for await (const chunk of response.body) await write(res, chunk as Buffer);
+    res.end();
+  }
+
+  #sessionKey(target: McpTarget, session: string): string {
+    return `${target.server.name.toLowerCase()}\0${session}`;
+  }
+
+  #pendingFor(target: McpTarget, session: string): Map<string, PendingListing> {
+    const key = this.#sessionKey(target, session);
+    let pending = this.#sessionPending.get(key);
+    if (!pending) {
+      pending = new Map();
+      this.#sessionPending.set(key, pending);
+      if (this.#sessionPending.size > maxSessions)
+        this.#sessionPending.delete(this.#sessionPending.keys().next().value!);
+    }
+    return pending;
+  }
+
+  /**
+   * An upstream request without a body timeout: an MCP stream (a GET stream, a legacy session, a long
+   * tool call answered in SSE) may stay quiet for long; it ends when either side closes it.
+   */
+  #request(request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
+    return this.#context.upstream.agent.request({
+      origin: request.url.origin,
+      path: request.url.pathname + request.url.search,
+      method: request.method as Dispatcher.HttpMethod,
+      headers: request.headers,
+      body: (request.body ?? null) as Dispatcher.DispatchOptions["body"],
+      signal: request.signal,
+      bodyTimeout: 0,
+    });
   }
 
   #legacyKey(server: string, url: URL): string {
@@ -186,14 +256,19 @@ class RouteState {
     };
     const answers: JsonRpcResponse[] = [];
     const forwarded: unknown[] = [];
-    const pending = new Map<string, PendingListing>();
+    // Listing answers may come on the POST's answer or (a misbehaving server) on the session's stream.
+    const pending = legacy
+      ? legacy.pending
+      : mcpSession
+        ? this.#pendingFor(target, mcpSession)
+        : new Map<string, PendingListing>();
     for (const message of parsed.messages) {
       const outcome = await this.#judge(context, message);
       if (outcome.answer) answers.push(outcome.answer);
       if (!outcome.forward) continue;
       forwarded.push(message.message);
       if (message.kind === "request" && listingMethods.has(message.message.method)) {
-        pending.set(idKey(message.message.id), {
+        track(pending, idKey(message.message.id), {
           method: message.message.method,
           params: message.message.params,
           internal: false,
@@ -210,17 +285,20 @@ class RouteState {
         res.end("Accepted");
         return;
       }
-      for (const [key, listing] of pending) legacy.pending.set(key, listing);
     } else if (forwarded.length === 0) {
+      if (answers.length === 0) {
+        // Only notifications, all dropped: what the server would have said to a notification.
+        res.writeHead(202).end();
+        return;
+      }
       sendJson(res, 200, parsed.batch ? answers : answers[0]);
       return;
     }
 
-    const body =
-      forwarded.length === parsed.messages.length
-        ? raw
-        : Buffer.from(JSON.stringify(parsed.batch ? forwarded : forwarded[0]));
-    const response = await this.#context.upstream.request({
+    // What goes upstream is the serialisation of what was judged, never the client's bytes: no
+    // parser differential (duplicate keys, invalid UTF-8) can make the server read another call.
+    const body = Buffer.from(JSON.stringify(parsed.batch ? forwarded : forwarded[0]));
+    const response = await this.#request({
       url: target.url,
       method: "POST",
       headers: { ...headers, "content-type": "application/json" },
@@ -261,7 +339,13 @@ class RouteState {
         const verdict = await this.gate.judge(context, message.message);
         return verdict.forward ? { forward: true } : { forward: false, answer: verdict.answer };
       }
-      case "notification":
+      case "notification": {
+        if (!judgedMethods.has(message.message.method)) return { forward: true };
+        // A call sent without an id gets no answer, but a lenient server might still run it: judged
+        // like a request, and dropped when denied.
+        const verdict = await this.gate.judge(context, { ...message.message, id: "" });
+        return { forward: verdict.forward };
+      }
       case "response":
         return { forward: true };
       default: {
@@ -281,10 +365,10 @@ class RouteState {
   }
 
   #rememberSession(target: McpTarget, session: string, headers: Record<string, string | string[]>) {
-    const key = `${target.server.name.toLowerCase()}\0${session}`;
+    const key = this.#sessionKey(target, session);
     this.#sessionHeaders.delete(key);
     this.#sessionHeaders.set(key, headers);
-    if (this.#sessionHeaders.size > 10_000)
+    if (this.#sessionHeaders.size > maxSessions)
       this.#sessionHeaders.delete(this.#sessionHeaders.keys().next().value!);
   }
 
@@ -417,7 +501,7 @@ class RouteState {
         }
         session.legacy = this.#openLegacy(res, target, endpoint, parser, legacyRoute.headers);
         session.id = endpoint.searchParams.get("sessionId") ?? undefined;
-        await write(res, formatEvent({ event: "endpoint", data: path }, parser.lineEnding));
+        await write(res, replaceEventData(event.raw, path, parser.lineEnding));
         return;
       }
       if (event.data === undefined) {
@@ -428,10 +512,7 @@ class RouteState {
       const processed = await this.#processData(event.data, context, listings, target, session);
       if (!processed.changed) await write(res, event.raw);
       else if (processed.value !== undefined)
-        await write(
-          res,
-          formatEvent({ event: event.event, data: JSON.stringify(processed.value) }, parser.lineEnding),
-        );
+        await write(res, replaceEventData(event.raw, JSON.stringify(processed.value), parser.lineEnding));
     };
     try {
       const body = decodedBody(response.body, response.headers["content-encoding"] as string | undefined);
@@ -469,7 +550,7 @@ class RouteState {
 
   async #get(req: IncomingMessage, res: ServerResponse, route: RouteContext, target: McpTarget) {
     const headers = upstreamHeaders(req);
-    const response = await this.#context.upstream.request({
+    const response = await this.#request({
       url: target.url,
       method: "GET",
       headers,
@@ -489,7 +570,8 @@ class RouteState {
     };
     if (mcpSession) this.#rememberSession(target, mcpSession, headers);
     // A legacy session keeps the GET's headers (credentials) for its re-checks.
-    await this.#relayStream(res, response, context, target, new Map(), [], { prefix: route.prefix, headers });
+    const pending = mcpSession ? this.#pendingFor(target, mcpSession) : new Map<string, PendingListing>();
+    await this.#relayStream(res, response, context, target, pending, [], { prefix: route.prefix, headers });
   }
 
   /** `tools/list_changed`: list the server's tools again now, so pins and facts follow the change. */
@@ -519,16 +601,15 @@ class RouteState {
   #sendRecheck(legacy: LegacySession, cursor: string | undefined): void {
     const id = `toolwall-recheck-${++this.#recheckSeq}`;
     const params = cursor === undefined ? undefined : { cursor };
-    legacy.pending.set(idKey(id), { method: "tools/list", params, internal: true });
+    track(legacy.pending, idKey(id), { method: "tools/list", params, internal: true });
     const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", ...(params ? { params } : {}) });
-    this.#context.upstream
-      .request({
-        url: legacy.endpoint,
-        method: "POST",
-        headers: { ...legacy.headers, "content-type": "application/json" },
-        body: Buffer.from(body),
-        signal: AbortSignal.timeout(30_000),
-      })
+    this.#request({
+      url: legacy.endpoint,
+      method: "POST",
+      headers: { ...legacy.headers, "content-type": "application/json" },
+      body: Buffer.from(body),
+      signal: AbortSignal.timeout(30_000),
+    })
       .then((response) => response.body.dump())
       .catch((error: Error) =>
         this.#context.log(`toolwall mcp: ${legacy.target.server.name}: re-check failed: ${error.message}`),
@@ -540,7 +621,7 @@ class RouteState {
     for (let page = 0; page < maxRecheckPages; page++) {
       const id = `toolwall-recheck-${++this.#recheckSeq}`;
       const params = cursor === undefined ? undefined : { cursor };
-      const response = await this.#context.upstream.request({
+      const response = await this.#request({
         url: target.url,
         method: "POST",
         headers: {

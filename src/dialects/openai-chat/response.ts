@@ -43,6 +43,28 @@ function envelope(chunk: JsonObject): JsonObject {
   return out;
 }
 
+/** The index a legacy `function_call` (the deprecated `functions` parameter) is tracked under. */
+const legacyIndex = -1;
+const callFinishReasons = new Set(["tool_calls", "function_call"]);
+
+/** The call fragments of one choice's delta: `tool_calls[]` entries and a legacy `function_call`. */
+function callDeltas(
+  delta: JsonObject | undefined,
+): { index: number; id: string; fn: JsonObject | undefined; custom: boolean }[] {
+  const found = (arrayAt(delta, "tool_calls") ?? []).map((call) => {
+    const custom = objectAt(call, "custom");
+    return {
+      index: numberAt(call, "index") ?? 0,
+      id: stringAt(call, "id") ?? "",
+      fn: custom ?? objectAt(call, "function"),
+      custom: custom !== undefined,
+    };
+  });
+  const legacy = objectAt(delta, "function_call");
+  if (legacy) found.push({ index: legacyIndex, id: "", fn: legacy, custom: false });
+  return found;
+}
+
 function mightConcernTools(data: string): boolean {
   return (
     data.includes('"tool_calls"') || /"finish_reason":\s*"/.test(data) || data.includes('"function_call"')
@@ -116,15 +138,17 @@ class ChatStreamRewriter implements StreamRewriter {
     for (const choice of choices) {
       const choiceIndex = numberAt(choice, "index") ?? 0;
       const state = this.#choice(choiceIndex);
-      for (const delta of arrayAt(objectAt(choice, "delta"), "tool_calls") ?? []) {
-        const index = numberAt(delta, "index") ?? 0;
-        const fn = objectAt(delta, "function");
+      for (const { index, id, fn, custom } of callDeltas(objectAt(choice, "delta"))) {
         if (!state.open || state.open.index !== index) {
           if (state.open) await this.#close(choiceIndex, state, false);
-          const call = await HeldCall.start(this.#turn, stringAt(fn, "name") ?? "", {
-            callId: stringAt(delta, "id") ?? "",
-          });
-          state.open = { index, outIndex: state.letThrough, call, held: [] };
+          const call = await HeldCall.start(
+            this.#turn,
+            stringAt(fn, "name") ?? "",
+            { callId: id },
+            { freeText: custom },
+          );
+          const outIndex = index === legacyIndex ? legacyIndex : state.letThrough;
+          state.open = { index, outIndex, call, held: [] };
           if (call.mode === "pass") state.letThrough++;
           if (call.mode === "drop") {
             state.blocked++;
@@ -142,7 +166,7 @@ class ChatStreamRewriter implements StreamRewriter {
           }
         }
         const open = state.open;
-        const fragment = stringAt(fn, "arguments");
+        const fragment = stringAt(fn, "arguments") ?? stringAt(fn, "input");
         if (fragment !== undefined) open.call.appendArguments(fragment);
         if (open.call.mode === "hold") holdBy = open;
         else if (open.call.mode === "drop" || open.outIndex !== open.index) rewrite = true;
@@ -156,7 +180,7 @@ class ChatStreamRewriter implements StreamRewriter {
         }
         if (state.open) await this.#close(choiceIndex, state, false);
         if (
-          (choice as JsonObject).finish_reason === "tool_calls" &&
+          callFinishReasons.has((choice as JsonObject).finish_reason as string) &&
           state.letThrough === 0 &&
           state.blocked > 0
         ) {
@@ -203,8 +227,16 @@ class ChatStreamRewriter implements StreamRewriter {
         if (kept.length > 0) delta.tool_calls = kept;
         else delete delta.tool_calls;
       }
+      if (delta.function_call !== undefined) {
+        const removed = removing?.choice === choiceIndex && removing.index === legacyIndex;
+        if (removed || (state.open?.index === legacyIndex && state.open.call.mode === "drop")) {
+          delete delta.function_call;
+        }
+      }
       let finish = choice.finish_reason;
-      if (finish === "tool_calls" && state.letThrough === 0 && state.blocked > 0) finish = "stop";
+      if (callFinishReasons.has(finish as string) && state.letThrough === 0 && state.blocked > 0) {
+        finish = "stop";
+      }
       if (Object.keys(delta).length > 0 || (finish !== null && finish !== undefined)) {
         choices.push({ ...choice, delta, finish_reason: finish });
       }
@@ -219,7 +251,7 @@ class ChatStreamRewriter implements StreamRewriter {
     const outcome = await open.call.finish(truncated);
     if (open.call.mode !== "hold") return;
     if (outcome.allowed) {
-      open.outIndex = state.letThrough;
+      if (open.index !== legacyIndex) open.outIndex = state.letThrough;
       state.letThrough++;
       for (const event of open.held) {
         if (open.outIndex === open.index) this.#emit(event.raw);
@@ -255,7 +287,9 @@ async function rewriteCompletion(body: JsonObject, turn: Turn): Promise<JsonObje
   const choices: unknown[] = [];
   for (const choice of arrayAt(body, "choices") ?? []) {
     const message = objectAt(choice, "message");
-    const calls = arrayAt(message, "tool_calls");
+    const legacy = objectAt(message, "function_call");
+    const calls =
+      arrayAt(message, "tool_calls") ?? (legacy ? [{ id: "", function: legacy, legacy: true }] : undefined);
     if (!message || !calls) {
       choices.push(choice);
       continue;
@@ -264,8 +298,9 @@ async function rewriteCompletion(body: JsonObject, turn: Turn): Promise<JsonObje
     const messages: string[] = [];
     for (const call of calls) {
       const fn = objectAt(call, "function") ?? objectAt(call, "custom");
+      const custom = objectAt(call, "custom") !== undefined;
       const text = stringAt(fn, "arguments") ?? stringAt(fn, "input") ?? "";
-      const parsed = text.trim() === "" ? {} : tryParse(text);
+      const parsed = custom ? { input: text } : text.trim() === "" ? {} : tryParse(text);
       const decided = await turn.decide(stringAt(fn, "name") ?? "", parsed ?? text, {
         detail: { callId: stringAt(call, "id") ?? "" },
         ...(parsed === undefined ? { argumentsUnreadable: true } : {}),
@@ -280,13 +315,14 @@ async function rewriteCompletion(body: JsonObject, turn: Turn): Promise<JsonObje
     changed = true;
     const content = typeof message.content === "string" && message.content !== "" ? [message.content] : [];
     const next: JsonObject = { ...message, content: [...content, ...messages].join("\n") };
-    if (kept.length > 0) next.tool_calls = kept;
+    if (legacy) delete next.function_call;
+    else if (kept.length > 0) next.tool_calls = kept;
     else delete next.tool_calls;
     const finish = (choice as JsonObject).finish_reason;
     choices.push({
       ...(choice as JsonObject),
       message: next,
-      finish_reason: kept.length === 0 && finish === "tool_calls" ? "stop" : finish,
+      finish_reason: kept.length === 0 && callFinishReasons.has(finish as string) ? "stop" : finish,
     });
   }
   return changed ? { ...body, choices } : undefined;

@@ -21,6 +21,12 @@ import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
 
 const terminalEvents = new Set(["response.completed", "response.incomplete", "response.failed"]);
 const sequencePattern = /"sequence_number":\s*(\d+)/;
+/** Client tool calls among output items: JSON arguments, or free-form input (custom tools). */
+const callItemTypes = new Set(["function_call", "custom_tool_call"]);
+const argumentDeltaEvents = new Set([
+  "response.function_call_arguments.delta",
+  "response.custom_tool_call_input.delta",
+]);
 
 function messageItem(id: string, text: string, done: boolean): JsonObject {
   return {
@@ -119,7 +125,7 @@ class ResponsesStreamRewriter implements StreamRewriter {
       const open = outputIndex === undefined ? undefined : this.#open.get(outputIndex);
       if (open) {
         const delta = stringAt(data, "delta");
-        if (name === "response.function_call_arguments.delta" && delta !== undefined) {
+        if (argumentDeltaEvents.has(name ?? "") && delta !== undefined) {
           open.call.appendArguments(delta);
         }
         if (name === "response.output_item.done") {
@@ -138,9 +144,10 @@ class ResponsesStreamRewriter implements StreamRewriter {
       const data = tryParse(event.data);
       const item = objectAt(data, "item");
       const outputIndex = numberAt(data, "output_index");
-      if (stringAt(item, "type") === "function_call" && outputIndex !== undefined) {
+      if (callItemTypes.has(stringAt(item, "type") ?? "") && outputIndex !== undefined) {
         const callId = stringAt(item, "call_id") ?? "";
-        const call = await HeldCall.start(this.#turn, stringAt(item, "name") ?? "", { callId });
+        const freeText = stringAt(item, "type") === "custom_tool_call";
+        const call = await HeldCall.start(this.#turn, stringAt(item, "name") ?? "", { callId }, { freeText });
         const open: OpenItem = {
           outputIndex,
           call,
@@ -171,7 +178,7 @@ class ResponsesStreamRewriter implements StreamRewriter {
   async #close(open: OpenItem, done: SseEvent | undefined, truncated: boolean): Promise<void> {
     this.#open.delete(open.outputIndex);
     const item = objectAt(tryParse(done?.data), "item");
-    const outcome = await open.call.finish(truncated, stringAt(item, "arguments"));
+    const outcome = await open.call.finish(truncated, stringAt(item, "arguments") ?? stringAt(item, "input"));
     if (open.call.mode === "pass") {
       if (done) this.#pass(done);
       return;
@@ -192,12 +199,13 @@ async function rewriteResponse(body: JsonObject, turn: Turn): Promise<JsonObject
   let changed = false;
   const rewritten: unknown[] = [];
   for (const item of output) {
-    if (stringAt(item, "type") !== "function_call") {
+    if (!callItemTypes.has(stringAt(item, "type") ?? "")) {
       rewritten.push(item);
       continue;
     }
-    const text = stringAt(item, "arguments") ?? "";
-    const parsed = text.trim() === "" ? {} : tryParse(text);
+    const custom = stringAt(item, "type") === "custom_tool_call";
+    const text = stringAt(item, "arguments") ?? stringAt(item, "input") ?? "";
+    const parsed = custom ? { input: text } : text.trim() === "" ? {} : tryParse(text);
     const callId = stringAt(item, "call_id") ?? "";
     const decided = await turn.decide(stringAt(item, "name") ?? "", parsed ?? text, {
       detail: { callId },

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { sameJson } from "../../src/dialects/mcp/gate.ts";
+import { classify, parseBody } from "../../src/dialects/mcp/jsonrpc.ts";
+import { type McpRouteError, proxyPathFor, resolveTarget } from "../../src/dialects/mcp/routing.ts";
+import type { DeclaredServer } from "../../src/registry/registry.ts";
+
+describe("JSON-RPC classification", () => {
+  it("tells requests, notifications, responses and invalid messages apart", () => {
+    expect(classify({ jsonrpc: "2.0", id: 1, method: "tools/call" }).kind).toBe("request");
+    expect(classify({ jsonrpc: "2.0", method: "notifications/initialized" }).kind).toBe("notification");
+    expect(classify({ jsonrpc: "2.0", id: "a", result: {} }).kind).toBe("response");
+    expect(classify({ jsonrpc: "2.0", id: null, error: { code: 1, message: "x" } }).kind).toBe("response");
+    for (const bad of [
+      [],
+      1,
+      { id: 1, method: "x" },
+      { jsonrpc: "2.0", id: {}, method: "x" },
+      { jsonrpc: "2.0" },
+    ]) {
+      expect(classify(bad).kind).toBe("invalid");
+    }
+  });
+
+  it("parses single messages and batches, and rejects what is not JSON or an empty batch", () => {
+    expect(parseBody('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toMatchObject({ batch: false });
+    expect(parseBody('[{"jsonrpc":"2.0","id":1,"method":"ping"},7]').messages.map((m) => m.kind)).toEqual([
+      "request",
+      "invalid",
+    ]);
+    expect(() => parseBody("{")).toThrow(/not JSON/);
+    expect(() => parseBody("[]")).toThrow(/empty batch/);
+  });
+});
+
+describe("routing /mcp/<server>", () => {
+  const servers = new Map<string, DeclaredServer>([
+    [
+      "github",
+      { name: "github", transport: "StreamableHTTP", url: new URL("https://mcp.github.com/api/mcp") },
+    ],
+    ["legacy", { name: "legacy", transport: "SSE", url: new URL("http://127.0.0.1:3001/sse") }],
+    ["files", { name: "files", transport: "Stdio" }],
+  ]);
+
+  it("sends /<server> to the declared URL and /<server>/<rest> relative to it, with the client's query", () => {
+    expect(resolveTarget(servers, "/GitHub", "").url.href).toBe("https://mcp.github.com/api/mcp");
+    expect(resolveTarget(servers, "/legacy/message", "?sessionId=abc").url.href).toBe(
+      "http://127.0.0.1:3001/message?sessionId=abc",
+    );
+  });
+
+  it("refuses unknown servers, servers without a URL and paths that leave the server's origin", () => {
+    const status = (path: string) => {
+      try {
+        resolveTarget(servers, path, "");
+      } catch (error) {
+        return (error as McpRouteError).status;
+      }
+      return 200;
+    };
+    expect(status("/nope")).toBe(404);
+    expect(status("/files")).toBe(400);
+    expect(status("/github/http://evil.example/x")).toBe(400);
+    expect(status("/github//evil.example/x")).toBe(200);
+    expect(resolveTarget(servers, "/github//evil.example/x", "").url.origin).toBe("https://mcp.github.com");
+  });
+
+  it("rewrites a legacy endpoint to a proxy path, and refuses one it cannot address", () => {
+    const legacy = servers.get("legacy") as Parameters<typeof proxyPathFor>[1];
+    expect(proxyPathFor("/mcp", legacy, new URL("http://127.0.0.1:3001/message?sessionId=1"))).toBe(
+      "/mcp/legacy/message?sessionId=1",
+    );
+    expect(proxyPathFor("/mcp", legacy, new URL("http://other:3001/message"))).toBeUndefined();
+    const github = servers.get("github") as Parameters<typeof proxyPathFor>[1];
+    expect(proxyPathFor("/mcp", github, new URL("https://mcp.github.com/elsewhere"))).toBeUndefined();
+  });
+});
+
+describe("sameJson", () => {
+  it("compares parsed JSON deeply, key order included", () => {
+    expect(sameJson({ a: [1, { b: "x" }] }, { a: [1, { b: "x" }] })).toBe(true);
+    expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
+    expect(sameJson([1, 2], [1, 2, 3])).toBe(false);
+    expect(sameJson({ a: null }, { a: {} })).toBe(false);
+    expect(sameJson([], {})).toBe(false);
+  });
+});
