@@ -62,7 +62,11 @@ function find(manifests: Manifest[], kind: string, name: string): Manifest {
 }
 
 async function dryRun(text: string): Promise<void> {
-  const result = await kubectl(plane, ["apply", "--dry-run=server", "-f", "-"], text);
+  const result = await kubectl(
+    plane,
+    ["apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f", "-"],
+    text,
+  );
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
 }
@@ -116,6 +120,13 @@ describeWithControlPlane("Helm chart charts/toolwall", () => {
     expect(crd.spec.group).toBe("toolwall.io");
   });
 
+  it("installs the ValidatingAdmissionPolicy for policy conditions from crds/", async () => {
+    const { manifests } = await render();
+    const policy = find(manifests, "ValidatingAdmissionPolicy", "mcppolicy-conditions.toolwall.io");
+    expect(policy.spec.validations).toHaveLength(2);
+    find(manifests, "ValidatingAdmissionPolicyBinding", "mcppolicy-conditions.toolwall.io");
+  });
+
   it("registers the webhook fail-closed, by namespace label, excluding its own namespace", async () => {
     const { manifests } = await render();
     const [webhook] = find(manifests, "MutatingWebhookConfiguration", "toolwall-webhook").webhooks!;
@@ -162,11 +173,24 @@ describeWithControlPlane("Helm chart charts/toolwall", () => {
     expect(args).toContain("--image=ghcr.io/toolwall/toolwall:0.1.0");
   });
 
-  it("gives the bundled Redis URL to the controller", async () => {
+  it("hands the bundled Redis URL to the webhook, which gives it to the sidecars", async () => {
     const { manifests } = await render(everything);
-    const args: string[] = find(manifests, "Deployment", "toolwall-controller").spec.template.spec
-      .containers[0].args;
-    expect(args).toContain(`--redis-url=redis://toolwall-redis.${namespace}.svc:6379`);
+    const webhook = find(manifests, "Deployment", "toolwall-webhook");
+    expect(webhook.spec.template.spec.containers[0].args).toContain(
+      `--redis-url=redis://toolwall-redis.${namespace}.svc:6379`,
+    );
+  });
+
+  it("runs the certificate rotation beside the controller unless cert-manager issues it", async () => {
+    const names = (m: Manifest) => m.spec.template.spec.containers.map((c: { name: string }) => c.name);
+    expect(names(find((await render()).manifests, "Deployment", "toolwall-controller"))).toEqual([
+      "controller",
+      "webhook-certs",
+    ]);
+    const withCertManager = await render(["--set=webhook.certManager.enabled=true"]);
+    expect(names(find(withCertManager.manifests, "Deployment", "toolwall-controller"))).toEqual([
+      "controller",
+    ]);
   });
 
   it("ships alerts for stale policy, webhook errors, Redis, rug pulls and block rate", async () => {

@@ -2,10 +2,10 @@
  * The MCPPolicy CRD on the real API server: it installs, every example policy is accepted, and
  * invalid policies are refused by the schema and by each CEL rule with its message.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, expect, it } from "vitest";
-import { stringify } from "yaml";
+import { parseAllDocuments, stringify } from "yaml";
 import { CONTROL_PLANE_TIMEOUT_MS, controlPlane, describeWithControlPlane, kubectl } from "./cluster.ts";
 import type { ControlPlaneInfo } from "./global-setup.ts";
 
@@ -31,6 +31,21 @@ export async function installCrds(target: ControlPlaneInfo): Promise<void> {
     "--timeout=60s",
   ]);
   if (established.code !== 0) throw new Error(`CRD not established: ${established.stderr}`);
+  await waitForAdmissionPolicy(target);
+}
+
+/** A ValidatingAdmissionPolicy takes effect a moment after it is created: probe until it refuses. */
+async function waitForAdmissionPolicy(target: ControlPlaneInfo): Promise<void> {
+  const probe = policy("vap-probe", {
+    toolPolicy: { rules: [{ action: "Deny", tools: ["x"], when: { all: [{ path: "a", op: "Equals" }] } }] },
+  });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const result = await kubectl(target, ["create", "--dry-run=server", "-f", "-"], probe);
+    if (result.stderr.includes("ValidatingAdmissionPolicy")) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error("the MCPPolicy ValidatingAdmissionPolicy did not take effect within 30 s");
 }
 
 function policy(name: string, spec: Record<string, unknown>): string {
@@ -52,12 +67,25 @@ const examples = existsSync(examplesDir)
   ? readdirSync(examplesDir).filter((f) => /\.ya?ml$/.test(f) || f.endsWith(".json"))
   : [];
 
+function namespacesIn(file: string): string[] {
+  return parseAllDocuments(readFileSync(join(examplesDir, file), "utf8"))
+    .map((doc) => (doc.toJSON() as { metadata?: { namespace?: string } } | null)?.metadata?.namespace)
+    .filter((n): n is string => typeof n === "string");
+}
+
+/** The namespaces the example files name (they are created first, as an operator would). */
+function exampleNamespaces(): string[] {
+  return [...new Set(examples.flatMap(namespacesIn))];
+}
+
 describeWithControlPlane("MCPPolicy CRD on a real API server", () => {
   beforeAll(async () => {
     plane = await controlPlane();
+    for (const name of [namespace, ...exampleNamespaces()]) {
+      const created = await kubectl(plane, ["create", "namespace", name]);
+      if (created.code !== 0 && !created.stderr.includes("AlreadyExists")) throw new Error(created.stderr);
+    }
     await installCrds(plane);
-    const created = await kubectl(plane, ["create", "namespace", namespace]);
-    if (created.code !== 0 && !created.stderr.includes("AlreadyExists")) throw new Error(created.stderr);
   }, CONTROL_PLANE_TIMEOUT_MS);
 
   it("is installed and served", async () => {
@@ -119,7 +147,9 @@ describeWithControlPlane("MCPPolicy CRD on a real API server", () => {
 
   it.concurrent.each(examples.length > 0 ? examples : ["(none yet)"])("accepts example %s", async (file) => {
     if (file === "(none yet)") return;
-    const result = await kubectl(plane, ["apply", "-n", namespace, "-f", join(examplesDir, file)]);
+    // Examples that name their namespace go there; the others to the test namespace.
+    const target = namespacesIn(file).length > 0 ? [] : ["--namespace", namespace];
+    const result = await kubectl(plane, ["apply", ...target, "-f", join(examplesDir, file)]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
   });
@@ -191,18 +221,19 @@ describeWithControlPlane("MCPPolicy CRD on a real API server", () => {
     );
   });
 
-  it.concurrent("CEL: In and NotIn conditions take values, not value", async () => {
+  // The condition rules live in a ValidatingAdmissionPolicy (crds/toolwall.io_mcppolicy-conditions.yaml).
+  it.concurrent("admission policy: In and NotIn conditions take values, not value", async () => {
     const when = { all: [{ path: "repo", op: "In", value: "api" }] };
     const spec = { toolPolicy: { rules: [{ action: "Allow", tools: ["x"], when }] } };
-    expect(await refusal(policy("cel-in", spec))).toContain(
+    expect(await refusal(policy("vap-in", spec))).toContain(
       "In and NotIn take values (a list), every other op takes no values",
     );
   });
 
-  it.concurrent("CEL: an Equals condition needs a value", async () => {
+  it.concurrent("admission policy: an Equals condition needs a value", async () => {
     const when = { any: [{ path: "owner", op: "Equals" }] };
     const spec = { toolPolicy: { rules: [{ action: "Deny", tools: ["x"], when }] } };
-    expect(await refusal(policy("cel-value", spec))).toContain(
+    expect(await refusal(policy("vap-value", spec))).toContain(
       "this op needs value; Exists and NotExists take neither value nor values",
     );
   });
