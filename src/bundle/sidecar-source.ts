@@ -39,7 +39,10 @@ export async function openPolicySource(
     throw new UsageError("--controller-url and --policy-file exclude each other");
   }
   if (!controllerUrl) {
-    if (policyFiles.length === 0) throw new UsageError("--controller-url or --policy-file is required");
+    if (policyFiles.length === 0)
+      throw new UsageError(
+        "give either --controller-url (with --token-file and --bundle-dir) or --policy-file",
+      );
     const { loadPolicyFiles } = await import("../policy/load.ts");
     const { PolicySet } = await import("../policy/evaluate.ts");
     const set = PolicySet.fromDocuments(loadPolicyFiles(policyFiles));

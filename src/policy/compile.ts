@@ -35,10 +35,34 @@ function conditionLists(spec: MCPPolicySpec): { path: string; condition: Conditi
   return found;
 }
 
-/** What the schema cannot say: paths parse, regexes are valid RE2. */
+const listOps = new Set(["In", "NotIn"]);
+const valuelessOps = new Set(["Exists", "NotExists", "In", "NotIn"]);
+
+/**
+ * Which of value/values an op takes. The CRD cannot say it: the API server leaves the untyped
+ * value and values out of CEL's view of the object.
+ */
+function operandProblem(condition: ConditionSpec): string | undefined {
+  const hasValue = condition.value !== undefined;
+  const hasValues = condition.values !== undefined;
+  if (listOps.has(condition.op) ? !hasValues || hasValue : hasValues) {
+    return "In and NotIn take values (a list), every other op takes no values";
+  }
+  if (valuelessOps.has(condition.op) ? hasValue : !hasValue) {
+    return "this op needs value; Exists and NotExists take neither value nor values";
+  }
+  return undefined;
+}
+
+/** What the schema cannot say: operands fit the op, paths parse, regexes are valid RE2. */
 export function checkSpecSemantics(spec: MCPPolicySpec): Problem[] {
   const problems: Problem[] = [];
   for (const { path, condition } of conditionLists(spec)) {
+    const operand = operandProblem(condition);
+    if (operand) {
+      problems.push({ path, message: operand });
+      continue;
+    }
     try {
       parsePath(condition.path);
     } catch (error) {

@@ -33,7 +33,7 @@ describe("sidecar policy source flags", () => {
 
   it("rejects incomplete or conflicting flags with a clear message", async () => {
     await expect(openPolicySource({}, { audit, ...pod })).rejects.toThrow(
-      /--controller-url or --policy-file/,
+      /--controller-url .* or --policy-file/,
     );
     await expect(
       openPolicySource({ "controller-url": "http://127.0.0.1:1" }, { audit, ...pod }),
