@@ -30,6 +30,10 @@ const group = "toolwall.io";
 const version = "v1alpha1";
 const plural = "mcppolicies";
 const toolwall = new URL("../bin/toolwall.js", import.meta.url).pathname;
+/** The heap limits recommended for the controller container (docs/benchmarks.md "Controller"). */
+const controllerNodeOptions =
+  process.env.BENCH_CONTROLLER_NODE_OPTIONS ?? "--max-old-space-size=128 --max-semi-space-size=4";
+const controllerEnv = { ...process.env, NODE_OPTIONS: controllerNodeOptions };
 
 function rssMiB(pid: number, field: "VmRSS" | "VmHWM"): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8")
@@ -135,7 +139,7 @@ async function withApiServer(): Promise<Setup> {
       "--namespace",
       namespace,
     ],
-    { stdio: ["ignore", "ignore", "inherit"] },
+    { stdio: ["ignore", "ignore", "inherit"], env: controllerEnv },
   );
   return {
     mode: "real kube-apiserver watched by `toolwall controller` (own process)",
@@ -160,7 +164,7 @@ async function bundleServerAlone(): Promise<Setup> {
   const controller = spawn(
     process.execPath,
     [new URL("./fixtures/bundle-server.ts", import.meta.url).pathname, String(sidecars)],
-    { stdio: ["pipe", "pipe", "inherit"] },
+    { stdio: ["pipe", "pipe", "inherit"], env: controllerEnv },
   );
   const lines = createInterface({ input: controller.stdout! });
   const base = await new Promise<string>((resolve) => {
@@ -275,7 +279,7 @@ try {
   const p99 = percentile(propagation, 99);
   const mb = (mib: number) => mib * 1.048576;
   console.log(
-    `## Controller\n\n${sidecars} long-polling sidecars, ${rounds} MCPPolicy changes. Mode: ${setup.mode}; ${setup.notes}; ${errors} request errors; rounds where all sidecars converged: ${complete}/${rounds}.\n`,
+    `## Controller\n\n${sidecars} long-polling sidecars, ${rounds} MCPPolicy changes. Mode: ${setup.mode}; controller NODE_OPTIONS="${controllerNodeOptions}"; ${setup.notes}; ${errors} request errors; rounds where all sidecars converged: ${complete}/${rounds}.\n`,
   );
   console.log(
     table(

@@ -69,6 +69,11 @@ export interface TokenAuthenticatorOptions {
   /** How long a rejected token stays rejected (keeps a misconfigured pod from flooding TokenReview). */
   negativeTtlMs?: number;
   maxEntries?: number;
+  /**
+   * TokenReviews in flight at once. A burst of sidecars (a controller restart, a rollout) would
+   * otherwise open one API-server connection per token at the same moment.
+   */
+  maxConcurrent?: number;
   now?: () => number;
 }
 
@@ -78,9 +83,17 @@ export class TokenAuthenticator {
   readonly #now: () => number;
   readonly #cache = new Map<string, { expires: number; result: AuthResult }>();
   readonly #inflight = new Map<string, Promise<AuthResult>>();
+  readonly #queue: (() => void)[] = [];
+  #active = 0;
 
   constructor(options: TokenAuthenticatorOptions) {
-    this.#options = { ttlMs: 30_000, negativeTtlMs: 5_000, maxEntries: 20_000, ...options };
+    this.#options = {
+      ttlMs: 30_000,
+      negativeTtlMs: 5_000,
+      maxEntries: 20_000,
+      maxConcurrent: 16,
+      ...options,
+    };
     this.#now = options.now ?? Date.now;
   }
 
@@ -98,11 +111,18 @@ export class TokenAuthenticator {
   async #review(token: string, key: string): Promise<AuthResult> {
     const { audience, ttlMs, negativeTtlMs, maxEntries } = this.#options;
     let status: TokenReviewStatus;
+    if (this.#active >= this.#options.maxConcurrent) {
+      await new Promise<void>((resolve) => this.#queue.push(resolve));
+    }
+    this.#active += 1;
     try {
       status = await this.#options.review(token, [audience]);
     } catch (error) {
       tokenReviews.inc({ result: "error" });
       throw error;
+    } finally {
+      this.#active -= 1;
+      this.#queue.shift()?.();
     }
     const result = identityFromReview(status, audience);
     tokenReviews.inc({ result: result.ok ? "authenticated" : "rejected" });
