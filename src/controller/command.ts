@@ -40,12 +40,15 @@ export const controllerCommand: Command = {
   usage: `Usage: toolwall controller [--listen HOST:PORT] [--kubeconfig FILE] [--namespace NS]
                            [--lease-name NAME] [--identity NAME] [--poll-timeout 30s]
                            [--lease-duration 15s] [--resync 5m] [--tls-cert FILE --tls-key FILE]
+                           [--redis URL]
 
 Watches MCPPolicy objects in all namespaces and the pods they select. Serves
 GET /v1/bundle?namespace=N&pod=P&since=HASH (long-poll; a projected service-account token with
 audience toolwall, checked by TokenReview, may only fetch the bundle of the pod it is bound to),
 /healthz, /readyz and /metrics. The replica holding the Lease writes each policy's status
-(conditions Ready and Compiled, matchedPods, bundleHash).
+(conditions Ready and Compiled, matchedPods, bundleHash). With --redis it also serves the audit
+streams: GET /v1/events?namespace=N&... to a bearer token whose identity may list
+mcppolicies.toolwall.io in N (checked by a SelfSubjectAccessReview made with that token).
 
   --listen HOST:PORT    address of the bundle/metrics server (default 0.0.0.0:8443)
   --kubeconfig FILE     kubeconfig to use (default: in-cluster service account)
@@ -55,7 +58,9 @@ audience toolwall, checked by TokenReview, may only fetch the bundle of the pod 
   --poll-timeout DUR    how long an unchanged long-poll waits before 304 (default 30s)
   --lease-duration DUR  a leader silent this long is replaced (default 15s)
   --resync DUR          relist MCPPolicies and pods this often (default 5m)
-  --tls-cert FILE       serve HTTPS with this PEM certificate chain (with --tls-key); HTTP otherwise`,
+  --tls-cert FILE       serve HTTPS with this PEM certificate chain (with --tls-key); HTTP otherwise
+  --redis URL           Redis of the audit streams (redis://, redis+sentinel://, redis+cluster://;
+                        default TOOLWALL_REDIS_URL); no events API without it`,
   options: {
     listen: { type: "string" },
     kubeconfig: { type: "string" },
@@ -67,6 +72,7 @@ audience toolwall, checked by TokenReview, may only fetch the bundle of the pod 
     resync: { type: "string" },
     "tls-cert": { type: "string" },
     "tls-key": { type: "string" },
+    redis: { type: "string" },
   },
   async run(values) {
     const { host, port } = parseListen((values.listen as string | undefined) ?? "0.0.0.0:8443");
@@ -97,6 +103,7 @@ audience toolwall, checked by TokenReview, may only fetch the bundle of the pod 
       ...(pollTimeoutMs !== undefined ? { pollTimeoutMs } : {}),
       ...(resyncMs !== undefined ? { resyncMs } : {}),
       tls,
+      redisUrl: (values.redis as string | undefined) || process.env.TOOLWALL_REDIS_URL || undefined,
       log,
     });
     const stopped = new Promise<void>((resolve) => {

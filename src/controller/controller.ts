@@ -10,7 +10,10 @@ import {
   PatchStrategy,
   setHeaderOptions,
 } from "@kubernetes/client-node";
+import { eventsRoute } from "../state/events-route.ts";
+import { connectRedis, RedisStore } from "../state/redis.ts";
 import { TokenAuthenticator } from "./auth.ts";
+import { kubernetesEventsAuth, selfSubjectAccessReview } from "./events-auth.ts";
 import { ResilientInformer } from "./informers.ts";
 import { LeaderElector } from "./lease.ts";
 import { policiesKnown, statusWrites } from "./metrics.ts";
@@ -40,6 +43,8 @@ export interface ControllerOptions {
   renewIntervalMs?: number;
   /** PEM files of the bundle server's certificate and key (HTTPS); plain HTTP when absent. */
   tls?: { cert: string; key: string } | undefined;
+  /** Redis holding the audit streams: serve `GET /v1/events` from it (no events API when absent). */
+  redisUrl?: string | undefined;
   /** Status writes are batched: at most one pass per this interval. */
   statusIntervalMs?: number;
   log?: (message: string) => void;
@@ -73,6 +78,7 @@ export class Controller {
   readonly #custom: CustomObjectsApi;
   readonly #policies: ResilientInformer<KubernetesObject>;
   readonly #pods: ResilientInformer<KubernetesObject>;
+  readonly #auditReader: RedisStore | undefined;
   #model: ControllerModel | undefined;
   #rebuildScheduled = false;
   #statusTimer: NodeJS.Timeout | undefined;
@@ -125,6 +131,16 @@ export class Controller {
       tls: options.tls,
       ...(log ? { log } : {}),
     });
+    if (options.redisUrl) {
+      // Read straight from Redis, without the data plane's in-memory fallback: when Redis is away the
+      // API answers 503 instead of an empty list.
+      const reader = new RedisStore(connectRedis(options.redisUrl, { commandTimeoutMs: 2000 }));
+      this.#auditReader = reader;
+      void this.server.app.register(eventsRoute, {
+        reader,
+        authenticate: kubernetesEventsAuth(selfSubjectAccessReview(config), log),
+      });
+    }
     this.elector = new LeaderElector({
       api: config.makeApiClient(CoordinationV1Api),
       namespace: options.namespace,
@@ -158,6 +174,7 @@ export class Controller {
     await this.elector.stop();
     await Promise.all([this.#policies.stop(), this.#pods.stop()]);
     await this.server.app.close();
+    await this.#auditReader?.close();
   }
 
   model(): ControllerModel | undefined {

@@ -37,11 +37,16 @@ export function bearerTokenAuth(
   verify: (token: string) => boolean | Promise<boolean>,
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (request, reply) => {
-    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "");
-    if (!match) {
+    const token = bearerToken(request);
+    if (!token) {
       await reply.code(401).header("www-authenticate", "Bearer").send({ error: "bearer token required" });
       return;
     }
-    if (!(await verify(match[1]!))) await reply.code(403).send({ error: "token not allowed to read events" });
+    if (!(await verify(token))) await reply.code(403).send({ error: "token not allowed to read events" });
   };
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
 }
