@@ -166,11 +166,15 @@ describeWithControlPlane("Helm chart charts/toolwall", () => {
     expect(args).toContain("--image=ghcr.io/toolwall/toolwall:0.1.0");
   });
 
-  it("hands the bundled Redis URL to the webhook, which gives it to the sidecars", async () => {
+  it("hands the bundled Redis URL to the webhook, which gives it to the sidecars, and to the controller", async () => {
     const { manifests } = await render(everything);
     const webhook = find(manifests, "Deployment", "toolwall-webhook");
     expect(webhook.spec.template.spec.containers[0].args).toContain(
       `--redis-url=redis://toolwall-redis.${namespace}.svc:6379`,
+    );
+    const controller = find(manifests, "Deployment", "toolwall-controller");
+    expect(controller.spec.template.spec.containers[0].args).toContain(
+      `--redis=redis://toolwall-redis.${namespace}.svc:6379`,
     );
   });
 
