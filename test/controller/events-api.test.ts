@@ -178,4 +178,11 @@ describeBoth("the controller's audit query API on a real API server and Redis", 
       ["delete_repo", "deny"],
     ]);
   }, 30_000);
+
+  it("answers 503, not an empty list, while Redis is down", async () => {
+    await redis.stop();
+    const response = await get(`namespace=${allowed}`, token);
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: string }).error).toMatch(/audit stream unavailable/);
+  });
 });
