@@ -12,6 +12,8 @@ export interface NetworkConnectionEvent {
   namespace: string;
   pod: string;
   requestId: string;
+  /** The declared MCP server, for connections to one. */
+  server?: string;
   action: "allow" | "deny";
   reason: string;
   rule: string;

@@ -26,6 +26,8 @@ export interface EgressDecision {
   category: "llm" | "mcp" | "inspect" | "passthrough" | "egress" | "metadata" | "invalid";
   /** An Audit-mode policy would have denied: recorded as a deny, not enforced. */
   wouldDeny?: boolean;
+  /** The declared MCP server the destination is (category mcp). */
+  server?: string;
 }
 
 /** The slice of MCPPolicy this module reads (the CRD is the source of the full shape). */
@@ -66,6 +68,8 @@ export const METADATA_NAMES = ["metadata.google.internal", "metadata"];
 interface HostPattern {
   regex: RegExp;
   port: number | undefined;
+  /** The declared MCP server a pattern came from. */
+  server?: string;
 }
 
 function globRegex(glob: string): RegExp {
@@ -86,9 +90,13 @@ export function hostPattern(text: string): HostPattern {
   };
 }
 
+function findHost(patterns: HostPattern[], name: string | undefined, port: number): HostPattern | undefined {
+  if (name === undefined) return undefined;
+  return patterns.find((p) => p.regex.test(name) && (p.port === undefined || p.port === port));
+}
+
 function matchesHost(patterns: HostPattern[], name: string | undefined, port: number): boolean {
-  if (name === undefined) return false;
-  return patterns.some((p) => p.regex.test(name) && (p.port === undefined || p.port === port));
+  return findHost(patterns, name, port) !== undefined;
 }
 
 function blockList(cidrs: string[]): BlockList {
@@ -156,7 +164,7 @@ function compilePolicy(policy: PolicyForEgress): CompiledPolicy {
     llm: (policy.spec?.llm?.providers ?? []).map((p) => hostPattern(p.host)),
     mcp: (policy.spec?.servers ?? []).flatMap((s) => {
       const pattern = s.url ? serverPattern(s.url) : undefined;
-      return pattern ? [pattern] : [];
+      return pattern ? [{ ...pattern, ...(s.name ? { server: s.name } : {}) }] : [];
     }),
     inspect: (egress.inspect ?? []).map(hostPattern),
     passthrough: (egress.tlsPassthrough ?? []).map(hostPattern),
@@ -256,8 +264,16 @@ export class EgressPolicy {
         [policy?.inspect ?? [], "inspect", `${id}#egress.inspect`],
       ];
       for (const [patterns, category, rule] of inspected) {
-        if (matchesHost(patterns, facts.name, facts.port)) {
-          return { verdict: "inspect", reason: `${category} destination is inspected`, rule, mode, category };
+        const match = findHost(patterns, facts.name, facts.port);
+        if (match) {
+          const decision: EgressDecision = {
+            verdict: "inspect",
+            reason: `${category} destination is inspected`,
+            rule,
+            mode,
+            category,
+          };
+          return match.server ? { ...decision, server: match.server } : decision;
         }
       }
     }

@@ -299,6 +299,7 @@ export class TransparentListener {
       host: peeked.name ?? null,
       destination: destination ? formatDestination(destination.address, destination.port) : "unknown",
       protocol: peeked.protocol,
+      ...(decision.server ? { server: decision.server } : {}),
     };
     this.options.audit(event);
     this.options.connections?.inc({ verdict: decision.verdict });

@@ -212,7 +212,7 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
       id: 1,
       result: { origin: MCP, method: "tools/call" },
     });
-    expect(lastEventFor(MCP)).toMatchObject({ verdict: "inspect", category: "mcp" });
+    expect(lastEventFor(MCP)).toMatchObject({ verdict: "inspect", category: "mcp", server: "tools" });
     const blocked = await post({
       jsonrpc: "2.0",
       id: 2,

@@ -47,6 +47,7 @@ describe("egress classification", () => {
       verdict: "inspect",
       category: "mcp",
       rule: "agents/research#servers",
+      server: "github",
     });
     expect(policy.classify({ ...tls("mcp.internal", "10.0.0.6", 8080), protocol: "http" })).toMatchObject({
       verdict: "inspect",
