@@ -47,6 +47,12 @@ const servers: ServerSpec[] = [
   { package: "firecrawl-mcp", env: { FIRECRAWL_API_KEY: "fc-placeholder" } },
   { package: "tavily-mcp", env: { TAVILY_API_KEY: "tvly-placeholder" } },
   { package: "@notionhq/notion-mcp-server", env: { NOTION_TOKEN: "placeholder" } },
+  // Added after the rules were tuned, to measure false positives on tools the rules never saw.
+  { package: "@upstash/context7-mcp" },
+  { package: "exa-mcp-server", env: { EXA_API_KEY: "placeholder" } },
+  { package: "mongodb-mcp-server", env: { MDB_MCP_CONNECTION_STRING: "mongodb://127.0.0.1:9/none" } },
+  { package: "@circleci/mcp-server-circleci", env: { CIRCLECI_TOKEN: "placeholder" } },
+  { package: "figma-developer-mcp", args: ["--stdio"], env: { FIGMA_API_KEY: "placeholder" } },
 ];
 
 const root = resolve(import.meta.dirname, "..");

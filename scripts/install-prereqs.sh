@@ -9,6 +9,7 @@ declare -A wanted=(
   [iptables]=iptables
   [ip]=iproute2
   [unshare]=util-linux
+  [setpriv]=util-linux
   [curl]=curl
   [openssl]=openssl
 )
@@ -16,6 +17,8 @@ missing=()
 for cmd in "${!wanted[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || missing+=("${wanted[$cmd]}")
 done
+# The namespace tests run python3 as an unprivileged uid: a user-local interpreter (pyenv under /root) will not do.
+[ -x /usr/bin/python3 ] || missing+=(python3)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "install-prereqs: installing ${missing[*]}" >&2

@@ -5,7 +5,7 @@ import { scanCommand } from "../inspect/scan-command.ts";
 import { proxyCommands } from "../proxy/command.ts";
 import { callsCommand, eventsCommand } from "../state/events-command.ts";
 import { sidecarCommand } from "../transparent/command.ts";
-import { webhookCommand } from "../webhook/command.ts";
+import { webhookCertsCommand, webhookCommand } from "../webhook/command.ts";
 import type { Command } from "./args.ts";
 import { policyCommands } from "./policy.ts";
 
@@ -16,6 +16,7 @@ import { policyCommands } from "./policy.ts";
 export const commands: Command[] = [
   ...policyCommands,
   webhookCommand,
+  webhookCertsCommand,
   initCommand,
   sidecarCommand,
   scanCommand,

@@ -40,15 +40,24 @@ export interface CompiledInspection {
   readonly patterns: readonly CompiledPattern[];
   readonly compounds: readonly CompoundRule[];
   readonly customs: readonly CompiledCustom[];
-  /** Literal id → [pattern index, trigger group (0 or 1)]. */
+  /** Literal id → [pattern index, trigger group (0, 1 or 2)]. */
   readonly literalOwners: readonly (readonly [number, number])[];
   readonly literals: LiteralSet;
   readonly cache: Map<string, InspectionResult>;
+  /** Findings per distinct string (without field), see analyzeString. */
+  readonly strings: readonly Map<string, readonly Finding[]>[];
 }
 
 const CACHE_LIMIT = 20_000;
+const STRING_CACHE_LIMIT = 100_000;
+const STRING_CACHE_MAX_LENGTH = 256;
 const MAX_SCHEMA_DEPTH = 64;
 const MAX_MATCHES_TRIED = 8;
+const MAX_MATCH_LENGTH = 240;
+/** Longest stretch of one sentence a pattern sees at once (windows overlap by MAX_MATCH_LENGTH). */
+const WINDOW = 2048;
+/** Longer strings are inspected up to this length and reported as oversized. */
+const MAX_SCANNED_LENGTH = 256 * 1024;
 
 /** JSON Schema keywords: as keys they are structure, not text; any other key is scanned as a name. */
 const SCHEMA_KEYWORDS = new Set([
@@ -120,6 +129,15 @@ function compileRe2(pattern: string, what: string): RE2JS {
   }
 }
 
+/**
+ * RE2JS simulates the NFA without a DFA cache, so a gap such as `[^.\\n]{0,60}` costs 60 live states
+ * on every character. Gaps are compiled unbounded (still confined to one sentence or line by their
+ * character class) and the overall match length is capped instead (MAX_MATCH_LENGTH).
+ */
+function unboundGaps(pattern: string): string {
+  return pattern.replace(/\{0,\d{2,}\}/g, "*");
+}
+
 const compiledByConfig = new WeakMap<object, CompiledInspection>();
 let defaultCompiled: CompiledInspection | undefined;
 
@@ -145,7 +163,7 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     const index = patterns.length;
     patterns.push({
       rule,
-      regex: compileRe2(rule.pattern.toLowerCase(), rule.id),
+      regex: compileRe2(unboundGaps(rule.pattern.toLowerCase()), rule.id),
       unless: rule.unless ? compileRe2(rule.unless.toLowerCase(), rule.id) : undefined,
     });
     for (const literal of rule.triggers) {
@@ -155,6 +173,10 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     for (const literal of rule.alsoTriggers ?? []) {
       literalList.push(literal);
       literalOwners.push([index, 1]);
+    }
+    for (const literal of rule.andTriggers ?? []) {
+      literalList.push(literal);
+      literalOwners.push([index, 2]);
     }
   }
   const customs: CompiledCustom[] = [];
@@ -179,9 +201,25 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     literalOwners,
     literals: new LiteralSet(literalList),
     cache: new Map(),
+    strings: [new Map(), new Map(), new Map(), new Map()],
   };
+  warmUp(compiled);
   compiledByConfig.set(config, compiled);
   return compiled;
+}
+
+const WARM_UP_TEXT =
+  "warm up: a sentence that matches nothing in particular, long enough for every engine path. ";
+
+/** RE2JS builds its matching machinery on first use; pay that once here, not on the first listing. */
+function warmUp(compiled: CompiledInspection): void {
+  for (const text of [WARM_UP_TEXT, WARM_UP_TEXT.repeat(8)]) {
+    for (const pattern of compiled.patterns) {
+      pattern.regex.matcher(text).find();
+      pattern.unless?.matcher(text).find();
+    }
+    for (const custom of compiled.customs) custom.regex.matcher(text).find();
+  }
 }
 
 function resolveCompiled(config: InspectionConfig | CompiledInspection | undefined): CompiledInspection {
@@ -190,13 +228,6 @@ function resolveCompiled(config: InspectionConfig | CompiledInspection | undefin
     return defaultCompiled;
   }
   return "literals" in config ? config : compileInspection(config);
-}
-
-interface TextSegment {
-  field: string;
-  text: string;
-  /** Names and keys: identifiers whose words are split before matching. */
-  identifier: boolean;
 }
 
 /** `read_ssh_keys`, `readSshKeys` → `read ssh keys`. */
@@ -216,39 +247,62 @@ function identifierWords(name: string): string {
   return out;
 }
 
-function collectStrings(value: unknown, path: string, depth: number, out: TextSegment[]): void {
-  if (typeof value === "string") {
-    out.push({ field: path, text: value, identifier: false });
-    return;
-  }
+type Visit = (
+  text: string,
+  identifier: boolean,
+  valuePosition: boolean,
+  path: readonly (string | number)[],
+) => void;
+
+const PROPERTY_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions"]);
+const VALUE_KEYS = new Set(["default", "const"]);
+const VALUE_LISTS = new Set(["enum", "examples", "default"]);
+
+/**
+ * Visits every string of a schema-like value: values, property names and non-keyword keys. The
+ * path is a shared stack, turned into a string only for strings that have findings.
+ */
+function walkStrings(value: unknown, path: (string | number)[], depth: number, visit: Visit): void {
   if (value === null || typeof value !== "object" || depth > MAX_SCHEMA_DEPTH) return;
+  const parentKey = path[path.length - 1];
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) collectStrings(value[i], pathJoin(path, i), depth + 1, out);
+    const valueList = typeof parentKey === "string" && VALUE_LISTS.has(parentKey);
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      const item = value[i];
+      if (typeof item === "string") visit(item, false, valueList, path);
+      else walkStrings(item, path, depth + 1, visit);
+      path.pop();
+    }
     return;
   }
-  const parentIsPropertyMap =
-    path.endsWith(".properties") ||
-    path.endsWith(".patternProperties") ||
-    path.endsWith(".$defs") ||
-    path.endsWith(".definitions");
-  for (const [key, member] of Object.entries(value)) {
-    const memberPath = pathJoin(path, key);
-    if (parentIsPropertyMap || !SCHEMA_KEYWORDS.has(key))
-      out.push({ field: memberPath, text: key, identifier: true });
-    collectStrings(member, memberPath, depth + 1, out);
+  const parentIsPropertyMap = typeof parentKey === "string" && PROPERTY_MAPS.has(parentKey);
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const member = (value as Record<string, unknown>)[key];
+    path.push(key);
+    if (parentIsPropertyMap || !SCHEMA_KEYWORDS.has(key)) visit(key, true, false, path);
+    if (typeof member === "string") visit(member, false, !parentIsPropertyMap && VALUE_KEYS.has(key), path);
+    else walkStrings(member, path, depth + 1, visit);
+    path.pop();
   }
 }
 
-function segmentsOf(tool: ToolDefinition): TextSegment[] {
-  const out: TextSegment[] = [];
-  if (typeof tool.name === "string") out.push({ field: "name", text: tool.name, identifier: true });
-  if (typeof tool.title === "string") out.push({ field: "title", text: tool.title, identifier: false });
-  if (typeof tool.description === "string")
-    out.push({ field: "description", text: tool.description, identifier: false });
-  collectStrings(tool.inputSchema, "inputSchema", 0, out);
-  collectStrings(tool.outputSchema, "outputSchema", 0, out);
-  collectStrings(tool.annotations, "annotations", 0, out);
+function pathString(path: readonly (string | number)[]): string {
+  let out = "";
+  for (const key of path) out = pathJoin(out, key);
   return out;
+}
+
+function visitStrings(tool: ToolDefinition, visit: Visit): void {
+  if (typeof tool.name === "string") visit(tool.name, true, false, ["name"]);
+  if (typeof tool.title === "string") visit(tool.title, false, false, ["title"]);
+  if (typeof tool.description === "string") visit(tool.description, false, false, ["description"]);
+  for (const field of ["inputSchema", "outputSchema", "annotations"] as const) {
+    const value = tool[field];
+    if (typeof value === "string") visit(value, false, false, [field]);
+    else walkStrings(value, [field], 0, visit);
+  }
 }
 
 /** Lower-cases without changing offsets (a few characters grow when lower-cased; those stay). */
@@ -268,14 +322,40 @@ function raise(severity: Severity): Severity {
 }
 
 function firstMatch(pattern: CompiledPattern, lower: string): [number, number] | undefined {
+  if (!pattern.regex.test(lower)) return undefined;
   const matcher = pattern.regex.matcher(lower);
   for (let tries = 0; tries < MAX_MATCHES_TRIED && matcher.find(); tries++) {
     const start = matcher.start();
     const end = matcher.end();
+    if (end - start > MAX_MATCH_LENGTH) continue;
     if (pattern.unless?.matcher(lower.slice(Math.max(0, start - 20), end)).find()) continue;
     return [start, end];
   }
   return undefined;
+}
+
+/**
+ * End offsets (exclusive) of the sentences of `text`: split after a newline or after .!? followed by
+ * white space (not at `;`, which chains shell commands).
+ */
+function sentenceEnds(text: string): number[] {
+  const ends: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a) ends.push(i + 1);
+    else if (code === 0x2e || code === 0x21 || code === 0x3f) {
+      const next = text.charCodeAt(i + 1);
+      if (next === 0x20 || next === 0x0a || next === 0x09 || next === 0x0d) ends.push(i + 1);
+    }
+  }
+  ends.push(text.length);
+  return ends;
+}
+
+const SENTENCE_KEY = 1 << 16;
+
+function requiredMask(rule: PatternRule): number {
+  return 1 | (rule.alsoTriggers ? 2 : 0) | (rule.andTriggers ? 4 : 0);
 }
 
 function scanText(
@@ -283,14 +363,18 @@ function scanText(
   field: string,
   text: string,
   channel: Channel | undefined,
-  hits: Uint8Array,
   findings: Finding[],
 ): void {
   const lower = lowerSameLength(text);
-  hits.fill(0);
-  compiled.literals.scan(lower, (id) => {
+  const ends = sentenceEnds(lower);
+  // pattern index × sentence → trigger groups seen there.
+  const groups = new Map<number, number>();
+  let sentence = 0;
+  compiled.literals.scan(lower, (id, end) => {
+    while (end >= ends[sentence]!) sentence++;
     const [index, group] = compiled.literalOwners[id]!;
-    hits[index] = hits[index]! | (1 << group);
+    const key = index * SENTENCE_KEY + Math.min(sentence, SENTENCE_KEY - 1);
+    groups.set(key, (groups.get(key) ?? 0) | (1 << group));
   });
   const label = channel ? `[${channel}] ` : "";
   const report = (rule: string, category: Category, severity: Severity, start: number, end: number) => {
@@ -303,12 +387,27 @@ function scanText(
       match: label + withContext(text, start, end),
     });
   };
-  compiled.patterns.forEach((pattern, index) => {
-    const needed = pattern.rule.alsoTriggers ? 3 : 1;
-    if (hits[index] !== needed) return;
-    const span = firstMatch(pattern, lower);
-    if (span) report(pattern.rule.id, pattern.rule.category, pattern.rule.severity, span[0], span[1]);
-  });
+  const reported = new Set<number>();
+  // Map iteration follows insertion, i.e. text order, so each rule reports its first match.
+  for (const [key, seen] of groups) {
+    const index = Math.floor(key / SENTENCE_KEY);
+    const pattern = compiled.patterns[index]!;
+    if (reported.has(index) || seen !== requiredMask(pattern.rule)) continue;
+    const s = key % SENTENCE_KEY;
+    const sentenceStart = s === 0 ? 0 : ends[s - 1]!;
+    // A run-on "sentence" is matched in overlapping windows: matches are at most MAX_MATCH_LENGTH
+    // long, and a huge unbroken string must not cost a pattern pass over all of it per rule.
+    for (let from = sentenceStart; from < ends[s]!; from += WINDOW - MAX_MATCH_LENGTH) {
+      const to = Math.min(ends[s]!, from + WINDOW);
+      const span = firstMatch(pattern, lower.slice(from, to));
+      if (span) {
+        reported.add(index);
+        report(pattern.rule.id, pattern.rule.category, pattern.rule.severity, from + span[0], from + span[1]);
+        break;
+      }
+      if (to === ends[s]) break;
+    }
+  }
   for (const custom of compiled.customs) {
     const matcher = custom.regex.matcher(text);
     if (matcher.find()) report(custom.rule, "Custom", custom.severity, matcher.start(), matcher.end());
@@ -342,45 +441,74 @@ function applyCompounds(
   }
 }
 
-/** A `default`, `const`, `enum` or `examples` entry: a value the model is steered to send as is. */
-function isValuePosition(field: string): boolean {
-  const last = field.slice(field.lastIndexOf(".") + 1);
-  return (
-    last === "default" ||
-    last === "const" ||
-    last.startsWith("enum[") ||
-    last.startsWith("examples[") ||
-    last.startsWith("default[")
-  );
-}
-
+/** A secret-bearing path or a recipient address offered as the value to send is steering, not prose. */
 function flagSecretValues(field: string, fieldFindings: Finding[]): void {
   const secretFile = fieldFindings.find((f) => f.rule === "credential.secret-file");
   if (secretFile)
     fieldFindings.push({ ...secretFile, rule: "credential.secret-file-as-value", severity: "High", field });
+  const address = fieldFindings.find((f) => f.rule === "exfil.recipient-address");
+  if (address) fieldFindings.push({ ...address, rule: "exfil.recipient-as-value", severity: "High", field });
 }
+
+/** Findings of one string, computed once per compiled config (tools repeat many strings). */
+function analyzeString(
+  compiled: CompiledInspection,
+  text: string,
+  identifier: boolean,
+  valuePosition: boolean,
+): readonly Finding[] {
+  // Short strings (property names and descriptions, enum values) repeat across tools; long ones
+  // rarely do and would only cost hashing.
+  const cacheable = text.length <= STRING_CACHE_MAX_LENGTH;
+  // One map per kind of position, keyed by the string itself: no key concatenation, and V8 keeps
+  // a string's hash once computed.
+  const cache = compiled.strings[(identifier ? 2 : 0) + (valuePosition ? 1 : 0)]!;
+  const cached = cacheable ? cache.get(text) : undefined;
+  if (cached) return cached;
+  const fieldFindings: Finding[] = [];
+  const oversized = text.length > MAX_SCANNED_LENGTH;
+  const normalized = normalize(
+    identifier ? identifierWords(text) : oversized ? text.slice(0, MAX_SCANNED_LENGTH) : text,
+  );
+  if (oversized)
+    fieldFindings.push({
+      rule: "hidden.oversized-text",
+      category: "HiddenInstructions",
+      severity: "Medium",
+      field: "",
+      match: `${text.length} characters; only the first ${MAX_SCANNED_LENGTH} were inspected`,
+    });
+  for (const hidden of normalized.findings)
+    fieldFindings.push({ ...hidden, category: "HiddenInstructions", field: "" });
+  scanText(compiled, "", normalized.text, undefined, fieldFindings);
+  for (const payload of normalized.hidden)
+    scanText(compiled, "", payload.text, payload.channel, fieldFindings);
+  if (valuePosition) flagSecretValues("", fieldFindings);
+  applyCompounds(compiled, "", fieldFindings, fieldFindings);
+  const hiddenEnabled = compiled.detectors.has("HiddenInstructions");
+  const kept = fieldFindings.filter(
+    (finding) =>
+      !(finding.category === "HiddenInstructions" && !hiddenEnabled) &&
+      (finding.category === "Custom" || compiled.detectors.has(finding.category as DetectorName)),
+  );
+  const result = kept.length === 0 ? NO_FINDINGS : kept;
+  if (cacheable) {
+    if (cache.size >= STRING_CACHE_LIMIT) cache.clear();
+    cache.set(text, result);
+  }
+  return result;
+}
+
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Finding[] {
   const findings: Finding[] = [];
-  const hits = new Uint8Array(compiled.patterns.length);
-  const hiddenEnabled = compiled.detectors.has("HiddenInstructions");
-  for (const segment of segmentsOf(tool)) {
-    const fieldFindings: Finding[] = [];
-    const normalized = normalize(segment.identifier ? identifierWords(segment.text) : segment.text);
-    for (const hidden of normalized.findings)
-      fieldFindings.push({ ...hidden, category: "HiddenInstructions", field: segment.field });
-    scanText(compiled, segment.field, normalized.text, undefined, hits, fieldFindings);
-    for (const payload of normalized.hidden)
-      scanText(compiled, segment.field, payload.text, payload.channel, hits, fieldFindings);
-    if (isValuePosition(segment.field)) flagSecretValues(segment.field, fieldFindings);
-    applyCompounds(compiled, segment.field, fieldFindings, fieldFindings);
-    for (const finding of fieldFindings) {
-      if (finding.category === "HiddenInstructions" && !hiddenEnabled) continue;
-      if (finding.category !== "Custom" && !compiled.detectors.has(finding.category as DetectorName))
-        continue;
-      findings.push(finding);
-    }
-  }
+  visitStrings(tool, (text, identifier, valuePosition, path) => {
+    const found = analyzeString(compiled, text, identifier, valuePosition);
+    if (found.length === 0) return;
+    const field = pathString(path);
+    for (const finding of found) findings.push({ ...finding, field });
+  });
   return dedupe(findings).sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
 }
 

@@ -1,69 +1,80 @@
 /**
- * Aho-Corasick over many lower-case literals: one pass over a text tells which literals occur. It is
- * the prefilter that keeps the RE2 patterns (slow in pure JavaScript) off text that cannot match.
+ * Aho-Corasick over many lower-case ASCII literals, compiled to a dense transition table: one pass
+ * over a text, one array read per character, tells which literals occur and where. It is the
+ * prefilter that keeps the RE2 patterns (slow in pure JavaScript) off text that cannot match.
  */
+const ALPHABET = 128;
+
 export class LiteralSet {
-  readonly #goto: Map<number, number>[] = [new Map()];
-  readonly #fail: number[] = [0];
-  readonly #outputs: number[][] = [[]];
+  readonly #delta: Int32Array;
+  /** Per state: the literal ids ending there (including through failure links). */
+  readonly #outputs: (readonly number[])[];
   readonly #lengths: number[];
   readonly #wordStart: boolean[];
 
-  /** `literals[i]` reports id `i` when found. */
+  /** `literals[i]` reports id `i` when found; literals must be ASCII. */
   constructor(literals: readonly string[]) {
-    this.#lengths = literals.map((literal) => literal.length);
-    this.#wordStart = literals.map((literal) => isLetter(literal.charCodeAt(0)));
+    const trie: Map<number, number>[] = [new Map()];
+    const outputs: number[][] = [[]];
     literals.forEach((literal, id) => {
       let state = 0;
       for (let i = 0; i < literal.length; i++) {
         const code = literal.charCodeAt(i);
-        let next = this.#goto[state]!.get(code);
+        if (code >= ALPHABET) throw new Error(`trigger literal '${literal}' is not ASCII`);
+        let next = trie[state]!.get(code);
         if (next === undefined) {
-          next = this.#goto.length;
-          this.#goto.push(new Map());
-          this.#fail.push(0);
-          this.#outputs.push([]);
-          this.#goto[state]!.set(code, next);
+          next = trie.length;
+          trie.push(new Map());
+          outputs.push([]);
+          trie[state]!.set(code, next);
         }
         state = next;
       }
-      this.#outputs[state]!.push(id);
+      outputs[state]!.push(id);
     });
+    const delta = new Int32Array(trie.length * ALPHABET);
+    const fail = new Int32Array(trie.length);
     const queue: number[] = [];
-    for (const next of this.#goto[0]!.values()) queue.push(next);
+    for (const [code, next] of trie[0]!) {
+      delta[code] = next;
+      queue.push(next);
+    }
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head]!;
-      for (const [code, next] of this.#goto[state]!) {
-        queue.push(next);
-        let fallback = this.#fail[state]!;
-        while (fallback > 0 && !this.#goto[fallback]!.has(code)) fallback = this.#fail[fallback]!;
-        const target = this.#goto[fallback]!.get(code);
-        this.#fail[next] = target !== undefined && target !== next ? target : 0;
-        this.#outputs[next]!.push(...this.#outputs[this.#fail[next]!]!);
+      outputs[state]!.push(...outputs[fail[state]!]!);
+      for (let code = 0; code < ALPHABET; code++) {
+        const next = trie[state]!.get(code);
+        if (next === undefined) delta[state * ALPHABET + code] = delta[fail[state]! * ALPHABET + code]!;
+        else {
+          fail[next] = delta[fail[state]! * ALPHABET + code]!;
+          delta[state * ALPHABET + code] = next;
+          queue.push(next);
+        }
       }
     }
+    this.#delta = delta;
+    this.#outputs = outputs;
+    this.#lengths = literals.map((literal) => literal.length);
+    this.#wordStart = literals.map((literal) => isLetter(literal.charCodeAt(0)));
   }
 
   /**
-   * Calls `found(id)` for every literal occurrence (ids may repeat). A literal that starts with a
-   * letter only counts at the start of a word, so `ai` is not found in `email`.
+   * Calls `found(id, end)` for every literal occurrence in text order, `end` the index of its last
+   * character (ids may repeat). A literal that starts with a letter only counts at the start of a
+   * word, so `ai` is not found in `email`. Characters outside ASCII restart the automaton.
    */
-  scan(text: string, found: (id: number) => void): void {
+  scan(text: string, found: (id: number, end: number) => void): void {
+    const delta = this.#delta;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
-      let next = this.#goto[state]!.get(code);
-      while (next === undefined && state > 0) {
-        state = this.#fail[state]!;
-        next = this.#goto[state]!.get(code);
-      }
-      state = next ?? 0;
+      state = code < ALPHABET ? delta[state * ALPHABET + code]! : 0;
       const outputs = this.#outputs[state]!;
       for (let k = 0; k < outputs.length; k++) {
         const id = outputs[k]!;
         const start = i + 1 - this.#lengths[id]!;
         if (this.#wordStart[id] && start > 0 && isWordChar(text.charCodeAt(start - 1))) continue;
-        found(id);
+        found(id, i);
       }
     }
   }

@@ -159,7 +159,26 @@ interface Cleaned {
 }
 
 /** Removes invisible and control characters, keeping the decoded payloads they carried. */
+/** True when `clean` would change nothing: no invisible, control, tag, selector or escape characters. */
+function needsNoCleaning(raw: string): boolean {
+  for (let i = 0; i < raw.length; i++) {
+    const code = raw.charCodeAt(i);
+    if (code < 0x20 && code !== 0x0a && code !== 0x09 && code !== 0x0d) return false;
+    if (code >= 0x7f && code <= 0x9f) return false;
+    if (code === 0x00ad || code === 0x034f || code === 0x061c || code === 0x115f || code === 0x1160)
+      return false;
+    if (code === 0x180e || code === 0x3164 || code === 0xffa0 || code === 0xfeff) return false;
+    if ((code >= 0x200b && code <= 0x200f) || (code >= 0x202a && code <= 0x202e)) return false;
+    if (code >= 0x2060 && code <= 0x2069) return false;
+    if (code >= 0xfe00 && code <= 0xfe0f) return false;
+    // Surrogates: tag characters and supplementary variation selectors live in plane 14.
+    if (code === 0xdb40) return false;
+  }
+  return true;
+}
+
 function clean(raw: string): Cleaned {
+  if (needsNoCleaning(raw)) return { text: raw, tagText: "", selectorBytes: [], findings: [] };
   const out: string[] = [];
   const findings: HiddenTextFinding[] = [];
   let tagText = "";
@@ -286,7 +305,16 @@ function clean(raw: string): Cleaned {
   return { text, tagText: tagText.trim(), selectorBytes, findings };
 }
 
+function hasLookalikes(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code >= 0x0250 && code <= 0x052f) || code === 0x212e) return true;
+  }
+  return false;
+}
+
 function foldHomoglyphs(text: string, findings: HiddenTextFinding[]): string {
+  if (!hasLookalikes(text)) return text;
   let folded = "";
   let wordStart = 0;
   let wordHasLatin = false;
@@ -392,15 +420,56 @@ function longestWhitespaceRun(text: string): { newlines: number; spaces: number 
   return { newlines: Math.max(newlines, runNewlines), spaces: Math.max(spaces, runSpaces) };
 }
 
+/** Printable ASCII plus tab and newlines: nothing to clean, NFKC leaves it alone, no lookalikes. */
+function isPlainAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7e || (code < 0x20 && code !== 0x0a && code !== 0x09)) return false;
+  }
+  return true;
+}
+
 function visible(raw: string, findings: HiddenTextFinding[]): Cleaned & { folded: string } {
+  if (isPlainAscii(raw)) return { text: raw, tagText: "", selectorBytes: [], findings: [], folded: raw };
   const cleaned = clean(raw);
   findings.push(...cleaned.findings);
   const folded = foldHomoglyphs(cleaned.text.normalize("NFKC"), findings);
   return { ...cleaned, folded };
 }
 
+const NOTHING_HIDDEN: NormalizedText = Object.freeze({ text: "", hidden: [], findings: [] });
+
+/**
+ * The common case in one pass: printable ASCII, no HTML comment, no base64-length run, no padding.
+ * Such text needs no normalisation at all.
+ */
+function isPlainText(text: string): boolean {
+  let run = 0;
+  let spaces = 0;
+  let newlines = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7e || (code < 0x20 && code !== 0x0a && code !== 0x09)) return false;
+    if (isBase64Char(code)) {
+      if (++run >= 20) return false;
+    } else run = 0;
+    if (code === 0x20 || code === 0x09) {
+      if (++spaces >= 200) return false;
+    } else if (code === 0x0a) {
+      spaces = 0;
+      if (++newlines >= 20) return false;
+    } else {
+      spaces = 0;
+      newlines = 0;
+    }
+    if (code === 0x21 && text.charCodeAt(i - 1) === 0x3c) return false;
+  }
+  return true;
+}
+
 /** Normalises one string of a tool definition; `depth` bounds decoding of payloads inside payloads. */
 export function normalize(raw: string, depth = 0): NormalizedText {
+  if (isPlainText(raw)) return raw.length === 0 ? NOTHING_HIDDEN : { text: raw, hidden: [], findings: [] };
   const findings: HiddenTextFinding[] = [];
   const payloads: HiddenSegment[] = [];
   const { folded, tagText, selectorBytes } = visible(raw, findings);
@@ -479,6 +548,10 @@ export const HIDDEN_TEXT_RULES: Readonly<Record<string, { severity: Severity; su
   "hidden.base64-text": {
     severity: "Medium",
     summary: "a base64 blob that decodes to text (scanned as hidden text)",
+  },
+  "hidden.oversized-text": {
+    severity: "Medium",
+    summary: "a string longer than 256 KiB (the rest is not inspected)",
   },
   "hidden.whitespace-padding": {
     severity: "Medium",

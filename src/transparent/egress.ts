@@ -173,6 +173,19 @@ export class EgressPolicy {
     this.policies = policies.map(compilePolicy);
   }
 
+  /** Literal (wildcard-free) names that will be inspected: their leaves can be issued ahead of use. */
+  literalInspectedNames(): string[] {
+    const names = new Set<string>();
+    for (const pattern of [
+      ...this.builtInLlm,
+      ...this.policies.flatMap((p) => [...p.llm, ...p.mcp, ...p.inspect]),
+    ]) {
+      const source = pattern.regex.source.slice(1, -1);
+      if (!source.includes(".*")) names.add(source.replace(/\\(.)/g, "$1"));
+    }
+    return [...names];
+  }
+
   /** Every applicable policy decides; deny wins (an Audit policy's deny is recorded, not enforced). */
   classify(facts: ConnectionFacts): EgressDecision {
     if (this.policies.length === 0) return this.decide(undefined, facts);

@@ -59,6 +59,8 @@ interface Peeked {
   bytes: Buffer;
   protocol: ConnectionFacts["protocol"];
   name: string | undefined;
+  /** Why bytes that begin like a TLS handshake could not be read as a ClientHello. */
+  malformedTls?: string;
 }
 
 const MAX_PEEK = 64 * 1024 + 64;
@@ -86,9 +88,11 @@ function peek(socket: Socket, timeoutMs: number): Promise<Peeked> {
       if (head.kind === "http") return finish({ protocol: "http", name: head.host });
       const undecided = hello.kind === "need-more" || head.kind === "need-more";
       if (!undecided || ended || bytes.length >= MAX_PEEK) {
+        const looksLikeTls = bytes[0] === 22 && bytes[1] === 3;
         return finish({
-          protocol: hello.kind === "need-more" && bytes[0] === 22 ? "tls" : "unknown",
+          protocol: looksLikeTls ? "tls" : "unknown",
           name: undefined,
+          ...(looksLikeTls && hello.kind === "not-tls" ? { malformedTls: hello.reason } : {}),
         });
       }
     };
@@ -183,8 +187,44 @@ export class TransparentListener {
       socket.destroy();
       return;
     }
+    await this.serveConnection(socket, destination);
+  }
+
+  /**
+   * Peeks, classifies and serves a connection headed for `destination`. `requestedName` is the
+   * name an explicit-proxy client asked for (CONNECT host); the SNI or Host, when sent, must agree.
+   */
+  async serveConnection(
+    socket: Socket,
+    destination: OriginalDestination,
+    requestedName?: string,
+  ): Promise<void> {
     socket.resume();
     const peeked = await peek(socket, this.options.peekTimeoutMs ?? 1000);
+    if (requestedName !== undefined && peeked.name !== undefined && peeked.name !== requestedName) {
+      const mismatch: EgressDecision = {
+        verdict: "deny",
+        reason: `SNI/Host ${peeked.name} differs from the requested ${requestedName}`,
+        rule: "builtin#name-address-mismatch",
+        mode: "Enforce",
+        category: "invalid",
+      };
+      this.record(socket, destination, peeked, mismatch);
+      return this.deny(socket, peeked, mismatch);
+    }
+    if (peeked.malformedTls !== undefined) {
+      // A real client never sends one; a crafted one would otherwise pass as a name-less tunnel.
+      const malformed: EgressDecision = {
+        verdict: "deny",
+        reason: `malformed TLS ClientHello (${peeked.malformedTls})`,
+        rule: "builtin#malformed-client-hello",
+        mode: "Enforce",
+        category: "invalid",
+      };
+      this.record(socket, destination, peeked, malformed);
+      return this.deny(socket, peeked, malformed);
+    }
+    peeked.name ??= requestedName;
     const facts: ConnectionFacts = {
       address: destination.address,
       port: destination.port,
@@ -225,6 +265,17 @@ export class TransparentListener {
       mode: "Enforce",
       category: "invalid",
     };
+  }
+
+  /** Audits a decision taken elsewhere (the explicit proxy's absolute-form requests). */
+  recordDecision(
+    socket: Socket,
+    destination: OriginalDestination | undefined,
+    name: string | undefined,
+    protocol: ConnectionFacts["protocol"],
+    decision: EgressDecision,
+  ): void {
+    this.record(socket, destination, { bytes: Buffer.alloc(0), protocol, name }, decision);
   }
 
   private record(

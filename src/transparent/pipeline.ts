@@ -15,8 +15,8 @@ import { llmRoute } from "../proxy/llm-route.ts";
 import { builtinProviders } from "../proxy/providers.ts";
 import type { ProxyContext, RouteHandler } from "../proxy/server.ts";
 import { hostPattern } from "./egress.ts";
-import { httpInspectHandler } from "./forward.ts";
-import type { InspectedConnection, InspectHandler } from "./listener.ts";
+import type { RequestHandler } from "./forward.ts";
+import type { InspectedConnection } from "./listener.ts";
 
 const DIALECTS_BY_NAME: Record<string, readonly LlmDialect[]> = {
   AnthropicMessages: [anthropicMessages],
@@ -87,11 +87,19 @@ export function mcpServerPath(
   return undefined;
 }
 
-export function pipelineHandler(options: PipelineOptions): InspectHandler {
+/** One request of an inspected connection (or an explicit proxy's absolute-form request) into the pipeline. */
+export function pipelineRequestHandler(options: PipelineOptions): RequestHandler {
   const llmRoutes = new Map<string, RouteHandler>();
-  return httpInspectHandler(async (request, response, connection) => {
+  return async (request, response, connection) => {
     const req = request as IncomingMessage;
     const res = response as ServerResponse;
+    if (connection.alpn === "h2") {
+      // HTTP/2 pseudo-headers (:method, :path…) describe this hop only and must not go upstream as
+      // headers; the compat request reads method and url from them, so pin those first.
+      Object.defineProperty(req, "method", { value: req.method });
+      Object.defineProperty(req, "url", { value: req.url });
+      for (const name of Object.keys(req.headers)) if (name.startsWith(":")) delete req.headers[name];
+    }
     const url = req.url ?? "/";
     const queryAt = url.indexOf("?");
     const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
@@ -139,5 +147,5 @@ export function pipelineHandler(options: PipelineOptions): InspectHandler {
         res.end(body);
       }
     }
-  });
+  };
 }

@@ -5,11 +5,18 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX = 10_000;
+
 export class Resolver {
   private readonly overrides = new Map<string, string[]>();
+  /** getaddrinfo gives no TTL: answers are kept briefly so every tunnel does not wait on DNS. */
+  private readonly cache = new Map<string, { addresses: string[]; expires: number }>();
+  private readonly now: () => number;
 
   /** Entries `NAME=IP[,IP…]`; a name may be given several times. */
-  constructor(entries: string[] = []) {
+  constructor(entries: string[] = [], now: () => number = Date.now) {
+    this.now = now;
     for (const entry of entries) {
       const at = entry.indexOf("=");
       const name = entry.slice(0, at).trim().toLowerCase();
@@ -29,8 +36,14 @@ export class Resolver {
     if (isIP(key) !== 0) return [key];
     const override = this.overrides.get(key);
     if (override) return override;
+    const cached = this.cache.get(key);
+    if (cached && cached.expires > this.now()) return cached.addresses;
     const results = await lookup(key, { all: true, verbatim: true });
-    return results.map((r) => r.address);
+    const addresses = results.map((r) => r.address);
+    this.cache.delete(key);
+    if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(key, { addresses, expires: this.now() + CACHE_TTL_MS });
+    return addresses;
   }
 
   /** A `lookup` for net/tls/http options, so upstream dials use the same resolution. */

@@ -5,7 +5,10 @@
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
+import type { Writable } from "node:stream";
 import { rootCertificates } from "node:tls";
+import { BundleClient } from "../bundle/client.ts";
+import type { PolicySource } from "../bundle/source.ts";
 import { mcpRoute } from "../dialects/mcp/route.ts";
 import { PolicySet } from "../policy/evaluate.ts";
 import { loadPolicyFiles } from "../policy/load.ts";
@@ -20,13 +23,31 @@ import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { writeTrustFiles } from "../tls/trust-files.ts";
 import { EgressPolicy } from "./egress.ts";
+import { ExplicitProxy } from "./explicit.ts";
+import { httpInspectHandler } from "./forward.ts";
 import { TransparentListener } from "./listener.ts";
-import { pipelineHandler } from "./pipeline.ts";
+import { pipelineRequestHandler } from "./pipeline.ts";
 import { Resolver } from "./resolver.ts";
 
+/** The controller's per-pod bundle (long-poll), the policy source in a cluster. */
+export interface ControllerSource {
+  url: string;
+  tokenFile: string;
+  bundleDir: string;
+  /** PEM file of the CA the controller's certificate chains to (system roots when absent). */
+  caFile?: string | undefined;
+}
+
 export interface SidecarOptions {
+  /** Local policy files; ignored when `controller` is given. */
   policyFiles: string[];
-  listen: { host: string; port: number };
+  controller?: ControllerSource | undefined;
+  /** The transparent listener; undefined: explicit mode only (a laptop, no iptables). */
+  listen: { host: string; port: number } | undefined;
+  /** The explicit (HTTPS_PROXY) listener, off when undefined. */
+  explicit?: { host: string; port: number } | undefined;
+  /** Where audit JSON lines go (default stdout). */
+  auditOut?: Writable;
   admin: { host: string; port: number } | undefined;
   caDir: string;
   extraCaFiles: string[];
@@ -37,7 +58,8 @@ export interface SidecarOptions {
 }
 
 export interface Sidecar {
-  address: { address: string; port: number };
+  address: { address: string; port: number } | undefined;
+  explicitAddress: { address: string; port: number } | undefined;
   adminAddress: AddressInfo | undefined;
   ca: CertificateAuthority;
   close(): Promise<void>;
@@ -53,63 +75,118 @@ export function parseHostPort(text: string, defaultHost: string): { host: string
 
 export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const documents: PolicyDocument[] = loadPolicyFiles(options.policyFiles);
-  // Policy files are the local stand-in for the controller's bundle: every policy in them applies.
-  const forPod = documents;
-  const policySet = PolicySet.fromDocuments(forPod);
-  const egress = new EgressPolicy(
-    forPod.map((d) => ({ metadata: { name: d.name, namespace: d.namespace }, spec: d.spec })),
-  );
   const extraCa = options.extraCaFiles.map((file) => readFileSync(file, "utf8"));
   const resolver = new Resolver(options.resolve);
   const ca = await CertificateAuthority.create({
     commonName: `Toolwall pod CA ${options.namespace}/${options.pod}`,
   });
   const trust = writeTrustFiles(options.caDir, ca.certificatePem);
-  const audit = new JsonLineAuditSink(process.stdout, { namespace: options.namespace, pod: options.pod });
+  const audit = new JsonLineAuditSink(options.auditOut ?? process.stdout, {
+    namespace: options.namespace,
+    pod: options.pod,
+  });
+  let source: PolicySource & { ready(): boolean };
+  let bundleClient: BundleClient | undefined;
+  if (options.controller) {
+    bundleClient = new BundleClient({
+      controllerUrl: options.controller.url,
+      namespace: options.namespace,
+      pod: options.pod,
+      tokenFile: options.controller.tokenFile,
+      bundleDir: options.controller.bundleDir,
+      audit,
+      controllerCa: options.controller.caFile ? readFileSync(options.controller.caFile, "utf8") : undefined,
+      log,
+    });
+    source = bundleClient;
+  } else {
+    // Policy files are the local stand-in for the controller's bundle: every policy in them applies.
+    const fromFiles = PolicySet.fromDocuments(loadPolicyFiles(options.policyFiles));
+    source = { current: () => fromFiles, expired: () => false, ready: () => true };
+  }
+  const egressOf = new WeakMap<PolicySet, EgressPolicy>();
+  const egress = (): EgressPolicy => {
+    const set = source.current();
+    let policy = egressOf.get(set);
+    if (!policy) {
+      policy = new EgressPolicy(
+        set.policies.map((p) => ({
+          metadata: { name: p.doc.name, namespace: p.doc.namespace },
+          spec: p.doc.spec,
+        })),
+      );
+      egressOf.set(set, policy);
+    }
+    return policy;
+  };
+  const documents = (): PolicyDocument[] => source.current().policies.map((p) => p.doc);
   const upstream = new Upstream({
     connect: { ca: [...rootCertificates, ...extraCa], lookup: resolver.lookupFunction() as never },
   });
   const context = createProxyContext({
-    policies: () => policySet,
+    policies: () => source.current(),
     audit,
     registry: new MemoryToolRegistry(),
     upstream,
     identity: { namespace: options.namespace, pod: options.pod, session: `${options.pod}:${process.pid}` },
     log,
   });
+  const requests = pipelineRequestHandler({
+    context,
+    policies: documents,
+    mcp: mcpRoute({ store: new MemoryStore() }).handler,
+  });
   const listener = new TransparentListener({
-    host: options.listen.host,
-    port: options.listen.port,
-    egress: () => egress,
+    host: options.listen?.host ?? "::",
+    port: options.listen?.port ?? 15001,
+    egress,
     ca,
     resolver,
-    inspect: pipelineHandler({
-      context,
-      policies: () => forPod,
-      mcp: mcpRoute({ store: new MemoryStore() }).handler,
-    }),
+    inspect: httpInspectHandler(requests),
     audit: (event) => audit.emit({ ...event }),
     identity: { namespace: options.namespace, pod: options.pod },
     connections,
   });
-  const address = await listener.listen();
-  let ready = true;
-  const admin = options.admin ? createAdminServer(() => ready) : undefined;
+  // Issuing a leaf costs milliseconds: do it now for every name known to be inspected, not on the
+  // agent's first connection.
+  const issueAhead = () =>
+    Promise.all(
+      egress()
+        .literalInspectedNames()
+        .map((name) => ca.leafFor(name).catch(() => undefined)),
+    );
+  await bundleClient?.start();
+  bundleClient?.onBundle(() => void issueAhead());
+  await issueAhead();
+  const address = options.listen ? await listener.listen() : undefined;
+  const explicit = options.explicit
+    ? new ExplicitProxy({ ...options.explicit, listener, resolver, egress, request: requests })
+    : undefined;
+  const explicitAddress = await explicit?.listen();
+  let closing = false;
+  const admin = options.admin ? createAdminServer(() => !closing && source.ready()) : undefined;
   let adminAddress: AddressInfo | undefined;
   if (admin && options.admin) {
     await admin.listen({ host: options.admin.host, port: options.admin.port });
     adminAddress = admin.server.address() as AddressInfo;
   }
   log(
-    `toolwall sidecar: ready listen=${address.address}:${address.port} policies=${forPod.length} ca=${trust.caFile} bundle=${trust.bundleFile}`,
+    `toolwall sidecar: ${source.ready() ? "ready" : "started (waiting for the policy bundle)"} listen=${address ? `${address.address}:${address.port}` : "off"} explicit=${explicitAddress ? `${explicitAddress.address}:${explicitAddress.port}` : "off"} admin=${adminAddress ? `${adminAddress.address}:${adminAddress.port}` : "off"} policies=${source.current().policies.length} ca=${trust.caFile} bundle=${trust.bundleFile}`,
   );
+  bundleClient
+    ?.whenReady()
+    .then(() =>
+      log(`toolwall sidecar: ready (policy bundle loaded, ${source.current().policies.length} policies)`),
+    );
   return {
     address,
+    explicitAddress,
     adminAddress,
     ca,
     async close() {
-      ready = false;
+      closing = true;
+      await bundleClient?.stop();
+      await explicit?.close();
       await listener.close();
       await upstream.close();
       await admin?.close();
@@ -118,6 +195,11 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   };
 }
 
+/** The webhook sets TOOLWALL_POD_*; POD_* is the common downward-API spelling. */
 export function defaultPodIdentity(): { namespace: string; pod: string } {
-  return { namespace: process.env.POD_NAMESPACE ?? "default", pod: process.env.POD_NAME ?? hostname() };
+  const env = process.env;
+  return {
+    namespace: env.TOOLWALL_POD_NAMESPACE ?? env.POD_NAMESPACE ?? "default",
+    pod: env.TOOLWALL_POD_NAME ?? env.POD_NAME ?? hostname(),
+  };
 }

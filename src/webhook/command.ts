@@ -12,6 +12,7 @@ Flags:
   --image IMAGE           image of the injected init container and sidecar
   --image-pull-policy P   Always | IfNotPresent | Never (default IfNotPresent)
   --controller-url URL    where sidecars fetch their policy bundle
+  --redis-url URL         shared state for the sidecars (their TOOLWALL_REDIS_URL); default in memory
   --token-expiration S    lifetime of the sidecar's projected token in seconds (default 3600)`;
 
 export const webhookCommand: Command = {
@@ -25,6 +26,7 @@ export const webhookCommand: Command = {
     image: { type: "string" },
     "image-pull-policy": { type: "string", default: "IfNotPresent" },
     "controller-url": { type: "string" },
+    "redis-url": { type: "string", default: "" },
     "token-expiration": { type: "string", default: "3600" },
   },
   async run(values) {
@@ -48,6 +50,10 @@ export const webhookCommand: Command = {
       (values["controller-url"] as string | undefined) ?? defaultInjectionConfig.controllerUrl;
     if (!URL.canParse(controllerUrl))
       throw new UsageError(`--controller-url '${controllerUrl}' is not a URL`);
+    const redisUrl = values["redis-url"] as string;
+    if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
+      throw new UsageError(`--redis-url must start with redis:// or rediss://, got '${redisUrl}'`);
+    }
     const server = await startWebhookServer({
       ...address,
       tlsCertFile: requireString(values, "tls-cert"),
@@ -57,6 +63,7 @@ export const webhookCommand: Command = {
         image: (values.image as string | undefined) ?? defaultInjectionConfig.image,
         imagePullPolicy: pullPolicy,
         controllerUrl,
+        redisUrl,
         tokenExpirationSeconds: expiration,
       },
     });
@@ -67,6 +74,69 @@ export const webhookCommand: Command = {
       process.once("SIGINT", stop);
     });
     await server.close();
+    return 0;
+  },
+};
+
+const certsUsage = `Usage: toolwall webhook certs --webhook-configuration NAME --service NAME [flags]
+
+Issues and rotates the webhook's serving certificate: a CA in --ca-secret (read by this process
+only), the serving pair in --secret (mounted by the webhook), and the caBundle of every webhook in
+the MutatingWebhookConfiguration kept in sync. Runs until stopped; one pass every --interval.
+
+Flags:
+  --namespace NS                the release namespace (default POD_NAMESPACE)
+  --service NAME                the webhook's Service (the certificate's DNS names)
+  --secret NAME                 Secret for tls.crt/tls.key/ca.crt (default <service>-tls)
+  --ca-secret NAME              Secret for the CA (default <service>-ca)
+  --webhook-configuration NAME  the MutatingWebhookConfiguration to keep in sync
+  --kubeconfig FILE             kubeconfig (default: in-cluster service account)
+  --interval SECONDS            seconds between passes (default 60)`;
+
+export const webhookCertsCommand: Command = {
+  path: ["webhook", "certs"],
+  summary: "issue and rotate the webhook's serving certificate, keep caBundle in sync",
+  usage: certsUsage,
+  options: {
+    namespace: { type: "string" },
+    service: { type: "string" },
+    secret: { type: "string" },
+    "ca-secret": { type: "string" },
+    "webhook-configuration": { type: "string" },
+    kubeconfig: { type: "string" },
+    interval: { type: "string", default: "60" },
+  },
+  async run(values) {
+    const service = requireString(values, "service");
+    const namespace = (values.namespace as string | undefined) ?? process.env.POD_NAMESPACE;
+    if (!namespace) throw new UsageError("--namespace is required (or POD_NAMESPACE)");
+    const interval = Number(values.interval);
+    if (!Number.isFinite(interval) || interval < 1)
+      throw new UsageError("--interval must be at least 1 second");
+    const { AdmissionregistrationV1Api, CoreV1Api, KubeConfig } = await import("@kubernetes/client-node");
+    const { defaultCertificateTimings, runWebhookCertificateRotation, serviceDnsNames } = await import(
+      "./certs.ts"
+    );
+    const config = new KubeConfig();
+    const kubeconfig = values.kubeconfig as string | undefined;
+    if (kubeconfig) config.loadFromFile(kubeconfig);
+    else config.loadFromCluster();
+    const abort = new AbortController();
+    process.once("SIGTERM", () => abort.abort());
+    process.once("SIGINT", () => abort.abort());
+    await runWebhookCertificateRotation(
+      { core: config.makeApiClient(CoreV1Api), admission: config.makeApiClient(AdmissionregistrationV1Api) },
+      {
+        namespace,
+        servingSecret: (values.secret as string | undefined) ?? `${service}-tls`,
+        caSecret: (values["ca-secret"] as string | undefined) ?? `${service}-ca`,
+        webhookConfiguration: requireString(values, "webhook-configuration"),
+        dnsNames: serviceDnsNames(service, namespace),
+        ...defaultCertificateTimings,
+      },
+      abort.signal,
+      interval * 1000,
+    );
     return 0;
   },
 };

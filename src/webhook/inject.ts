@@ -42,6 +42,8 @@ export interface InjectionConfig {
   imagePullPolicy: string;
   /** Where sidecars long-poll for their bundle. */
   controllerUrl: string;
+  /** Shared state store for the sidecars (TOOLWALL_REDIS_URL); empty: each sidecar keeps state in memory. */
+  redisUrl: string;
   /** Lifetime of the projected bundle token; the kubelet refreshes it at 80 %. */
   tokenExpirationSeconds: number;
   sidecarResources: NonNullable<V1Container["resources"]>;
@@ -51,7 +53,8 @@ export interface InjectionConfig {
 export const defaultInjectionConfig: InjectionConfig = {
   image: "ghcr.io/toolwall/toolwall:0.1.0",
   imagePullPolicy: "IfNotPresent",
-  controllerUrl: "https://toolwall-controller.toolwall-system.svc:8443",
+  controllerUrl: "http://toolwall-controller.toolwall-system.svc:8443",
+  redisUrl: "",
   tokenExpirationSeconds: 3600,
   sidecarResources: { requests: { cpu: "50m", memory: "64Mi" }, limits: { memory: "256Mi" } },
   initResources: { requests: { cpu: "10m", memory: "32Mi" }, limits: { memory: "64Mi" } },
@@ -278,6 +281,7 @@ function sidecarContainer(config: InjectionConfig): V1Container {
       fieldEnv("TOOLWALL_POD_NAMESPACE", "metadata.namespace"),
       fieldEnv("TOOLWALL_POD_UID", "metadata.uid"),
       fieldEnv("TOOLWALL_SERVICE_ACCOUNT", "spec.serviceAccountName"),
+      ...(config.redisUrl ? [{ name: "TOOLWALL_REDIS_URL", value: config.redisUrl }] : []),
     ],
     resources: config.sidecarResources,
     startupProbe: readyProbe(),

@@ -36,6 +36,12 @@ describe("pinning hash", () => {
     );
   });
 
+  it("sorts index-like keys as strings too", () => {
+    expect(canonicalJson({ b: { "10": 1, "9": [2, { z: 1, a: 2 }] }, a: null })).toBe(
+      '{"a":null,"b":{"10":1,"9":[2,{"a":2,"z":1}]}}',
+    );
+  });
+
   it("does not change when object keys are reordered, at any depth", () => {
     fc.assert(
       fc.property(toolArb, fc.nat(7), (tool, seed) => {

@@ -174,7 +174,8 @@ async function buildTarget(dir: string, target: GoTarget, log: Log): Promise<voi
     },
   );
   for (const [name, pkg] of Object.entries(target.packages)) {
-    const built = join(tmpOut, pkg.split("/").at(-1)!);
+    // Go names a binary after the last path element that is not a major version suffix (/v3).
+    const built = join(tmpOut, pkg.split("/").findLast((part) => !/^v\d+$/.test(part))!);
     await rename(built, join(binDir, name));
   }
   await rm(tmpOut, { recursive: true, force: true });

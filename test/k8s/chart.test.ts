@@ -158,7 +158,7 @@ describeWithControlPlane("Helm chart charts/toolwall", () => {
     const { manifests } = await render();
     const args: string[] = find(manifests, "Deployment", "toolwall-webhook").spec.template.spec.containers[0]
       .args;
-    expect(args).toContain(`--controller-url=https://toolwall-controller.${namespace}.svc:8443`);
+    expect(args).toContain(`--controller-url=http://toolwall-controller.${namespace}.svc:8443`);
     expect(args).toContain("--image=ghcr.io/toolwall/toolwall:0.1.0");
   });
 

@@ -164,6 +164,8 @@ export async function startControlPlane(binaries: KubeBinaries): Promise<Control
         `--etcd-servers=${etcdUrl}`,
         "--bind-address=127.0.0.1",
         "--advertise-address=127.0.0.1",
+        // No kubelets, no kubernetes Service endpoints to keep: and loopback is refused otherwise.
+        "--endpoint-reconciler-type=none",
         `--secure-port=${apiPort}`,
         `--cert-dir=${dir}`,
         `--tls-cert-file=${files.servingCert}`,

@@ -36,9 +36,10 @@ const liveTopologies = new Set<Topology>();
 /** Why namespace tests cannot run here, or undefined when they can. */
 export function netnsPrerequisiteMissing(): string | undefined {
   if (process.getuid?.() !== 0) return "root (network namespaces and iptables need CAP_NET_ADMIN)";
-  for (const tool of ["ip", "iptables", "ip6tables", "iptables-restore", "setpriv", "curl", "python3"]) {
+  for (const tool of ["ip", "iptables", "ip6tables", "iptables-restore", "setpriv", "curl"]) {
     if (!which(tool)) return `the '${tool}' command (run scripts/install-prereqs.sh)`;
   }
+  if (!existsSync("/usr/bin/python3")) return "a system python3 in /usr/bin (run scripts/install-prereqs.sh)";
   return undefined;
 }
 
@@ -91,8 +92,11 @@ function wrap(namespace: string, command: string, args: string[], options: RunOp
   return ["netns", "exec", namespace, ...identity, command, ...args];
 }
 
+/** Other uids get the system PATH: root's PATH may lead into /root (pyenv shims), unreadable to them. */
 function environment(options: RunOptions): Record<string, string> {
-  return { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", HOME: "/tmp", ...options.env };
+  const systemPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+  const path = (options.uid ?? 0) === 0 ? (process.env.PATH ?? systemPath) : systemPath;
+  return { PATH: path, HOME: "/tmp", ...options.env };
 }
 
 export class Topology {

@@ -105,6 +105,14 @@ describe("egress classification", () => {
     ).toMatchObject({ verdict: "tunnel" });
   });
 
+  it("lists the literal inspected names whose leaves can be issued ahead of use", () => {
+    const names = policy.literalInspectedNames();
+    expect(names).toEqual(
+      expect.arrayContaining(["api.anthropic.com", "mcp.github.com", "mcp.internal", "vllm.internal"]),
+    );
+    expect(names.some((n) => n.includes("*") || n.includes("\\"))).toBe(false);
+  });
+
   it("with no policy inspects LLM providers and tunnels the rest", () => {
     const none = new EgressPolicy([]);
     expect(none.classify(tls("api.openai.com")).verdict).toBe("inspect");

@@ -209,6 +209,21 @@ describe("transparent listener", () => {
     expect(events.at(-1)).toMatchObject({ verdict: "tunnel", host: null, protocol: "unknown" });
   });
 
+  it("denies bytes that start like a TLS handshake but are no valid ClientHello", async () => {
+    await new Promise<void>((resolve) => {
+      const socket = netConnect(listenerPort, "127.0.0.1", () =>
+        socket.write(Buffer.from([22, 3, 1, 0, 8, 1, 0, 0, 4, 3, 3, 0, 0])),
+      );
+      socket.on("close", () => resolve());
+      socket.on("error", () => {});
+    });
+    expect(events.at(-1)).toMatchObject({
+      verdict: "deny",
+      rule: "builtin#malformed-client-hello",
+      protocol: "tls",
+    });
+  });
+
   it("counts connections by verdict in toolwall_connections_total", async () => {
     const metrics = await registry.metrics();
     expect(metrics).toMatch(/toolwall_connections_total\{verdict="inspect"\} [1-9]/);

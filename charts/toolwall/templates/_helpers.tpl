@@ -36,7 +36,7 @@ redis://{{ include "toolwall.redis" . }}.{{ .Release.Namespace }}.svc:6379
 {{- end -}}
 
 {{- define "toolwall.controllerUrl" -}}
-https://{{ include "toolwall.controller" . }}.{{ .Release.Namespace }}.svc:{{ .Values.controller.port }}
+http://{{ include "toolwall.controller" . }}.{{ .Release.Namespace }}.svc:{{ .Values.controller.port }}
 {{- end -}}
 
 {{/* The restricted Pod Security Standard, for every Toolwall pod of the release. */}}

@@ -1,0 +1,122 @@
+// Inspection benchmark: a 500-tool listing built from the real benign corpus (263 tools, 1.1 KB of
+// text each on average). "first": a freshly compiled policy and a listing none of whose definitions
+// (and strings) it has seen; "unique": later, the same policy and a listing of new definitions whose
+// descriptions are all new (schemas repeat, as they do across servers); "unchanged": the first
+// listing again, freshly parsed as a new tools/list answer would be.
+// Wall and CPU time are reported: on a shared machine wall time includes waiting for a core.
+// Run: node bench/inspect.bench.ts
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileInspection, inspectTools } from "../src/inspect/index.ts";
+import type { ToolDefinition } from "../src/inspect/types.ts";
+import { goal, table } from "./harness.ts";
+
+const LISTING_SIZE = 500;
+const ROUNDS = 11;
+
+function corpus(): ToolDefinition[] {
+  const dir = join(import.meta.dirname, "..", "test", "inspect", "corpus", "benign");
+  return readdirSync(dir).flatMap(
+    (file) => (JSON.parse(readFileSync(join(dir, file), "utf8")) as { tools: ToolDefinition[] }).tools,
+  );
+}
+
+function listing(tools: ToolDefinition[], round: number, uniqueDescriptions: boolean): string {
+  const listed = Array.from({ length: LISTING_SIZE }, (_, i) => {
+    const tool = tools[i % tools.length]!;
+    const tag = `r${round}t${i}`;
+    return {
+      ...tool,
+      name: `${tool.name}_${tag}`,
+      ...(uniqueDescriptions ? { description: `${tool.description ?? ""} (${tag})` } : {}),
+    };
+  });
+  return JSON.stringify({ tools: listed });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+interface Timing {
+  wallMs: number;
+  cpuMs: number;
+}
+
+function measure(run: () => void): Timing {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  run();
+  const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000 };
+}
+
+function medianTiming(timings: Timing[]): Timing {
+  return { wallMs: median(timings.map((t) => t.wallMs)), cpuMs: median(timings.map((t) => t.cpuMs)) };
+}
+
+export interface InspectBenchResult {
+  tools: number;
+  compile: Timing;
+  first: Timing;
+  firstUnique: Timing;
+  unchanged: Timing;
+}
+
+const parse = (text: string) => (JSON.parse(text) as { tools: ToolDefinition[] }).tools;
+
+export function runInspectBench(): InspectBenchResult {
+  const tools = corpus();
+  const compile: Timing[] = [];
+  const first: Timing[] = [];
+  const firstUnique: Timing[] = [];
+  const unchanged: Timing[] = [];
+  // Warm the JIT on a config of its own so that rounds measure steady-state code.
+  inspectTools(parse(listing(tools, -1, true)), {});
+  for (let round = 0; round < ROUNDS; round++) {
+    let compiled = compileInspection({ threshold: "High" });
+    compile.push(measure(() => (compiled = compileInspection({ threshold: "High" }))));
+    const text = listing(tools, round, false);
+    const fresh = parse(text);
+    first.push(measure(() => inspectTools(fresh, compiled)));
+    const again = parse(text);
+    unchanged.push(measure(() => inspectTools(again, compiled)));
+    const unique = parse(listing(tools, round, true));
+    firstUnique.push(measure(() => inspectTools(unique, compiled)));
+  }
+  return {
+    tools: LISTING_SIZE,
+    compile: medianTiming(compile),
+    first: medianTiming(first),
+    firstUnique: medianTiming(firstUnique),
+    unchanged: medianTiming(unchanged),
+  };
+}
+
+if (import.meta.main) {
+  const result = runInspectBench();
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const row = (name: string, t: Timing, goalMs?: number) => [
+    name,
+    ms(t.wallMs),
+    ms(t.cpuMs),
+    goalMs === undefined ? "—" : `≤ ${goalMs} ms: ${goal(t.cpuMs <= goalMs)}`,
+  ];
+  console.log(
+    `## Inspection\n\n${result.tools}-tool listing from the benign corpus, median of ${ROUNDS} rounds.\n`,
+  );
+  console.log(
+    table(
+      ["step", "wall", "CPU", "goal (on CPU time)"],
+      [
+        row("compile a policy's spec.inspection (once per bundle)", result.compile),
+        row("first listing after compiling (every cache cold)", result.first, 20),
+        row("new definitions while the policy is in use", result.firstUnique),
+        row("the same listing again, freshly parsed", result.unchanged, 2),
+      ],
+    ),
+  );
+  console.log();
+}
