@@ -28,7 +28,7 @@ const proxy: Command = {
   summary: "run the LLM/MCP proxy locally: base-URL routes, policy from files",
   usage: `Usage: toolwall proxy -f POLICY.yaml… [--listen 127.0.0.1:15002] [--admin 127.0.0.1:15020]
                       [--upstream anthropic=URL] [--upstream openai=URL] [--upstream gemini=URL]
-                      [--redis URL]
+                      [--redis URL] [--state-timeout 50ms]
 
 MCP: /mcp/<server>[/…] → spec.servers[<server>].url (Streamable HTTP and legacy SSE).
 Routes: /anthropic/… → Anthropic (https://api.anthropic.com), /openai/… → OpenAI
@@ -42,13 +42,15 @@ Audit events: JSON lines on stdout. Diagnostics: stderr. Admin: /healthz, /ready
 SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
 --redis: shared state (rate limits, cross-server windows, pins, the audit stream) in Redis:
 redis://HOST:PORT, redis+sentinel://H:P,H:P/MASTER or redis+cluster://H:P,H:P. Without it, state
-lives in this process. When Redis is unreachable, each policy's onStateUnavailable applies.`,
+lives in this process. When Redis does not answer within --state-timeout, each policy's
+onStateUnavailable applies until it answers again.`,
   options: {
     file: { type: "string", short: "f", multiple: true },
     listen: { type: "string", default: "127.0.0.1:15002" },
     admin: { type: "string", default: "127.0.0.1:15020" },
     upstream: { type: "string", multiple: true },
     redis: { type: "string" },
+    "state-timeout": { type: "string", default: "50ms" },
   },
   async run(values, positionals) {
     const files = [...stringList(values, "file"), ...positionals];
@@ -72,6 +74,14 @@ lives in this process. When Redis is unreachable, each policy's onStateUnavailab
     const { providerRoutes } = await import("./providers.ts");
     const { mcpRoute } = await import("../dialects/mcp/route.ts");
     const { openProxyState } = await import("../state/proxy-state.ts");
+    const { parseDuration } = await import("../analyzer/duration.ts");
+    let stateTimeoutMs: number;
+    try {
+      stateTimeoutMs = parseDuration(values["state-timeout"] as string);
+    } catch (error) {
+      throw new UsageError(`--state-timeout: ${(error as Error).message}`);
+    }
+    if (stateTimeoutMs < 1) throw new UsageError("--state-timeout: at least 1ms");
     const { localIdentity } = await import("./local.ts");
     let policies: InstanceType<typeof PolicySet>;
     try {
@@ -94,6 +104,7 @@ lives in this process. When Redis is unreachable, each policy's onStateUnavailab
       identity,
       audit,
       log,
+      timeoutMs: stateTimeoutMs,
       ...(redis !== undefined ? { redisUrl: redis } : {}),
     });
     const running = await startLocalProxy({
