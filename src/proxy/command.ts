@@ -28,7 +28,8 @@ const proxy: Command = {
   summary: "run the LLM/MCP proxy locally: base-URL routes, policy from files",
   usage: `Usage: toolwall proxy -f POLICY.yaml… [--listen 127.0.0.1:15002] [--admin 127.0.0.1:15020]
                       [--upstream anthropic=URL] [--upstream openai=URL] [--upstream gemini=URL]
-                      [--redis URL] [--ca-dir DIR [--resolve NAME=IP]… [--extra-ca FILE]…]
+                      [--redis URL] [--state-timeout 50ms]
+                      [--ca-dir DIR [--resolve NAME=IP]… [--extra-ca FILE]…]
 
 MCP: /mcp/<server>[/…] → spec.servers[<server>].url (Streamable HTTP and legacy SSE).
 Routes: /anthropic/… → Anthropic (https://api.anthropic.com), /openai/… → OpenAI
@@ -40,7 +41,10 @@ or not; blocked calls reach the client as text.
 
 Audit events: JSON lines on stdout. Diagnostics: stderr. Admin: /healthz, /readyz, /metrics.
 SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
---redis: shared state (rate limits, cross-server windows); in-memory state when absent.
+--redis: shared state (rate limits, cross-server windows, pins, the audit stream) in Redis:
+redis://HOST:PORT, redis+sentinel://H:P,H:P/MASTER or redis+cluster://H:P,H:P. Without it, state
+lives in this process. When Redis does not answer within --state-timeout, each policy's
+onStateUnavailable applies until it answers again.
 
 Explicit mode (--ca-dir DIR): the same listener is also a forward proxy, so an agent started with
 HTTPS_PROXY=http://LISTEN and HTTP_PROXY=http://LISTEN, trusting DIR/ca.crt (NODE_EXTRA_CA_CERTS) or
@@ -55,6 +59,7 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
     admin: { type: "string", default: "127.0.0.1:15020" },
     upstream: { type: "string", multiple: true },
     redis: { type: "string" },
+    "state-timeout": { type: "string", default: "50ms" },
     "ca-dir": { type: "string" },
     resolve: { type: "string", multiple: true },
     "extra-ca": { type: "string", multiple: true },
@@ -72,6 +77,14 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
     const { JsonLineAuditSink } = await import("../telemetry/audit.ts");
     const { startLocalProxy } = await import("./local.ts");
     const { providerRoutes } = await import("./providers.ts");
+    const { parseDuration } = await import("../analyzer/duration.ts");
+    let stateTimeoutMs: number;
+    try {
+      stateTimeoutMs = parseDuration(values["state-timeout"] as string);
+    } catch (error) {
+      throw new UsageError(`--state-timeout: ${(error as Error).message}`);
+    }
+    if (stateTimeoutMs < 1) throw new UsageError("--state-timeout: at least 1ms");
     const caDir = values["ca-dir"] as string | undefined;
     const resolve = stringList(values, "resolve");
     const extraCaFiles = stringList(values, "extra-ca");
@@ -111,7 +124,7 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
       providers: routes,
       listen,
       admin,
-      state: redis ? { redisUrl: redis } : {},
+      state: { ...(redis ? { redisUrl: redis } : {}), timeoutMs: stateTimeoutMs },
       mcp: true,
       log,
       ...(explicit ?? {}),

@@ -31,7 +31,7 @@ export interface LocalProxyOptions {
   /** More routes. */
   routes?: readonly { prefix: string; handler: RouteHandler }[];
   /** Shared state for cross-server rules and rate limits: Redis when a URL is given, else memory. */
-  state?: { redisUrl?: string };
+  state?: { redisUrl?: string; timeoutMs?: number };
   /** A state check of one's own (tests); `state` builds the standard one. */
   stateful?: StatefulCheck;
   /** The session's tool registry (default: in memory); the shared state wraps one to track shadows. */
@@ -80,6 +80,7 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
       audit: options.audit,
       log,
       ...(options.state.redisUrl ? { redisUrl: options.state.redisUrl } : {}),
+      ...(options.state.timeoutMs !== undefined ? { timeoutMs: options.state.timeoutMs } : {}),
     });
     stateful = shared.stateful;
     registry ??= shared.registry;

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import type { Dispatcher } from "undici";
 import { type Command, UsageError } from "../cli/args.ts";
 import { toolCallEventTypes } from "./events-query.ts";
 import type { StoredAuditEvent } from "./types.ts";
@@ -7,6 +9,21 @@ export interface EventsClientOptions {
   server: string;
   token?: string;
   params: Record<string, string>;
+  /** Trusts this CA (PEM) for an https server, e.g. the controller's own. */
+  ca?: string;
+}
+
+let dispatchers: Map<string, Dispatcher> | undefined;
+
+async function dispatcherFor(ca: string): Promise<Dispatcher> {
+  dispatchers ??= new Map();
+  let dispatcher = dispatchers.get(ca);
+  if (!dispatcher) {
+    const { Agent } = await import("undici");
+    dispatcher = new Agent({ connect: { ca } });
+    dispatchers.set(ca, dispatcher);
+  }
+  return dispatcher;
 }
 
 export async function fetchEvents(options: EventsClientOptions, after?: string): Promise<StoredAuditEvent[]> {
@@ -16,10 +33,22 @@ export async function fetchEvents(options: EventsClientOptions, after?: string):
     url.searchParams.set("after", after);
     url.searchParams.delete("since");
   }
-  const response = await fetch(url, {
+  const init = {
     headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
     signal: AbortSignal.timeout(10_000),
-  });
+  };
+  let response: Response;
+  try {
+    response = (
+      options.ca !== undefined
+        ? await (await import("undici")).fetch(url, { ...init, dispatcher: await dispatcherFor(options.ca) })
+        : await fetch(url, init)
+    ) as Response;
+  } catch (error) {
+    // fetch says only "fetch failed"; the cause names the problem (refused, certificate, timeout).
+    const cause = (error as Error & { cause?: Error }).cause;
+    throw new Error(`${url.origin}: ${cause?.message ?? (error as Error).message}`);
+  }
   const body = (await response.json().catch(() => ({}))) as { events?: StoredAuditEvent[]; error?: string };
   if (!response.ok)
     throw new Error(`${url.origin}: HTTP ${response.status}: ${body.error ?? response.statusText}`);
@@ -82,6 +111,7 @@ export function formatTable(events: StoredAuditEvent[], columns: Column[], heade
 const sharedOptions = {
   server: { type: "string" },
   token: { type: "string" },
+  ca: { type: "string" },
   namespace: { type: "string", short: "n" },
   "mcp-server": { type: "string" },
   tool: { type: "string" },
@@ -96,6 +126,7 @@ const sharedOptions = {
 const sharedUsage = `Options:
   --server URL         the controller's audit API (default: $TOOLWALL_SERVER)
   --token TOKEN        bearer token (default: $TOOLWALL_TOKEN)
+  --ca FILE            CA certificate (PEM) to trust for an https --server
   -n, --namespace NS   one namespace (default: all)
   --mcp-server NAME    only this MCP server
   --tool NAME          only this tool
@@ -133,7 +164,15 @@ async function runEvents(
     if (typeof values[flag] === "string") params[param] = values[flag] as string;
   if (types !== undefined) params["type"] = types;
   const token = (values.token as string | undefined) ?? process.env.TOOLWALL_TOKEN;
-  const client: EventsClientOptions = { server, params, ...(token ? { token } : {}) };
+  let ca: string | undefined;
+  if (typeof values.ca === "string") {
+    try {
+      ca = readFileSync(values.ca, "utf8");
+    } catch (error) {
+      throw new UsageError(`--ca: ${(error as Error).message}`);
+    }
+  }
+  const client: EventsClientOptions = { server, params, ...(token ? { token } : {}), ...(ca ? { ca } : {}) };
 
   const print = (events: StoredAuditEvent[], header: boolean) => {
     if (events.length === 0) return;

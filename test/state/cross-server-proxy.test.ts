@@ -101,7 +101,8 @@ interface Proxied {
 async function startProxy(identity: SessionIdentity): Promise<Proxied> {
   const { policies, problems } = parsePolicies(policyYaml(), "policy.yaml");
   expect(problems).toEqual([]);
-  const guard = openState({ redisUrl: redis!.url, registry: new Registry(), log: () => {} });
+  // Not a failure test: a timeout that a stalled shared machine does not trip.
+  const guard = openState({ redisUrl: redis!.url, registry: new Registry(), log: () => {}, timeoutMs: 2000 });
   expect(await guard.store.waitUntilReachable(5000)).toBe(true);
   const events: AuditEvent[] = [];
   const audit = new JsonLineAuditSink(new PassThrough().resume());
@@ -236,6 +237,8 @@ describe.skipIf(skipRedis)("cross-server rules end to end through the proxy with
         "127.0.0.1:0",
         "--redis",
         redis!.url,
+        "--state-timeout",
+        "2s",
       ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );

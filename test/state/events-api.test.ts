@@ -1,10 +1,14 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearerTokenAuth, eventsRoute } from "../../src/state/events-route.ts";
 import { connectRedis, RedisStore } from "../../src/state/redis.ts";
+import { CertificateAuthority } from "../../src/tls/ca.ts";
 import { RedisServer, skipWithoutRedis } from "../helpers/redis.ts";
 
 const run = promisify(execFile);
@@ -172,6 +176,49 @@ describe.skipIf(skipRedis)("audit query API and CLI", () => {
       expect(tools).toEqual(["create_issue", "get_issue", "delete_repo", "send_email", "list_repos"]);
     } finally {
       child.kill();
+    }
+  });
+
+  it("reads an https server whose CA it is given with --ca", async () => {
+    const ca = await CertificateAuthority.create({ commonName: "toolwall test controller CA" });
+    const leaf = await ca.leafFor("127.0.0.1");
+    const secure = Fastify({ https: { cert: leaf.certificatePem, key: leaf.keyPem } });
+    await secure.register(eventsRoute, { reader: store, authenticate: bearerTokenAuth((t) => t === token) });
+    const secureBase = await secure.listen({ host: "127.0.0.1", port: 0 });
+    const dir = await mkdtemp(join(tmpdir(), "toolwall-events-ca-"));
+    try {
+      const caFile = join(dir, "ca.pem");
+      await writeFile(caFile, ca.certificatePem);
+      const { stdout } = await run(
+        process.execPath,
+        [
+          "bin/toolwall.js",
+          "events",
+          "-n",
+          ns,
+          "--tool",
+          "send_email",
+          "-o",
+          "json",
+          "--server",
+          secureBase,
+          "--token",
+          token,
+          "--ca",
+          caFile,
+        ],
+        { timeout: 20_000 },
+      );
+      expect(JSON.parse(stdout.trim())).toMatchObject({ tool: "send_email", namespace: ns });
+      const untrusted = await run(
+        process.execPath,
+        ["bin/toolwall.js", "events", "-n", ns, "--server", secureBase, "--token", token],
+        { timeout: 20_000 },
+      ).catch((error) => error);
+      expect(untrusted.code).not.toBe(0);
+    } finally {
+      await secure.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

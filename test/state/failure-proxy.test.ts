@@ -114,6 +114,9 @@ spec:
     } finally {
       running = false;
       await Promise.all(workers);
+      // A stall of the shared machine after the restart may cost one more fallback round: let it end.
+      const recovered = Date.now() + 10_000;
+      while (!state.store.available && Date.now() < recovered) await new Promise((r) => setTimeout(r, 20));
       for (const client of clients) await client.close();
       await proxy.close(1000);
       await state.close();

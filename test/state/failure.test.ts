@@ -161,6 +161,7 @@ describe.skipIf(skipRedis)("state store failures against a real redis-server", (
     expect(latencies.length).toBeGreaterThan(100);
     expect(Math.max(...latencies)).toBeLessThan(timeoutMs + stall.maxMs() + slackMs);
     expect(percentile(latencies, 95)).toBeLessThan(timeoutMs);
+    await waitFor(() => guard.store.available);
     // One line per transition: unavailable, reachable again (a stalled machine may add more pairs).
     expect(logs.length % 2).toBe(0);
     logs.forEach((line, i) => {
@@ -170,6 +171,7 @@ describe.skipIf(skipRedis)("state store failures against a real redis-server", (
     const send = await guard.decide(c, { server: "mail", tool: "send_email" }, policies, allow);
     expect(send.stage).toBe("crossServer");
     expect(Number((await server!.command("DBSIZE")).slice(1))).toBeGreaterThan(0);
+    await waitFor(() => guard.store.available);
     expect(await gauge(registry)).toBe(0);
     await guard.close();
   });

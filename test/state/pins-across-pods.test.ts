@@ -77,6 +77,8 @@ spec:
     audit,
     log: () => {},
     registry: new Registry(),
+    // Not a failure test: a timeout that a stalled shared machine does not trip.
+    timeoutMs: 2000,
   });
   const proxy = await startLocalProxy({
     policies: PolicySet.fromDocuments(policies),
