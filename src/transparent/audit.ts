@@ -27,12 +27,6 @@ export interface NetworkConnectionEvent {
 
 export type AuditSink = (event: NetworkConnectionEvent) => void;
 
-export function jsonLineSink(
-  write: (line: string) => void = (line) => process.stdout.write(line),
-): AuditSink {
-  return (event) => write(`${JSON.stringify(event)}\n`);
-}
-
 export function formatDestination(address: string, port: number): string {
   return address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`;
 }
