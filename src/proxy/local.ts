@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import type { PolicySet } from "../policy/evaluate.ts";
+import { SessionToolRegistry as ObservedToolRegistry } from "../registry/registry.ts";
 import type { ProxyState } from "../state/proxy-state.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import { createAdminServer } from "./admin.ts";
@@ -8,7 +9,7 @@ import type { SessionIdentity, StatefulCheck } from "./decide.ts";
 import type { DefinitionInspector, LlmDialect } from "./dialect.ts";
 import { type ExplicitModeOptions, enableExplicitMode } from "./explicit.ts";
 import { llmRoute } from "./llm-route.ts";
-import { MemoryToolRegistry, type SessionToolRegistry } from "./registry.ts";
+import type { SessionToolRegistry } from "./registry.ts";
 import { createProxyContext, ProxyServer, type RouteHandler } from "./server.ts";
 import { Upstream } from "./upstream.ts";
 
@@ -88,7 +89,7 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
   const context = createProxyContext({
     policies: options.policies,
     audit: options.audit,
-    registry: registry ?? new MemoryToolRegistry(),
+    registry: registry ?? new ObservedToolRegistry(),
     upstream,
     identity,
     ...(options.inspector ? { inspector: options.inspector } : {}),
