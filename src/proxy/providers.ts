@@ -5,12 +5,36 @@ import { openaiResponses } from "../dialects/openai-responses/index.ts";
 import type { LlmDialect } from "./dialect.ts";
 import type { ProviderRoute } from "./local.ts";
 
-/** The built-in LLM providers: route prefix, default upstream, the dialects spoken there. */
-export const builtinProviders: Record<string, { upstream: string; dialects: readonly LlmDialect[] }> = {
-  anthropic: { upstream: "https://api.anthropic.com", dialects: [anthropicMessages] },
-  openai: { upstream: "https://api.openai.com", dialects: [openaiChat, openaiResponses] },
-  gemini: { upstream: "https://generativelanguage.googleapis.com", dialects: [gemini] },
+/**
+ * The built-in LLM providers: route prefix, default upstream, the dialects spoken there and the host
+ * globs they answer on (what the sidecar always inspects).
+ */
+export const builtinProviders: Record<
+  string,
+  { upstream: string; dialects: readonly LlmDialect[]; hosts: readonly string[] }
+> = {
+  anthropic: {
+    upstream: "https://api.anthropic.com",
+    dialects: [anthropicMessages],
+    hosts: ["api.anthropic.com"],
+  },
+  openai: {
+    upstream: "https://api.openai.com",
+    dialects: [openaiChat, openaiResponses],
+    hosts: ["api.openai.com"],
+  },
+  gemini: {
+    upstream: "https://generativelanguage.googleapis.com",
+    dialects: [gemini],
+    hosts: ["generativelanguage.googleapis.com", "aiplatform.googleapis.com", "*-aiplatform.googleapis.com"],
+  },
 };
+
+/** Every built-in provider host glob with the dialects spoken there. */
+export const builtinProviderHosts: readonly { host: string; dialects: readonly LlmDialect[] }[] =
+  Object.values(builtinProviders).flatMap((provider) =>
+    provider.hosts.map((host) => ({ host, dialects: provider.dialects })),
+  );
 
 /** Routes for every built-in provider, with `overrides` (provider → base URL) applied. */
 export function providerRoutes(overrides: Readonly<Record<string, string>> = {}): ProviderRoute[] {

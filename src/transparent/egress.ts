@@ -4,6 +4,7 @@
  * policies that apply to the pod and the facts about the connection.
  */
 import { BlockList, isIP } from "node:net";
+import { builtinProviderHosts } from "../proxy/providers.ts";
 
 export type Verdict = "inspect" | "tunnel" | "deny";
 
@@ -53,13 +54,7 @@ export interface PolicyForEgress {
 }
 
 /** Hosts of the LLM APIs the dialects understand; always inspected. */
-export const BUILT_IN_LLM_HOSTS = [
-  "api.anthropic.com",
-  "api.openai.com",
-  "generativelanguage.googleapis.com",
-  "aiplatform.googleapis.com",
-  "*-aiplatform.googleapis.com",
-];
+export const BUILT_IN_LLM_HOSTS = builtinProviderHosts.map((provider) => provider.host);
 
 /** Cloud instance metadata endpoints: a credential source, denied unless a rule allows them. */
 export const METADATA_ADDRESSES = ["169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200"];

@@ -12,7 +12,7 @@ import { openaiResponses } from "../dialects/openai-responses/index.ts";
 import type { PolicyDocument } from "../policy/types.ts";
 import type { LlmDialect } from "../proxy/dialect.ts";
 import { llmRoute } from "../proxy/llm-route.ts";
-import { builtinProviders } from "../proxy/providers.ts";
+import { builtinProviderHosts } from "../proxy/providers.ts";
 import type { ProxyContext, RouteHandler } from "../proxy/server.ts";
 import { hostPattern } from "./egress.ts";
 import type { RequestHandler } from "./forward.ts";
@@ -24,14 +24,6 @@ const DIALECTS_BY_NAME: Record<string, readonly LlmDialect[]> = {
   OpenAIResponses: [openaiResponses],
   Gemini: [gemini],
 };
-
-const BUILT_IN: Array<{ host: string; dialects: readonly LlmDialect[] }> = [
-  ...Object.values(builtinProviders).map((p) => ({
-    host: new URL(p.upstream).hostname,
-    dialects: p.dialects,
-  })),
-  { host: "*aiplatform.googleapis.com", dialects: [gemini] },
-];
 
 export interface PipelineOptions {
   context: ProxyContext;
@@ -50,7 +42,7 @@ export function llmDialectsFor(
     const compiled = hostPattern(pattern);
     return compiled.regex.test(name) && (compiled.port === undefined || compiled.port === port);
   };
-  for (const provider of BUILT_IN) if (matches(provider.host)) return provider.dialects;
+  for (const provider of builtinProviderHosts) if (matches(provider.host)) return provider.dialects;
   for (const policy of policies) {
     for (const provider of policy.spec.llm?.providers ?? []) {
       if (matches(provider.host)) return DIALECTS_BY_NAME[provider.dialect];
