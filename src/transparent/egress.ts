@@ -4,6 +4,7 @@
  * policies that apply to the pod and the facts about the connection.
  */
 import { BlockList, isIP } from "node:net";
+import { compileGlob, type GlobMatcher, isLiteralGlob } from "../policy/glob.ts";
 import { builtinProviderHosts } from "../proxy/providers.ts";
 
 export type Verdict = "inspect" | "tunnel" | "deny";
@@ -61,33 +62,33 @@ export const METADATA_ADDRESSES = ["169.254.169.254", "fd00:ec2::254", "169.254.
 export const METADATA_NAMES = ["metadata.google.internal", "metadata"];
 
 interface HostPattern {
-  regex: RegExp;
+  /** The host glob, lower case, without a trailing dot. */
+  host: string;
+  /** Matches a lower-case name (src/policy/glob.ts semantics). */
+  match: GlobMatcher;
   port: number | undefined;
   /** The declared MCP server a pattern came from. */
   server?: string;
 }
 
-function globRegex(glob: string): RegExp {
-  const escaped = glob
-    .toLowerCase()
-    .replace(/\.$/, "")
-    .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
-    .replace(/\*/g, ".*");
-  return new RegExp(`^${escaped}$`);
+function hostGlob(glob: string): Pick<HostPattern, "host" | "match"> {
+  const host = glob.toLowerCase().replace(/\.$/, "");
+  return { host, match: compileGlob(host) };
 }
 
 /** `host`, `*.host`, `host:8000` (port omitted: any port). */
 export function hostPattern(text: string): HostPattern {
   const match = /^(.*?)(?::(\d{1,5}))?$/.exec(text.trim()) as RegExpExecArray;
   return {
-    regex: globRegex(match[1] as string),
+    ...hostGlob(match[1] as string),
     port: match[2] === undefined ? undefined : Number(match[2]),
   };
 }
 
 function findHost(patterns: HostPattern[], name: string | undefined, port: number): HostPattern | undefined {
   if (name === undefined) return undefined;
-  return patterns.find((p) => p.regex.test(name) && (p.port === undefined || p.port === port));
+  const lower = name.toLowerCase();
+  return patterns.find((p) => p.match(lower) && (p.port === undefined || p.port === port));
 }
 
 function matchesHost(patterns: HostPattern[], name: string | undefined, port: number): boolean {
@@ -136,7 +137,7 @@ function serverPattern(url: string): HostPattern | undefined {
     const parsed = new URL(url);
     if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return undefined;
     const port = parsed.port ? Number(parsed.port) : parsed.protocol === "https:" ? 443 : 80;
-    return { regex: globRegex(parsed.hostname.replace(/^\[|\]$/g, "")), port };
+    return { ...hostGlob(parsed.hostname.replace(/^\[|\]$/g, "")), port };
   } catch {
     return undefined;
   }
@@ -183,8 +184,7 @@ export class EgressPolicy {
       ...this.builtInLlm,
       ...this.policies.flatMap((p) => [...p.llm, ...p.mcp, ...p.inspect]),
     ]) {
-      const source = pattern.regex.source.slice(1, -1);
-      if (!source.includes(".*")) names.add(source.replace(/\\(.)/g, "$1"));
+      if (isLiteralGlob(pattern.host)) names.add(pattern.host);
     }
     return [...names];
   }

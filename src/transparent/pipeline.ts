@@ -40,7 +40,7 @@ export function llmDialectsFor(
 ): readonly LlmDialect[] | undefined {
   const matches = (pattern: string) => {
     const compiled = hostPattern(pattern);
-    return compiled.regex.test(name) && (compiled.port === undefined || compiled.port === port);
+    return compiled.match(name.toLowerCase()) && (compiled.port === undefined || compiled.port === port);
   };
   for (const provider of builtinProviderHosts) if (matches(provider.host)) return provider.dialects;
   for (const policy of policies) {
