@@ -324,8 +324,14 @@ describeWithControlPlane("toolwall controller on a real API server", () => {
         2000,
       );
       expect(performance.now() - started).toBeLessThan(2000);
-      expect(JSON.parse(await readFile(join(dir, "bundle", "bundle.json"), "utf8")).bundle.hash).toBe(
-        client.bundle()!.hash,
+      // The client enforces a bundle first and writes it to disk right after: the file catches up.
+      await eventually(
+        "the new bundle on disk",
+        async () => {
+          const stored = JSON.parse(await readFile(join(dir, "bundle", "bundle.json"), "utf8"));
+          return stored.bundle.hash === client.bundle()!.hash ? true : undefined;
+        },
+        2000,
       );
     } finally {
       await client.stop();
