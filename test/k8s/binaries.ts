@@ -21,6 +21,10 @@ export interface KubeBinaries {
   etcd: string;
   kubectl: string;
   helm: string;
+  kubelet: string;
+  kubeProxy: string;
+  kubeControllerManager: string;
+  kubeScheduler: string;
 }
 
 export function cacheRoot(): string {
@@ -37,6 +41,10 @@ export function binaryPaths(dir = binariesDir()): KubeBinaries {
     etcd: join(dir, "bin", "etcd"),
     kubectl: join(dir, "bin", "kubectl"),
     helm: join(dir, "bin", "helm"),
+    kubelet: join(dir, "bin", "kubelet"),
+    kubeProxy: join(dir, "bin", "kube-proxy"),
+    kubeControllerManager: join(dir, "bin", "kube-controller-manager"),
+    kubeScheduler: join(dir, "bin", "kube-scheduler"),
   };
 }
 
@@ -53,7 +61,17 @@ interface GoTarget {
 
 /** Each wrapper module, the version stamp that says its binaries are current, and its binaries. */
 const modules: Record<string, { stamp: string; binaries: string[] }> = {
-  kubernetes: { stamp: `k8s.io/kubernetes@v${KUBERNETES_VERSION}`, binaries: ["kube-apiserver", "kubectl"] },
+  kubernetes: {
+    stamp: `k8s.io/kubernetes@v${KUBERNETES_VERSION}`,
+    binaries: [
+      "kube-apiserver",
+      "kubectl",
+      "kubelet",
+      "kube-proxy",
+      "kube-controller-manager",
+      "kube-scheduler",
+    ],
+  },
   etcd: { stamp: `go.etcd.io/etcd/server/v3@v${ETCD_VERSION}`, binaries: ["etcd"] },
   helm: { stamp: `helm.sh/helm/v4@v${HELM_VERSION}`, binaries: ["helm"] },
 };
@@ -201,6 +219,10 @@ async function targets(dir: string): Promise<GoTarget[]> {
       packages: {
         "kube-apiserver": "k8s.io/kubernetes/cmd/kube-apiserver",
         kubectl: "k8s.io/kubernetes/cmd/kubectl",
+        kubelet: "k8s.io/kubernetes/cmd/kubelet",
+        "kube-proxy": "k8s.io/kubernetes/cmd/kube-proxy",
+        "kube-controller-manager": "k8s.io/kubernetes/cmd/kube-controller-manager",
+        "kube-scheduler": "k8s.io/kubernetes/cmd/kube-scheduler",
       },
       ldflags: versionFlags,
     },
