@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-// Node 24 runs the TypeScript sources directly (type stripping); see docs/design.md.
-import { main } from "../src/cli/main.ts";
-
-process.exitCode = await main(process.argv.slice(2));
+// Node 24 runs the TypeScript sources directly (type stripping); the image runs the compiled
+// dist/cli/entry.js instead (see docs/design.md).
+import "../src/cli/entry.ts";
