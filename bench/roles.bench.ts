@@ -29,11 +29,15 @@ const resolvConf = join(scratch, "resolv.conf");
 writeFileSync(resolvConf, "nameserver 10.0.0.10\n");
 
 for (const dist of dists) {
-  if (!existsSync(join(dist, "cli/entry.js"))) throw new Error(`${dist}/cli/entry.js missing: run npm run build`);
+  if (!existsSync(join(dist, "cli/entry.js")))
+    throw new Error(`${dist}/cli/entry.js missing: run npm run build`);
 }
 
 function median(samples: number[]): number {
-  return percentile([...samples].sort((a, b) => a - b), 50);
+  return percentile(
+    [...samples].sort((a, b) => a - b),
+    50,
+  );
 }
 
 function statusKb(pid: number, field: "VmRSS" | "VmHWM"): number {
@@ -184,7 +188,12 @@ for (const dist of dists) figures.push(await measureDist(dist));
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 const mb = (n: number) => `${n.toFixed(1)} MB`;
 const rows: [string, (f: RoleFigures) => string, string, (f: RoleFigures) => boolean][] = [
-  ["`toolwall sidecar` start → ready", (f) => ms(f.sidecarReadyMs), "≤ 300 ms", (f) => f.sidecarReadyMs <= 300],
+  [
+    "`toolwall sidecar` start → ready",
+    (f) => ms(f.sidecarReadyMs),
+    "≤ 300 ms",
+    (f) => f.sidecarReadyMs <= 300,
+  ],
   ["`toolwall sidecar` RSS idle", (f) => mb(f.sidecarRssMb), "≤ 80 MB", (f) => f.sidecarRssMb <= 80],
   ["`toolwall proxy` start → ready", (f) => ms(f.proxyReadyMs), "—", () => true],
   ["`toolwall proxy` RSS idle", (f) => mb(f.proxyRssMb), "—", () => true],
