@@ -160,7 +160,10 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
   if (!SEVERITIES.includes(threshold)) throw new InspectionConfigError(`unknown threshold '${threshold}'`);
   const action = config.action ?? "Alert";
   if (action !== "Alert" && action !== "Block") throw new InspectionConfigError(`unknown action '${action}'`);
-  const { patterns, literalOwners, literals } = rulePrograms(detectors);
+  // A disabled config never inspects: it compiles no rule programs (a quarter second of RE2 at start-up).
+  const { patterns, literalOwners, literals } = rulePrograms(
+    config.enabled === false ? new Set() : detectors,
+  );
   const customs: CompiledCustom[] = [];
   for (const custom of config.customPatterns ?? []) {
     const severity = custom.severity ?? "High";

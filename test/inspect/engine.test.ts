@@ -193,6 +193,11 @@ describe("configuration", () => {
     expect(result.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("compiles no rule programs for a disabled config (the sidecar builds one at start-up)", () => {
+    expect(compileInspection({ enabled: false }).patterns).toHaveLength(0);
+    expect(compileInspection({ enabled: true }).patterns.length).toBeGreaterThan(0);
+  });
+
   it("compiles a config object once and answers an unchanged definition from the cache", () => {
     const config: InspectionConfig = { threshold: "High" };
     expect(compileInspection(config)).toBe(compileInspection(config));
