@@ -182,7 +182,7 @@ for (let run = 0; run < runs; run++) {
   bare.wall.push(b.wallMs);
   bare.peak.push(b.peakMb);
 }
-const figures = [];
+const figures: RoleFigures[] = [];
 for (const dist of dists) figures.push(await measureDist(dist));
 
 const ms = (n: number) => `${n.toFixed(0)} ms`;

@@ -98,7 +98,7 @@ async function redisRuns(): Promise<string[][]> {
   const server = await RedisServer.start();
   // A generous timeout: this measures Redis, not the fallback a stalled shared machine would trigger.
   let fallbacks = 0;
-  const guard = openState({
+  const guard = await openState({
     redisUrl: server.url,
     registry: new Registry(),
     timeoutMs: 1000,

@@ -2,7 +2,6 @@ import type { Registry } from "prom-client";
 import { StateGuard } from "./guard.ts";
 import { MemoryStore, type MemoryStoreOptions } from "./memory.ts";
 import { stateMetrics } from "./metrics.ts";
-import { connectRedis, RedisStore } from "./redis.ts";
 import { ResilientStore } from "./resilient.ts";
 
 export interface OpenStateOptions {
@@ -24,20 +23,28 @@ export interface OpenStateOptions {
   log?: (line: string) => void;
 }
 
-/** The data plane's state: Redis behind a timeout with an in-process fallback, or memory alone. */
-export function openState(options: OpenStateOptions = {}): StateGuard {
+/**
+ * The data plane's state: Redis behind a timeout with an in-process fallback, or memory alone.
+ * ioredis (~20 MB of RSS) is loaded only when a Redis URL is given.
+ */
+export async function openState(options: OpenStateOptions = {}): Promise<StateGuard> {
   const metrics = stateMetrics(options.registry);
   const local = new MemoryStore(options.memory);
   const timeoutMs = options.timeoutMs ?? 50;
-  const primary = options.redisUrl
-    ? new RedisStore(connectRedis(options.redisUrl, { commandTimeoutMs: Math.max(timeoutMs * 4, 200) }), {
+  let primary: ConstructorParameters<typeof ResilientStore>[0] = local;
+  if (options.redisUrl) {
+    const { connectRedis, RedisStore } = await import("./redis.ts");
+    primary = new RedisStore(
+      connectRedis(options.redisUrl, { commandTimeoutMs: Math.max(timeoutMs * 4, 200) }),
+      {
         ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}),
         ...(options.auditMaxLen !== undefined ? { auditMaxLen: options.auditMaxLen } : {}),
         ...(options.auditQueueMax !== undefined ? { auditQueueMax: options.auditQueueMax } : {}),
         onAuditDropped: (count) => metrics.auditDropped.inc(count),
         onAuditWriteError: () => metrics.storeErrors.inc({ operation: "audit" }),
-      })
-    : local;
+      },
+    );
+  }
   const store = new ResilientStore(primary, {
     local,
     timeoutMs,

@@ -33,7 +33,7 @@ export interface ProxyState {
 }
 
 export async function openProxyState(options: ProxyStateOptions): Promise<ProxyState> {
-  const guard = openState({
+  const guard = await openState({
     log: options.log,
     ...(options.redisUrl !== undefined ? { redisUrl: options.redisUrl } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

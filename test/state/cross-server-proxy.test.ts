@@ -102,7 +102,12 @@ async function startProxy(identity: SessionIdentity): Promise<Proxied> {
   const { policies, problems } = parsePolicies(policyYaml(), "policy.yaml");
   expect(problems).toEqual([]);
   // Not a failure test: a timeout that a stalled shared machine does not trip.
-  const guard = openState({ redisUrl: redis!.url, registry: new Registry(), log: () => {}, timeoutMs: 2000 });
+  const guard = await openState({
+    redisUrl: redis!.url,
+    registry: new Registry(),
+    log: () => {},
+    timeoutMs: 2000,
+  });
   expect(await guard.store.waitUntilReachable(5000)).toBe(true);
   const events: AuditEvent[] = [];
   const audit = new JsonLineAuditSink(new PassThrough().resume());

@@ -39,10 +39,10 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-function open(extra: { maxSessions?: number } = {}) {
+async function open(extra: { maxSessions?: number } = {}) {
   const registry = new Registry();
   const logs: string[] = [];
-  const guard = openState({
+  const guard = await openState({
     redisUrl: server!.url,
     timeoutMs,
     probeIntervalMs: 100,
@@ -88,7 +88,7 @@ async function gauge(registry: Registry): Promise<number> {
 describe.skipIf(skipRedis)("state store failures against a real redis-server", () => {
   it("serves from memory when Redis is down at start, then recovers by itself", async () => {
     await server!.stop();
-    const { guard, logs, registry } = open();
+    const { guard, logs, registry } = await open();
     expect(await guard.store.waitUntilReachable(150)).toBe(false);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatch(/^toolwall: state store unavailable \(connect: /);
@@ -114,7 +114,7 @@ describe.skipIf(skipRedis)("state store failures against a real redis-server", (
   });
 
   it("keeps every request within the timeout while Redis dies and comes back empty under load", async () => {
-    const { guard, logs, registry } = open();
+    const { guard, logs, registry } = await open();
     expect(await guard.store.waitUntilReachable(5000)).toBe(true);
     const policies = policy({
       crossServer: { readThenSend: { enabled: true }, burst: { enabled: true, maxCalls: 100_000 } },
@@ -177,7 +177,7 @@ describe.skipIf(skipRedis)("state store failures against a real redis-server", (
   });
 
   it("answers within the timeout when Redis hangs (SIGSTOP) and recovers when it resumes", async () => {
-    const { guard, logs } = open();
+    const { guard, logs } = await open();
     expect(await guard.store.waitUntilReachable(5000)).toBe(true);
     const policies = policy({ rateLimits: [{ perMinute: 6000, burst: 100 }] });
     const c = ctx();
@@ -202,7 +202,7 @@ describe.skipIf(skipRedis)("state store failures against a real redis-server", (
   });
 
   it("denies stateful checks in Deny mode and skips them in Allow mode while Redis is down", async () => {
-    const { guard } = open();
+    const { guard } = await open();
     expect(await guard.store.waitUntilReachable(5000)).toBe(true);
     await server!.stop();
     try {
@@ -237,7 +237,7 @@ describe.skipIf(skipRedis)("state store failures against a real redis-server", (
   });
 
   it("keeps comparing definitions against the pins it saw while Redis is away", async () => {
-    const { guard } = open();
+    const { guard } = await open();
     expect(await guard.store.waitUntilReachable(5000)).toBe(true);
     const namespace = ctx().namespace;
     await guard.pin(namespace, [{ server: "github", tool: "create_issue", sha256: "aaa" }]);
@@ -257,7 +257,7 @@ describe.skipIf(skipRedis)("state store failures against a real redis-server", (
   });
 
   it("stays bounded in memory while Redis is away, whatever the number of pods, sessions and events", async () => {
-    const { guard, local, redis, registry } = open({ maxSessions: 50 });
+    const { guard, local, redis, registry } = await open({ maxSessions: 50 });
     expect(await guard.store.waitUntilReachable(5000)).toBe(true);
     await server!.stop();
     try {
