@@ -121,29 +121,41 @@ process.on("exit", () => {
   for (const child of children) child.kill("SIGTERM");
 });
 
+/**
+ * Starts a process and waits for `readyText` in its output. Output is kept only until then and
+ * discarded afterwards (Toolwall writes an audit line per tool call: collecting it would grow the
+ * harness, not the proxy).
+ */
 function start(command: string[], readyText: RegExp | undefined): Promise<ChildProcess> {
   const child = spawn(command[0]!, command.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let output = "";
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
+    if (!readyText?.test(output)) return;
+    child.stdout!.off("data", collect);
+    child.stderr!.off("data", collect);
+    child.stdout!.resume();
+    child.stderr!.resume();
   };
   child.stdout!.on("data", collect);
   child.stderr!.on("data", collect);
-  if (!readyText) return Promise.resolve(child);
+  if (!readyText) {
+    child.stdout!.off("data", collect).resume();
+    child.stderr!.off("data", collect).resume();
+    return Promise.resolve(child);
+  }
+  const started = performance.now();
   return new Promise((ready, fail) => {
-    const deadline = setTimeout(
-      () => fail(new Error(`${command.join(" ")} did not start: ${output}`)),
-      30_000,
-    );
-    const check = () => {
-      if (!readyText.test(output)) return;
-      clearTimeout(deadline);
-      ready(child);
-    };
-    child.stdout!.on("data", check);
-    child.stderr!.on("data", check);
-    child.once("exit", (code) => fail(new Error(`${command.join(" ")} exited ${code}: ${output}`)));
+    const deadline = setInterval(() => {
+      if (readyText.test(output)) {
+        clearInterval(deadline);
+        ready(child);
+      } else if (child.exitCode !== null || performance.now() - started > 30_000) {
+        clearInterval(deadline);
+        fail(new Error(`${command.join(" ")} did not start: ${output}`));
+      }
+    }, 10);
   });
 }
 
