@@ -1,11 +1,11 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Agent, fetch as undiciFetch } from "undici";
+import { parseDuration } from "../kernel/duration.ts";
 import { PolicySet } from "../policy/evaluate.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import { bundleAge } from "../telemetry/metrics.ts";
 import { type Bundle, verifyBundle } from "./bundle.ts";
-import { parseDuration } from "./duration.ts";
 import { expiredPolicySet, type PolicySource } from "./source.ts";
 
 export interface BundleClientOptions {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { parseDuration } from "../bundle/duration.ts";
 import { type Command, UsageError } from "../cli/args.ts";
+import { parseDuration } from "../kernel/duration.ts";
 
 const inClusterNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 

@@ -77,7 +77,7 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
     const { JsonLineAuditSink } = await import("../telemetry/audit.ts");
     const { startLocalProxy } = await import("./local.ts");
     const { providerRoutes } = await import("./providers.ts");
-    const { parseDuration } = await import("../analyzer/duration.ts");
+    const { parseDuration } = await import("../kernel/duration.ts");
     let stateTimeoutMs: number;
     try {
       stateTimeoutMs = parseDuration(values["state-timeout"] as string);

@@ -1,4 +1,4 @@
-import { parseDuration } from "../analyzer/duration.ts";
+import { parseDuration } from "../kernel/duration.ts";
 import { isStreamId, maxAuditQueryLimit } from "./audit-query.ts";
 import type { AuditQuery } from "./types.ts";
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { compileClassifier } from "../../src/analyzer/classifier.ts";
-import { parseDuration } from "../../src/analyzer/duration.ts";
 
 describe("tool classifier", () => {
   const classify = compileClassifier();
@@ -28,20 +27,5 @@ describe("tool classifier", () => {
     expect(custom("github", "draft_message")).toBe("unknown");
     expect(custom("github", "get_issue")).toBe("unknown");
     expect(custom("github", "send_x")).toBe("send");
-  });
-});
-
-describe("durations", () => {
-  it.each([
-    ["30s", 30_000],
-    ["1m30s", 90_000],
-    ["250ms", 250],
-    ["1.5h", 5_400_000],
-  ])("parses %s", (text, ms) => {
-    expect(parseDuration(text)).toBe(ms);
-  });
-
-  it.each(["", "30", "5 s", "1d", "s"])("rejects %j with a clear message", (text) => {
-    expect(() => parseDuration(text)).toThrow(/invalid duration/);
   });
 });

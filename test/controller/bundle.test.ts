@@ -8,7 +8,6 @@ import {
   policiesForPod,
   verifyBundle,
 } from "../../src/bundle/bundle.ts";
-import { parseDuration } from "../../src/bundle/duration.ts";
 import { checkPolicyObject } from "../../src/policy/load.ts";
 
 function policy(
@@ -81,13 +80,5 @@ describe("bundle", () => {
     const bad = { ...research, spec: { ...research.spec, mode: "Sometimes" } } as unknown as BundlePolicy;
     const bundle = { hash: bundleHash([bad]), namespace: "agents", pod: "p1", policies: [bad], issuedAt: "" };
     expect(() => verifyBundle(bundle, { namespace: "agents", pod: "p1" })).toThrow(/mode/);
-  });
-
-  it("parses Kubernetes durations", () => {
-    expect(parseDuration("10m")).toBe(600_000);
-    expect(parseDuration("1h30m")).toBe(5_400_000);
-    expect(parseDuration("1.5s")).toBe(1500);
-    expect(parseDuration("250ms")).toBe(250);
-    expect(() => parseDuration("10")).toThrow(/invalid duration/);
   });
 });
