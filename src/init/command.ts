@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { type Command, stringList, UsageError } from "../cli/args.ts";
+import { PROXY_PORT, PROXY_UID } from "../kernel/mesh.ts";
 import type { Backend, InitOptions } from "./rules.ts";
 
 const USAGE = `Usage: toolwall init [flags]
@@ -9,9 +10,9 @@ connection not made by the proxy uid is redirected to the sidecar, and UDP other
 pod's resolvers is rejected. Verifies the redirect before exiting; fails loudly otherwise.
 
 Flags:
-  --proxy-uid UID        uid whose traffic is not redirected (default 1337)
+  --proxy-uid UID        uid whose traffic is not redirected (default ${PROXY_UID})
   --proxy-gid GID        gid whose traffic is not redirected (default: the proxy uid)
-  --proxy-port PORT      port of the transparent listener (default 15001)
+  --proxy-port PORT      port of the transparent listener (default ${PROXY_PORT})
   --exclude-ports LIST   comma-separated TCP destination ports never redirected
   --exclude-cidrs LIST   comma-separated destination CIDRs (IPv4 or IPv6) never redirected
   --resolv-conf FILE     where the pod's resolvers are read (default /etc/resolv.conf)
@@ -35,7 +36,7 @@ function commaList(values: Record<string, unknown>, name: string): string[] {
 
 export async function initOptionsFromFlags(values: Record<string, unknown>): Promise<InitOptions> {
   const { parseResolvConf, validateOptions } = await import("./rules.ts");
-  const proxyUid = integer(values, "proxy-uid", 1337);
+  const proxyUid = integer(values, "proxy-uid", PROXY_UID);
   const resolvConf = (values["resolv-conf"] as string | undefined) ?? "/etc/resolv.conf";
   let resolvText = "";
   try {
@@ -46,7 +47,7 @@ export async function initOptionsFromFlags(values: Record<string, unknown>): Pro
   const options: InitOptions = {
     proxyUid,
     proxyGid: integer(values, "proxy-gid", proxyUid),
-    proxyPort: integer(values, "proxy-port", 15001),
+    proxyPort: integer(values, "proxy-port", PROXY_PORT),
     excludePorts: commaList(values, "exclude-ports").map((p) => {
       if (!/^\d+$/.test(p)) throw new UsageError(`--exclude-ports: '${p}' is not a port`);
       return Number(p);

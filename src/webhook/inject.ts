@@ -12,26 +12,30 @@ import type {
   V1VolumeMount,
 } from "@kubernetes/client-node";
 
-export const PROXY_UID = 1337;
-export const PROXY_PORT = 15001;
-export const ADMIN_ADDRESS = "127.0.0.1:15020";
-export const INJECT_ANNOTATION = "toolwall.io/inject";
-export const STATUS_ANNOTATION = "toolwall.io/status";
-export const NAMESPACE_LABEL = "toolwall.io/injection";
-export const TOKEN_AUDIENCE = "toolwall";
+import {
+  ADMIN_ADDRESS,
+  CA_DIR,
+  CA_VOLUME,
+  INIT_CONTAINER,
+  INJECT_ANNOTATION,
+  PROXY_PORT,
+  PROXY_UID,
+  SIDECAR_CONTAINER,
+  STATE_DIR,
+  STATE_VOLUME,
+  STATUS_ANNOTATION,
+  TOKEN_AUDIENCE,
+  TOKEN_DIR,
+  TOKEN_VOLUME,
+  TRUST_ENV,
+} from "../kernel/mesh.ts";
 
-export const INIT_CONTAINER = "toolwall-init";
-export const SIDECAR_CONTAINER = "toolwall-sidecar";
-export const CA_VOLUME = "toolwall-ca";
-export const TOKEN_VOLUME = "toolwall-token";
-export const STATE_VOLUME = "toolwall-state";
-
-export const CA_DIR = "/var/run/toolwall/ca";
-export const TOKEN_DIR = "/var/run/secrets/toolwall";
-export const STATE_DIR = "/var/lib/toolwall";
-/** The pod CA alone (added to Node's roots) and the public roots merged with it (replaces the roots). */
-export const CA_CERT_FILE = `${CA_DIR}/ca.crt`;
-export const TRUST_BUNDLE_FILE = `${CA_DIR}/ca-bundle.pem`;
+/**
+ * V8 sizes the young generation for throughput: an idle sidecar held 67 MB of new space (37 MB of live
+ * heap in all). Capping the semi-space took ~50 MB off its idle RSS and ~100 MB off its RSS under
+ * load, with no throughput change measurable by bench/side-by-side.bench.ts.
+ */
+const SIDECAR_NODE_OPTIONS = "--max-semi-space-size=2";
 
 const RESERVED_CONTAINERS = [INIT_CONTAINER, SIDECAR_CONTAINER];
 const RESERVED_VOLUMES = [CA_VOLUME, TOKEN_VOLUME, STATE_VOLUME];
@@ -59,16 +63,6 @@ export const defaultInjectionConfig: InjectionConfig = {
   sidecarResources: { requests: { cpu: "50m", memory: "64Mi" }, limits: { memory: "256Mi" } },
   initResources: { requests: { cpu: "10m", memory: "32Mi" }, limits: { memory: "64Mi" } },
 };
-
-/** Environment variables that make common runtimes trust the pod CA, and the file each points at. */
-export const TRUST_ENV: ReadonlyArray<readonly [string, string]> = [
-  ["NODE_EXTRA_CA_CERTS", CA_CERT_FILE],
-  ["SSL_CERT_FILE", TRUST_BUNDLE_FILE],
-  ["REQUESTS_CA_BUNDLE", TRUST_BUNDLE_FILE],
-  ["CURL_CA_BUNDLE", TRUST_BUNDLE_FILE],
-  ["GIT_SSL_CAINFO", TRUST_BUNDLE_FILE],
-  ["DENO_CERT", TRUST_BUNDLE_FILE],
-];
 
 export type InjectionResult =
   | { outcome: "injected"; pod: V1Pod }
@@ -282,6 +276,7 @@ function sidecarContainer(config: InjectionConfig): V1Container {
       fieldEnv("TOOLWALL_POD_UID", "metadata.uid"),
       fieldEnv("TOOLWALL_SERVICE_ACCOUNT", "spec.serviceAccountName"),
       ...(config.redisUrl ? [{ name: "TOOLWALL_REDIS_URL", value: config.redisUrl }] : []),
+      { name: "NODE_OPTIONS", value: SIDECAR_NODE_OPTIONS },
     ],
     resources: config.sidecarResources,
     startupProbe: readyProbe(),

@@ -12,8 +12,9 @@ import {
   type V1Pod,
 } from "@kubernetes/client-node";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { NAMESPACE_LABEL } from "../../src/kernel/mesh.ts";
 import { reconcileWebhookCertificate } from "../../src/webhook/certs.ts";
-import { defaultInjectionConfig, NAMESPACE_LABEL } from "../../src/webhook/inject.ts";
+import { defaultInjectionConfig } from "../../src/webhook/inject.ts";
 import { startWebhookServer, type WebhookServer } from "../../src/webhook/server.ts";
 import {
   CONTROL_PLANE_TIMEOUT_MS,
