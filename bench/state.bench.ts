@@ -4,9 +4,9 @@
 import { cpus, loadavg } from "node:os";
 import { Registry } from "prom-client";
 import { compileCrossServer, evaluateCrossServer } from "../src/analyzer/cross-server.ts";
+import type { CallRecord } from "../src/analyzer/types.ts";
 import { type CallContext, compileStatefulPolicy, type StatefulPolicy } from "../src/state/guard.ts";
 import { openState } from "../src/state/open.ts";
-import type { CallRecord } from "../src/state/types.ts";
 import { RedisServer } from "../test/helpers/redis.ts";
 import { goal, measure, percentile, table } from "./harness.ts";
 

@@ -1,5 +1,5 @@
 import { anyGlobMatcher } from "../policy/glob.ts";
-import type { ToolCategory } from "../state/types.ts";
+import type { ToolCategory } from "./types.ts";
 
 /** What a tool does, guessed from its name (seed 004); policies override per server and tool. */
 export const builtInCategories: readonly [ToolCategory, readonly string[]][] = [

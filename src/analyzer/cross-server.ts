@@ -1,6 +1,6 @@
 import { parseDuration } from "../kernel/duration.ts";
-import type { CallRecord, SessionState, ShadowedTool, ToolCategory } from "../state/types.ts";
 import { type Classifier, type ClassifierOverride, compileClassifier } from "./classifier.ts";
+import type { CallRecord, SessionState, ShadowedTool, ToolCategory } from "./types.ts";
 
 /** `spec.crossServer` as the CRD writes it (defaults may be missing: they are filled in here). */
 export interface CrossServerSpec {

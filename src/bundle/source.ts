@@ -12,6 +12,14 @@ export interface PolicySource {
   expired(): boolean;
 }
 
+/** A PolicySource the sidecar opened (a BundleClient, or policy files): readiness and shutdown. */
+export interface OpenedPolicySource extends PolicySource {
+  /** The sidecar is ready (readyz) only once this is true. */
+  ready(): boolean;
+  whenReady(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 export const policyExpiredReason = "policy expired";
 
 /** A PolicySet that denies every tool call, server, resource and prompt with reason "policy expired". */

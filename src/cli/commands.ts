@@ -1,13 +1,13 @@
-import { controllerCommand } from "../controller/command.ts";
-import { demoCommands } from "../demo/command.ts";
-import { initCommand } from "../init/command.ts";
-import { scanCommand } from "../inspect/scan-command.ts";
 import { proxyCommands } from "../proxy/command.ts";
-import { callsCommand, eventsCommand } from "../state/events-command.ts";
 import { sidecarCommand } from "../transparent/command.ts";
-import { webhookCertsCommand, webhookCommand } from "../webhook/command.ts";
 import type { Command } from "./args.ts";
+import { controllerCommand } from "./controller.ts";
+import { demoCommands } from "./demo.ts";
+import { callsCommand, eventsCommand } from "./events.ts";
+import { initCommand } from "./init.ts";
 import { policyCommands } from "./policy.ts";
+import { scanCommand } from "./scan.ts";
+import { webhookCertsCommand, webhookCommand } from "./webhook.ts";
 
 /**
  * Every `toolwall` subcommand. Each lives in its own module and is listed here once; heavy modules

@@ -1,7 +1,8 @@
+import type { ShadowedTool } from "../analyzer/types.ts";
 import type { PolicySet } from "../policy/evaluate.ts";
 import type { ServerSpec } from "../policy/types.ts";
 import type { SessionToolRegistry as ProxyToolRegistry } from "../proxy/registry.ts";
-import type { ShadowedTool, ToolProvider } from "../state/types.ts";
+import type { ToolProvider } from "../state/types.ts";
 
 /**
  * The tools one pod session has seen, each mapped to the MCP server that offered it, so a bare tool

@@ -6,19 +6,12 @@ import {
   evaluateCrossServer,
   usesCrossServerRules,
 } from "../analyzer/cross-server.ts";
+import type { CallRecord, SessionState, ShadowedTool, ToolCategory } from "../analyzer/types.ts";
 import { BoundedMap } from "./bounded-map.ts";
 import type { StateMetrics } from "./metrics.ts";
 import { type CompiledRateLimit, chargeFor, compileRateLimits, type RateLimitSpec } from "./rate-limits.ts";
 import { type ResilientStore, type StateUnavailableMode, stateUnavailable } from "./resilient.ts";
-import type {
-  AuditEvent,
-  CallRecord,
-  RateLimitCharge,
-  RateLimitOutcome,
-  SessionState,
-  ShadowedTool,
-  ToolCategory,
-} from "./types.ts";
+import type { AuditEvent, RateLimitCharge, RateLimitOutcome } from "./types.ts";
 
 /** The stateful parts of one MCPPolicy spec, as the CRD writes them. */
 export interface StatefulPolicySpec {

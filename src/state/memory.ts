@@ -1,15 +1,13 @@
+import type { CallRecord, SessionState, ShadowedTool } from "../analyzer/types.ts";
 import { compareStreamIds, matchesAuditQuery } from "./audit-query.ts";
 import { BoundedMap } from "./bounded-map.ts";
 import { gcraStep } from "./gcra.ts";
 import type {
   AuditEvent,
   AuditQuery,
-  CallRecord,
   CheckAndRecordInput,
   PinResult,
   RateLimitOutcome,
-  SessionState,
-  ShadowedTool,
   StateStore,
   StoredAuditEvent,
   ToolProvider,

@@ -1,3 +1,4 @@
+import type { ShadowedTool } from "../analyzer/types.ts";
 import type { CompiledPolicy } from "../policy/compile.ts";
 import { type Decision, isBlocked } from "../policy/types.ts";
 import type { StateCheckInput, StatefulCheck } from "../proxy/decide.ts";
@@ -10,7 +11,6 @@ import {
   type StatefulPolicy,
   type StateGuard,
 } from "./guard.ts";
-import type { ShadowedTool } from "./types.ts";
 
 /**
  * The proxy's StatefulCheck on top of the StateGuard: cross-server rules before the policies' verdict,

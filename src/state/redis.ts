@@ -1,18 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { Cluster, Redis, type RedisOptions } from "ioredis";
+import type { CallRecord, SessionState, ShadowedTool, ToolCategory } from "../analyzer/types.ts";
 import { compareStreamIds, matchesAuditQuery } from "./audit-query.ts";
 import type {
   AuditEvent,
   AuditQuery,
-  CallRecord,
   CheckAndRecordInput,
   PinResult,
   RateLimitOutcome,
-  SessionState,
-  ShadowedTool,
   StateStore,
   StoredAuditEvent,
-  ToolCategory,
   ToolProvider,
 } from "./types.ts";
 

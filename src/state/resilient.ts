@@ -1,3 +1,4 @@
+import type { SessionState, ShadowedTool } from "../analyzer/types.ts";
 import { MemoryStore } from "./memory.ts";
 import type { StateMetrics } from "./metrics.ts";
 import type {
@@ -6,8 +7,6 @@ import type {
   CheckAndRecordInput,
   PinResult,
   RateLimitOutcome,
-  SessionState,
-  ShadowedTool,
   StateStore,
   StoredAuditEvent,
   ToolProvider,

@@ -1,5 +1,5 @@
-import { policySourceOptions, policySourceUsage } from "../bundle/sidecar-source.ts";
 import { type Command, stringList, UsageError } from "../cli/args.ts";
+import { policySourceOptions, policySourceUsage } from "../cli/policy-source.ts";
 
 const USAGE = `Usage: toolwall sidecar [flags]
 
@@ -38,7 +38,7 @@ export const sidecarCommand: Command = {
   },
   async run(values) {
     const { defaultPodIdentity, parseHostPort, startSidecar } = await import("./sidecar.ts");
-    const { openPolicySource } = await import("../bundle/sidecar-source.ts");
+    const { openPolicySource } = await import("../cli/policy-source.ts");
     const identity = defaultPodIdentity();
     let listen: { host: string; port: number } | undefined;
     let explicit: { host: string; port: number } | undefined;

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import type { Writable } from "node:stream";
 import { rootCertificates } from "node:tls";
-import type { OpenedPolicySource } from "../bundle/sidecar-source.ts";
+import type { OpenedPolicySource } from "../bundle/source.ts";
 import { mcpRoute } from "../dialects/mcp/route.ts";
 import type { PolicySet } from "../policy/evaluate.ts";
 import type { PolicyDocument } from "../policy/types.ts";

@@ -5,7 +5,7 @@ import {
   evaluateCrossServer,
   type PendingCall,
 } from "../../src/analyzer/cross-server.ts";
-import type { CallRecord, SessionState } from "../../src/state/types.ts";
+import type { CallRecord, SessionState } from "../../src/analyzer/types.ts";
 
 const now = 1_700_000_000_000;
 const allOn: CrossServerSpec = {

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openPolicySource } from "../../src/bundle/sidecar-source.ts";
+import { openPolicySource } from "../../src/cli/policy-source.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
 
 const policyYaml = `apiVersion: toolwall.io/v1alpha1

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CallRecord } from "../../src/analyzer/types.ts";
 import { MemoryStore } from "../../src/state/memory.ts";
 import { connectRedis, RedisStore } from "../../src/state/redis.ts";
 import { ResilientStore } from "../../src/state/resilient.ts";
-import type { CallRecord, CheckAndRecordInput, RateLimitCharge, StateStore } from "../../src/state/types.ts";
+import type { CheckAndRecordInput, RateLimitCharge, StateStore } from "../../src/state/types.ts";
 import { RedisServer, skipWithoutRedis } from "../helpers/redis.ts";
 
 const skipRedis = skipWithoutRedis();

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPolicySource } from "../../src/bundle/sidecar-source.ts";
+import { openPolicySource } from "../../src/cli/policy-source.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
 import { parseAuthority } from "../../src/transparent/explicit.ts";
 import { type Sidecar, startSidecar } from "../../src/transparent/sidecar.ts";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { type OptionSpec, UsageError } from "../cli/args.ts";
+import type { OpenedPolicySource } from "../bundle/source.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
-import type { PolicySource } from "./source.ts";
+import { type OptionSpec, UsageError } from "./args.ts";
 
 /** Flags `toolwall sidecar` takes for its policy source (spread into its Command options). */
 export const policySourceOptions: OptionSpec = {
@@ -17,13 +17,6 @@ export const policySourceUsage = `  --controller-url URL  long-poll the controll
   --token-file FILE     projected service-account token, audience toolwall
   --bundle-dir DIR      where the last good bundle is kept across sidecar restarts
   --policy-file FILE    policies from YAML files instead of a controller (hosts without Kubernetes)`;
-
-export interface OpenedPolicySource extends PolicySource {
-  /** The sidecar is ready (readyz) only once this is true. */
-  ready(): boolean;
-  whenReady(): Promise<void>;
-  stop(): Promise<void>;
-}
 
 /**
  * The policy source the sidecar's flags ask for: a BundleClient for `--controller-url`, or every
@@ -61,7 +54,7 @@ export async function openPolicySource(
   const { namespace, pod } = context;
   const caFile = values["controller-ca"] as string | undefined;
   const controllerCa = caFile ? await readFile(caFile, "utf8") : undefined;
-  const { BundleClient } = await import("./client.ts");
+  const { BundleClient } = await import("../bundle/client.ts");
   const client = new BundleClient({
     controllerUrl,
     namespace,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { type Command, UsageError } from "../cli/args.ts";
 import { parseDuration } from "../kernel/duration.ts";
+import { type Command, UsageError } from "./args.ts";
 
 const inClusterNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 
@@ -87,7 +87,7 @@ mcppolicies.toolwall.io in N (checked by a SelfSubjectAccessReview made with tha
         ? { cert: readFileSync(certFile, "utf8"), key: readFileSync(keyFile, "utf8") }
         : undefined;
     const identity = (values.identity as string | undefined) ?? process.env.POD_NAME;
-    const { Controller } = await import("./controller.ts");
+    const { Controller } = await import("../controller/controller.ts");
     const log = (message: string) =>
       process.stderr.write(`${new Date().toISOString()} controller: ${message}\n`);
     const controller = new Controller({

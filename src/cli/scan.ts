@@ -1,5 +1,5 @@
-import { type Command, UsageError } from "../cli/args.ts";
-import type { Severity } from "./types.ts";
+import type { Severity } from "../inspect/types.ts";
+import { type Command, UsageError } from "./args.ts";
 
 const usage = `Usage: toolwall scan (--file tools.json | --url URL [--transport streamable-http|sse]) [options]
 
@@ -44,7 +44,7 @@ export const scanCommand: Command = {
     policy: { type: "string" },
   },
   async run(values) {
-    const { runScan } = await import("./scan.ts");
+    const { runScan } = await import("../inspect/scan.ts");
     const threshold = oneOf<Severity>("threshold", values.threshold, ["Low", "Medium", "High", "Critical"]);
     try {
       return await runScan(

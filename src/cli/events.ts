@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Dispatcher } from "undici";
-import { type Command, UsageError } from "../cli/args.ts";
-import { toolCallEventTypes } from "./events-query.ts";
-import type { StoredAuditEvent } from "./types.ts";
+import { toolCallEventTypes } from "../state/events-query.ts";
+import type { StoredAuditEvent } from "../state/types.ts";
+import { type Command, UsageError } from "./args.ts";
 
 /** Where the controller's audit API is and how to ask it. */
 export interface EventsClientOptions {

@@ -1,4 +1,4 @@
-import type { Command } from "../cli/args.ts";
+import type { Command } from "./args.ts";
 
 const demo: Command = {
   path: ["demo"],
@@ -11,7 +11,7 @@ then prints the tools offered, the calls made, and what was allowed or blocked a
 Everything listens on 127.0.0.1; nothing leaves the machine.`,
   options: {},
   async run() {
-    const { runDemo } = await import("./run.ts");
+    const { runDemo } = await import("../demo/run.ts");
     return runDemo((text) => process.stdout.write(`${text}\n`));
   },
 };

@@ -1,4 +1,4 @@
-import { type Command, requireString, UsageError } from "../cli/args.ts";
+import { type Command, requireString, UsageError } from "./args.ts";
 
 const usage = `Usage: toolwall webhook --tls-cert FILE --tls-key FILE [flags]
 
@@ -30,8 +30,8 @@ export const webhookCommand: Command = {
     "token-expiration": { type: "string", default: "3600" },
   },
   async run(values) {
-    const { defaultInjectionConfig } = await import("./inject.ts");
-    const { parseListenAddress, startWebhookServer } = await import("./server.ts");
+    const { defaultInjectionConfig } = await import("../webhook/inject.ts");
+    const { parseListenAddress, startWebhookServer } = await import("../webhook/server.ts");
     let address: { host: string; port: number };
     try {
       address = parseListenAddress(values.listen as string);
@@ -115,7 +115,7 @@ export const webhookCertsCommand: Command = {
       throw new UsageError("--interval must be at least 1 second");
     const { AdmissionregistrationV1Api, CoreV1Api, KubeConfig } = await import("@kubernetes/client-node");
     const { defaultCertificateTimings, runWebhookCertificateRotation, serviceDnsNames } = await import(
-      "./certs.ts"
+      "../webhook/certs.ts"
     );
     const config = new KubeConfig();
     const kubeconfig = values.kubeconfig as string | undefined;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { type Command, stringList, UsageError } from "../cli/args.ts";
+import type { Backend, InitOptions } from "../init/rules.ts";
 import { PROXY_PORT, PROXY_UID } from "../kernel/mesh.ts";
-import type { Backend, InitOptions } from "./rules.ts";
+import { type Command, stringList, UsageError } from "./args.ts";
 
 const USAGE = `Usage: toolwall init [flags]
 
@@ -35,7 +35,7 @@ function commaList(values: Record<string, unknown>, name: string): string[] {
 }
 
 export async function initOptionsFromFlags(values: Record<string, unknown>): Promise<InitOptions> {
-  const { parseResolvConf, validateOptions } = await import("./rules.ts");
+  const { parseResolvConf, validateOptions } = await import("../init/rules.ts");
   const proxyUid = integer(values, "proxy-uid", PROXY_UID);
   const resolvConf = (values["resolv-conf"] as string | undefined) ?? "/etc/resolv.conf";
   let resolvText = "";
@@ -79,7 +79,7 @@ export const initCommand: Command = {
   },
   async run(values) {
     const options = await initOptionsFromFlags(values);
-    const { applyRules, detectBackend, dryRunText } = await import("./apply.ts");
+    const { applyRules, detectBackend, dryRunText } = await import("../init/apply.ts");
     const requested = (values.backend as string | undefined) ?? "auto";
     if (!["auto", "nft", "legacy"].includes(requested))
       throw new UsageError("--backend must be auto, nft or legacy");
@@ -96,7 +96,7 @@ export const initCommand: Command = {
     const backend = requested === "auto" ? await detectBackend() : (requested as Backend);
     await applyRules(options, backend);
     process.stderr.write(`toolwall init: rules applied with iptables-${backend}\n`);
-    const { selfCheck } = await import("./verify.ts");
+    const { selfCheck } = await import("../init/verify.ts");
     try {
       for (const result of await selfCheck(options.proxyPort, options.excludePorts)) {
         process.stderr.write(
