@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Dispatcher } from "undici";
+import { formatTable } from "../kernel/table.ts";
 import { toolCallEventTypes } from "../state/events-query.ts";
 import type { StoredAuditEvent } from "../state/types.ts";
 import { type Command, UsageError } from "./args.ts";
@@ -89,23 +90,9 @@ const callColumns: Column[] = [
 const maxCellWidth = 60;
 
 /** Oldest first, columns padded to the widest cell (capped), kubectl style. */
-export function formatTable(events: StoredAuditEvent[], columns: Column[], header = true): string {
-  const rows = events.map((e) =>
-    columns.map(([, value]) => {
-      const text = value(e).replace(/\s+/g, " ");
-      return text.length > maxCellWidth ? `${text.slice(0, maxCellWidth - 1)}…` : text;
-    }),
-  );
-  const all = header ? [columns.map(([h]) => h), ...rows] : rows;
-  const widths = columns.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
-  return all
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
+function eventTable(events: StoredAuditEvent[], columns: Column[], header: boolean): string {
+  const rows = events.map((e) => columns.map(([, value]) => value(e)));
+  return formatTable(header ? [columns.map(([h]) => h), ...rows] : rows, { maxWidth: maxCellWidth });
 }
 
 const sharedOptions = {
@@ -179,7 +166,7 @@ async function runEvents(
     const text =
       output === "json"
         ? events.map((e) => JSON.stringify({ id: e.id, ...e.event })).join("\n")
-        : formatTable(events, columns, header);
+        : eventTable(events, columns, header);
     process.stdout.write(`${text}\n`);
   };
 

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
+import { formatTable } from "../kernel/table.ts";
 import { PolicySet } from "../policy/evaluate.ts";
 import { loadPolicyFiles } from "../policy/load.ts";
 import { startLocalProxy } from "../proxy/local.ts";
@@ -53,16 +54,6 @@ function fakeToolResult(name: string): string {
 
 function shorten(text: string, width: number): string {
   return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`;
-  return [
-    line(rows[0]!),
-    `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`,
-    ...rows.slice(1).map(line),
-  ].join("\n");
 }
 
 export async function runDemo(out: (text: string) => void): Promise<number> {
@@ -129,7 +120,7 @@ export async function runDemo(out: (text: string) => void): Promise<number> {
     out("What the agent saw, turn by turn:");
     out(`${transcript.join("\n")}\n`);
     out("Tool calls the model made and what Toolwall decided:");
-    out(table(rows));
+    out(formatTable(rows, { style: "markdown" }));
     const blocked = decisions.filter((e) => e.action === "deny").length;
     out(
       `\n${decisions.length} calls, ${decisions.length - blocked} allowed, ${blocked} blocked. Audit events went to the in-memory sink; \`toolwall proxy\` writes them as JSON lines on stdout.`,

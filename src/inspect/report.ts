@@ -1,3 +1,4 @@
+import { formatTable } from "../kernel/table.ts";
 import { HIDDEN_TEXT_RULES } from "./normalize.ts";
 import { COMPOUND_RULES, PATTERN_RULES } from "./rules.ts";
 import type { Finding, Severity } from "./types.ts";
@@ -52,15 +53,7 @@ export function toTableReport(items: readonly ScannedItem[], threshold: Severity
     for (const f of item.findings)
       rows.push([item.server, name, f.severity, f.rule, f.field, truncate(f.match, 100)]);
   }
-  const widths = rows[0]!.map((_, column) =>
-    Math.min(column === 5 ? 100 : 48, Math.max(...rows.map((row) => row[column]!.length))),
-  );
-  const lines = rows.map((row) =>
-    row
-      .map((cell, column) => truncate(cell, widths[column]!).padEnd(widths[column]!))
-      .join("  ")
-      .trimEnd(),
-  );
+  const lines = formatTable(rows, { maxWidth: [48, 48, 48, 48, 48, 100] }).split("\n");
   const flagged = items.filter((i) => i.findings.length > 0).length;
   lines.push(
     "",
