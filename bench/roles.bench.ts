@@ -40,7 +40,7 @@ function median(samples: number[]): number {
   );
 }
 
-function statusKb(pid: number, field: "VmRSS" | "VmHWM"): number {
+function statusKb(pid: number, field: "VmRSS" | "RssAnon"): number {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return Number(match?.[1] ?? Number.NaN);
 }
@@ -54,9 +54,16 @@ async function ready(adminPort: number): Promise<boolean> {
 }
 
 /** A long-running role: ms from spawn to /readyz answering 200, and RSS 1 s after (idle). */
-async function serverRole(args: string[], adminPort: number): Promise<{ readyMs: number; rssMb: number }> {
+async function serverRole(
+  args: string[],
+  adminPort: number,
+  nodeOptions = "",
+): Promise<{ readyMs: number; rssMb: number; anonMb: number }> {
   const started = performance.now();
-  const child = spawn(node, args, { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(node, args, {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, NODE_OPTIONS: nodeOptions },
+  });
   let stderr = "";
   child.stderr.on("data", (chunk) => {
     stderr += chunk;
@@ -69,7 +76,11 @@ async function serverRole(args: string[], adminPort: number): Promise<{ readyMs:
     }
     const readyMs = performance.now() - started;
     await sleep(1000);
-    return { readyMs, rssMb: statusKb(child.pid!, "VmRSS") / 1024 };
+    return {
+      readyMs,
+      rssMb: statusKb(child.pid!, "VmRSS") / 1024,
+      anonMb: statusKb(child.pid!, "RssAnon") / 1024,
+    };
   } finally {
     child.kill("SIGTERM");
     await new Promise((done) => child.once("exit", done));
@@ -115,6 +126,7 @@ function initCommand(dist: string): string[] {
 interface RoleFigures {
   sidecarReadyMs: number;
   sidecarRssMb: number;
+  sidecarAnonMb: number;
   proxyReadyMs: number;
   proxyRssMb: number;
   initMs: number;
@@ -123,9 +135,16 @@ interface RoleFigures {
   helpPeakMb: number;
 }
 
+/** NODE_OPTIONS that build's webhook injects into the sidecar container, if any. */
+async function sidecarNodeOptions(dist: string): Promise<string> {
+  const inject = (await import(join(dist, "webhook/inject.js"))) as { SIDECAR_NODE_OPTIONS?: string };
+  return inject.SIDECAR_NODE_OPTIONS ?? "";
+}
+
 async function measureDist(dist: string): Promise<RoleFigures> {
   const entry = join(dist, "cli/entry.js");
-  const sidecar = { ready: [] as number[], rss: [] as number[] };
+  const nodeOptions = await sidecarNodeOptions(dist);
+  const sidecar = { ready: [] as number[], rss: [] as number[], anon: [] as number[] };
   const proxy = { ready: [] as number[], rss: [] as number[] };
   const init = { wall: [] as number[], peak: [] as number[] };
   const help = { wall: [] as number[], peak: [] as number[] };
@@ -148,9 +167,11 @@ async function measureDist(dist: string): Promise<RoleFigures> {
         "roles",
       ],
       25120,
+      nodeOptions,
     );
     sidecar.ready.push(s.readyMs);
     sidecar.rss.push(s.rssMb);
+    sidecar.anon.push(s.anonMb);
     const p = await serverRole(
       [entry, "proxy", "-f", policy, "--listen", "127.0.0.1:25102", "--admin", "127.0.0.1:25121"],
       25121,
@@ -167,6 +188,7 @@ async function measureDist(dist: string): Promise<RoleFigures> {
   return {
     sidecarReadyMs: median(sidecar.ready),
     sidecarRssMb: median(sidecar.rss),
+    sidecarAnonMb: median(sidecar.anon),
     proxyReadyMs: median(proxy.ready),
     proxyRssMb: median(proxy.rss),
     initMs: median(init.wall),
@@ -195,6 +217,7 @@ const rows: [string, (f: RoleFigures) => string, string, (f: RoleFigures) => boo
     (f) => f.sidecarReadyMs <= 300,
   ],
   ["`toolwall sidecar` RSS idle", (f) => mb(f.sidecarRssMb), "≤ 80 MB", (f) => f.sidecarRssMb <= 80],
+  ["`toolwall sidecar` private memory idle (RssAnon)", (f) => mb(f.sidecarAnonMb), "—", () => true],
   ["`toolwall proxy` start → ready", (f) => ms(f.proxyReadyMs), "—", () => true],
   ["`toolwall proxy` RSS idle", (f) => mb(f.proxyRssMb), "—", () => true],
   ["`toolwall init` (real, netns) wall", (f) => ms(f.initMs), "≤ 150 ms", (f) => f.initMs <= 150],

@@ -35,7 +35,7 @@ import {
  * heap in all). Capping the semi-space took ~50 MB off its idle RSS and ~100 MB off its RSS under
  * load, with no throughput change measurable by bench/side-by-side.bench.ts.
  */
-const SIDECAR_NODE_OPTIONS = "--max-semi-space-size=2";
+export const SIDECAR_NODE_OPTIONS = "--max-semi-space-size=2";
 
 const RESERVED_CONTAINERS = [INIT_CONTAINER, SIDECAR_CONTAINER];
 const RESERVED_VOLUMES = [CA_VOLUME, TOKEN_VOLUME, STATE_VOLUME];
