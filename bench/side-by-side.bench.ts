@@ -10,6 +10,7 @@
  * under test runs alone on the last core and everything else on the others (taskset). Per proxy:
  * CPU per request from /proc/<pid>/stat (the proxy's whole process tree), req/s and added p50/p99 at
  * c=16, added time to the first byte of a stream, RSS idle and after c=64 with 500 open streams.
+ * Every Node proxy runs with the NODE_OPTIONS the webhook gives the sidecar, so flags favour none.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
@@ -26,6 +27,7 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
+import { SIDECAR_NODE_OPTIONS } from "../src/webhook/inject.ts";
 import { percentile, table } from "./harness.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -127,7 +129,10 @@ process.on("exit", () => {
  * harness, not the proxy).
  */
 function start(command: string[], readyText: RegExp | undefined): Promise<ChildProcess> {
-  const child = spawn(command[0]!, command.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command[0]!, command.slice(1), {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODE_OPTIONS: SIDECAR_NODE_OPTIONS },
+  });
   children.push(child);
   let output = "";
   const collect = (chunk: Buffer) => {
@@ -288,7 +293,7 @@ const targets: Target[] = [
   },
   {
     name: "portkey",
-    base: "http://127.0.0.1:28184/v1",
+    base: "http://127.0.0.1:28184",
     headers: {
       ...anthropicHeaders,
       "x-portkey-provider": "anthropic",
@@ -524,7 +529,7 @@ const ratio = (n: number, d: number | undefined) =>
 const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(`## Side by side (bench/side-by-side.bench.ts)
 
-${new Date().toISOString()}; ${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average after the run ${load}. wrk -t1, ${seconds} s per figure; proxy pinned to CPU ${proxyCpus}, upstream nginx, wrk and the TTFB client to CPU ${loadCpus}. Upstream: nginx serving a ${message.length}-byte Anthropic message with one allowed tool call, or a 500-event stream (${stream.length} bytes); request: ${requestBody.length} bytes, two offered tools. Direct: ${fixed(direct.perSecond, 0)} req/s, p50 ${fixed(direct.p50Ms)} ms, p99 ${fixed(direct.p99Ms)} ms, TTFB ${fixed(direct.ttfbMs as number)} ms.
+${new Date().toISOString()}; ${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average after the run ${load}. wrk -t1, ${seconds} s per figure; Node proxies (Toolwall, floor, Portkey) run with the sidecar's NODE_OPTIONS (\`${SIDECAR_NODE_OPTIONS}\`); proxy pinned to CPU ${proxyCpus}, upstream nginx, wrk and the TTFB client to CPU ${loadCpus}. Upstream: nginx serving a ${message.length}-byte Anthropic message with one allowed tool call, or a 500-event stream (${stream.length} bytes); request: ${requestBody.length} bytes, two offered tools. Direct: ${fixed(direct.perSecond, 0)} req/s, p50 ${fixed(direct.p50Ms)} ms, p99 ${fixed(direct.p99Ms)} ms, TTFB ${fixed(direct.ttfbMs as number)} ms.
 `);
 console.log(
   table(
