@@ -7,7 +7,7 @@ import {
   usesCrossServerRules,
 } from "../analyzer/cross-server.ts";
 import type { CallRecord, SessionState, ShadowedTool, ToolCategory } from "../analyzer/types.ts";
-import { BoundedMap } from "./bounded-map.ts";
+import { BoundedMap } from "../kernel/bounded-map.ts";
 import type { StateMetrics } from "./metrics.ts";
 import { type CompiledRateLimit, chargeFor, compileRateLimits, type RateLimitSpec } from "./rate-limits.ts";
 import { type ResilientStore, type StateUnavailableMode, stateUnavailable } from "./resilient.ts";

@@ -1,6 +1,6 @@
 import type { CallRecord, SessionState, ShadowedTool } from "../analyzer/types.ts";
+import { BoundedMap } from "../kernel/bounded-map.ts";
 import { compareStreamIds, matchesAuditQuery } from "./audit-query.ts";
-import { BoundedMap } from "./bounded-map.ts";
 import { gcraStep } from "./gcra.ts";
 import type {
   AuditEvent,

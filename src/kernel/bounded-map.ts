@@ -1,6 +1,7 @@
 /**
  * A Map with a size cap (least recently used entry evicted first) and an expiry per entry, so the
- * in-memory store stays bounded however many keys a misbehaving agent makes up.
+ * in-memory state stays bounded however many keys a misbehaving agent makes up. Use it instead of a
+ * hand-written "delete the first key when full".
  */
 export class BoundedMap<K, V> {
   readonly maxEntries: number;

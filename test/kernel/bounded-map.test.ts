@@ -1,0 +1,52 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { BoundedMap } from "../../src/kernel/bounded-map.ts";
+
+describe("BoundedMap", () => {
+  it("evicts the least recently used entry past its cap", () => {
+    const map = new BoundedMap<string, number>(2);
+    map.set("a", 1, Infinity);
+    map.set("b", 2, Infinity);
+    expect(map.get("a", 0)).toBe(1);
+    map.set("c", 3, Infinity);
+    expect([...map.entries(0)]).toEqual([
+      ["a", 1],
+      ["c", 3],
+    ]);
+  });
+
+  it("forgets an entry once it expires", () => {
+    const map = new BoundedMap<string, number>(4);
+    map.set("a", 1, 100);
+    expect(map.get("a", 99)).toBe(1);
+    expect(map.get("a", 100)).toBeUndefined();
+    expect(map.size).toBe(0);
+  });
+
+  it("refuses a cap that bounds nothing", () => {
+    expect(() => new BoundedMap(0)).toThrow(/maxEntries must be ≥ 1/);
+  });
+
+  it("never holds more than its cap, whatever the operations", () => {
+    const operation = fc.oneof(
+      fc.record({ set: fc.integer({ min: 0, max: 50 }) }),
+      fc.record({ get: fc.integer({ min: 0, max: 50 }) }),
+      fc.record({ remove: fc.integer({ min: 0, max: 50 }) }),
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(operation, { maxLength: 200 }),
+        (cap, operations) => {
+          const map = new BoundedMap<number, number>(cap);
+          for (const op of operations) {
+            if ("set" in op) map.set(op.set, op.set, Infinity);
+            else if ("get" in op) map.get(op.get, 0);
+            else map.delete(op.remove);
+            expect(map.size).toBeLessThanOrEqual(cap);
+          }
+        },
+      ),
+    );
+  });
+});
