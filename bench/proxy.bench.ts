@@ -10,51 +10,12 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Agent } from "undici";
+import { message, request, streamDeltas, streamHead, streamTail } from "./fixtures/anthropic-bodies.ts";
 import { goal, percentile, table } from "./harness.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-function sse(type: string, data: Record<string, unknown>): string {
-  return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-}
-
-const jsonResponse = Buffer.from(
-  JSON.stringify({
-    id: "msg_bench",
-    type: "message",
-    role: "assistant",
-    model: "claude-bench",
-    content: [
-      { type: "text", text: "The weather service says: ".padEnd(1700, "lorem ipsum dolor sit amet ") },
-      { type: "tool_use", id: "toolu_bench", name: "get_weather", input: { city: "Paris", unit: "celsius" } },
-    ],
-    stop_reason: "tool_use",
-    stop_sequence: null,
-    usage: { input_tokens: 100, output_tokens: 400 },
-  }),
-);
-
-const streamHead =
-  sse("message_start", {
-    message: {
-      id: "msg_s",
-      type: "message",
-      role: "assistant",
-      model: "claude-bench",
-      content: [],
-      usage: {},
-    },
-  }) + sse("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
-const streamDeltas = Array.from({ length: 496 }, (_, i) =>
-  sse("content_block_delta", { index: 0, delta: { type: "text_delta", text: `token ${i} of the answer ` } }),
-);
-const streamTail =
-  sse("content_block_stop", { index: 0 }) +
-  sse("message_delta", {
-    delta: { stop_reason: "end_turn", stop_sequence: null },
-    usage: { output_tokens: 500 },
-  }) +
-  sse("message_stop", {});
+const jsonResponse = Buffer.from(message);
 
 /** Idle streams held open for the RSS measurement, released at the end. */
 const idle = new Set<ServerResponse>();
@@ -122,15 +83,7 @@ function procStat(pid: number): { cpuMs: number; rssKb: number } {
   return { cpuMs: (ticks * 1000) / 100, rssKb: Number(rss?.[1] ?? 0) };
 }
 
-const requestBody = JSON.stringify({
-  model: "claude-bench",
-  max_tokens: 1024,
-  tools: [
-    { name: "get_weather", description: "Current weather for a city", input_schema: { type: "object" } },
-    { name: "Bash", description: "Run a shell command", input_schema: { type: "object" } },
-  ],
-  messages: [{ role: "user", content: "What's the weather in Paris?" }],
-});
+const requestBody = JSON.stringify(request);
 
 const agent = new Agent({ connections: 600, pipelining: 1, keepAliveTimeout: 60_000 });
 

@@ -28,6 +28,7 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { SIDECAR_NODE_OPTIONS } from "../src/webhook/inject.ts";
+import { message, request, streamDeltas, streamHead, streamTail } from "./fixtures/anthropic-bodies.ts";
 import { percentile, table } from "./harness.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -59,53 +60,7 @@ const pinned = (cpuList: string, command: string[]) => ["taskset", "-c", cpuList
 
 // ---- fixed bodies -------------------------------------------------------------------------------
 
-function sse(type: string, data: Record<string, unknown>): string {
-  return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-}
-
-const message = JSON.stringify({
-  id: "msg_bench",
-  type: "message",
-  role: "assistant",
-  model: "claude-bench",
-  content: [
-    { type: "text", text: "The weather service says: ".padEnd(1700, "lorem ipsum dolor sit amet ") },
-    { type: "tool_use", id: "toolu_bench", name: "get_weather", input: { city: "Paris", unit: "celsius" } },
-  ],
-  stop_reason: "tool_use",
-  stop_sequence: null,
-  usage: { input_tokens: 100, output_tokens: 400 },
-});
-const stream = [
-  sse("message_start", {
-    message: {
-      id: "msg_s",
-      type: "message",
-      role: "assistant",
-      model: "claude-bench",
-      content: [],
-      usage: {},
-    },
-  }),
-  sse("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
-  ...Array.from({ length: 496 }, (_, i) =>
-    sse("content_block_delta", {
-      index: 0,
-      delta: { type: "text_delta", text: `token ${i} of the answer ` },
-    }),
-  ),
-  sse("content_block_stop", { index: 0 }),
-  sse("message_stop", {}),
-].join("");
-const request = {
-  model: "claude-bench",
-  max_tokens: 1024,
-  tools: [
-    { name: "get_weather", description: "Current weather for a city", input_schema: { type: "object" } },
-    { name: "Bash", description: "Run a shell command", input_schema: { type: "object" } },
-  ],
-  messages: [{ role: "user", content: "What's the weather in Paris? ".padEnd(1200, "Please be precise. ") }],
-};
+const stream = streamHead + streamDeltas.join("") + streamTail;
 const requestBody = JSON.stringify(request);
 const streamRequestBody = JSON.stringify({ ...request, stream: true });
 
