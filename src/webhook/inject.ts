@@ -60,8 +60,11 @@ export const defaultInjectionConfig: InjectionConfig = {
   controllerUrl: "http://toolwall-controller.toolwall-system.svc:8443",
   redisUrl: "",
   tokenExpirationSeconds: 3600,
-  sidecarResources: { requests: { cpu: "50m", memory: "64Mi" }, limits: { memory: "256Mi" } },
-  initResources: { requests: { cpu: "10m", memory: "32Mi" }, limits: { memory: "64Mi" } },
+  // From bench/roles.bench.ts and bench/side-by-side.bench.ts (docs/benchmarks.md): the sidecar idles
+  // at ~113 MB RSS and reached ~310 MB under c=64 with 500 open streams; init peaks at ~56 MB.
+  // Requests cover idle, limits the measured peak plus headroom (an OOM kill drops every stream).
+  sidecarResources: { requests: { cpu: "50m", memory: "128Mi" }, limits: { memory: "384Mi" } },
+  initResources: { requests: { cpu: "10m", memory: "64Mi" }, limits: { memory: "96Mi" } },
 };
 
 export type InjectionResult =
