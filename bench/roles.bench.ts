@@ -1,6 +1,7 @@
 /**
  * The weight of each role of the compiled CLI (dist/), before and after in one run: start → ready and
- * RSS of `toolwall sidecar` and `toolwall proxy`, wall time and peak RSS of `toolwall init` (real
+ * RSS of `toolwall sidecar` (fed by the controller's bundle server, as in a pod, and from a policy
+ * file) and `toolwall proxy`, wall time and peak RSS of `toolwall init` (real
  * iptables in a throw-away network namespace) and of `toolwall --help`, beside bare Node.
  *
  *   node bench/roles.bench.ts [--dist DIR]… [--runs N]
@@ -123,7 +124,27 @@ function initCommand(dist: string): string[] {
   ];
 }
 
+/** The controller's bundle server (bench/fixtures/bundle-server.ts, one pod): the sidecar's production path. */
+async function startBundleServer(): Promise<{ url: string; stop: () => void }> {
+  const server = spawn(node, [join(root, "bench/fixtures/bundle-server.ts"), "1"], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let output = "";
+  const url = await new Promise<string>((found, fail) => {
+    server.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (\S+)/.exec(output);
+      if (match) found(match[1]!);
+    });
+    server.once("exit", (code) => fail(new Error(`bundle server exited ${code}: ${output}`)));
+  });
+  return { url, stop: () => server.kill("SIGTERM") };
+}
+
 interface RoleFigures {
+  bundleReadyMs: number;
+  bundleRssMb: number;
+  bundleAnonMb: number;
   sidecarReadyMs: number;
   sidecarRssMb: number;
   sidecarAnonMb: number;
@@ -145,6 +166,7 @@ async function measureDist(dist: string): Promise<RoleFigures> {
   const entry = join(dist, "cli/entry.js");
   const nodeOptions = await sidecarNodeOptions(dist);
   const sidecar = { ready: [] as number[], rss: [] as number[], anon: [] as number[] };
+  const bundled = { ready: [] as number[], rss: [] as number[], anon: [] as number[] };
   const proxy = { ready: [] as number[], rss: [] as number[] };
   const init = { wall: [] as number[], peak: [] as number[] };
   const help = { wall: [] as number[], peak: [] as number[] };
@@ -172,6 +194,33 @@ async function measureDist(dist: string): Promise<RoleFigures> {
     sidecar.ready.push(s.readyMs);
     sidecar.rss.push(s.rssMb);
     sidecar.anon.push(s.anonMb);
+    const b = await serverRole(
+      [
+        entry,
+        "sidecar",
+        "--controller-url",
+        bundleServer.url,
+        "--token-file",
+        tokenFile,
+        "--bundle-dir",
+        mkdtempSync(join(scratch, "bundle-")),
+        "--listen",
+        "127.0.0.1:25103",
+        "--admin",
+        "127.0.0.1:25122",
+        "--ca-dir",
+        join(scratch, "ca"),
+        "--namespace",
+        "bench",
+        "--pod",
+        "agent-0",
+      ],
+      25122,
+      nodeOptions,
+    );
+    bundled.ready.push(b.readyMs);
+    bundled.rss.push(b.rssMb);
+    bundled.anon.push(b.anonMb);
     const p = await serverRole(
       [entry, "proxy", "-f", policy, "--listen", "127.0.0.1:25102", "--admin", "127.0.0.1:25121"],
       25121,
@@ -186,6 +235,9 @@ async function measureDist(dist: string): Promise<RoleFigures> {
     help.peak.push(h.peakMb);
   }
   return {
+    bundleReadyMs: median(bundled.ready),
+    bundleRssMb: median(bundled.rss),
+    bundleAnonMb: median(bundled.anon),
     sidecarReadyMs: median(sidecar.ready),
     sidecarRssMb: median(sidecar.rss),
     sidecarAnonMb: median(sidecar.anon),
@@ -204,20 +256,45 @@ for (let run = 0; run < runs; run++) {
   bare.wall.push(b.wallMs);
   bare.peak.push(b.peakMb);
 }
+const tokenFile = join(scratch, "token");
+writeFileSync(tokenFile, "bench-0");
+const bundleServer = await startBundleServer();
 const figures: RoleFigures[] = [];
-for (const dist of dists) figures.push(await measureDist(dist));
+try {
+  for (const dist of dists) figures.push(await measureDist(dist));
+} finally {
+  bundleServer.stop();
+}
 
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 const mb = (n: number) => `${n.toFixed(1)} MB`;
 const rows: [string, (f: RoleFigures) => string, string, (f: RoleFigures) => boolean][] = [
   [
-    "`toolwall sidecar` start → ready",
+    "`toolwall sidecar` (controller bundle) start → ready",
+    (f) => ms(f.bundleReadyMs),
+    "≤ 300 ms",
+    (f) => f.bundleReadyMs <= 300,
+  ],
+  [
+    "`toolwall sidecar` (controller bundle) RSS idle",
+    (f) => mb(f.bundleRssMb),
+    "≤ 80 MB",
+    (f) => f.bundleRssMb <= 80,
+  ],
+  ["`toolwall sidecar` (controller bundle) RssAnon idle", (f) => mb(f.bundleAnonMb), "—", () => true],
+  [
+    "`toolwall sidecar` (policy file) start → ready",
     (f) => ms(f.sidecarReadyMs),
     "≤ 300 ms",
     (f) => f.sidecarReadyMs <= 300,
   ],
-  ["`toolwall sidecar` RSS idle", (f) => mb(f.sidecarRssMb), "≤ 80 MB", (f) => f.sidecarRssMb <= 80],
-  ["`toolwall sidecar` private memory idle (RssAnon)", (f) => mb(f.sidecarAnonMb), "—", () => true],
+  [
+    "`toolwall sidecar` (policy file) RSS idle",
+    (f) => mb(f.sidecarRssMb),
+    "≤ 80 MB",
+    (f) => f.sidecarRssMb <= 80,
+  ],
+  ["`toolwall sidecar` (policy file) RssAnon idle", (f) => mb(f.sidecarAnonMb), "—", () => true],
   ["`toolwall proxy` start → ready", (f) => ms(f.proxyReadyMs), "—", () => true],
   ["`toolwall proxy` RSS idle", (f) => mb(f.proxyRssMb), "—", () => true],
   ["`toolwall init` (real, netns) wall", (f) => ms(f.initMs), "≤ 150 ms", (f) => f.initMs <= 150],
