@@ -1,15 +1,16 @@
 import { readFileSync } from "node:fs";
 import { parseDuration } from "../kernel/duration.ts";
+import { parseHostPort } from "../kernel/host-port.ts";
 import { type Command, UsageError } from "./args.ts";
 
 const inClusterNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 
-/** `host:port`, `:port` or `[v6]:port`. */
-export function parseListen(text: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text);
-  const port = Number(match?.[3]);
-  if (!match || port > 65535) throw new UsageError(`--listen: expected HOST:PORT, got '${text}'`);
-  return { host: match[1] ?? (match[2] || "0.0.0.0"), port };
+function listenFlag(text: string): { host: string; port: number } {
+  try {
+    return parseHostPort(text, "0.0.0.0");
+  } catch (error) {
+    throw new UsageError(`--listen: ${(error as Error).message}`);
+  }
 }
 
 function durationFlag(values: Record<string, unknown>, name: string): number | undefined {
@@ -75,7 +76,7 @@ mcppolicies.toolwall.io in N (checked by a SelfSubjectAccessReview made with tha
     redis: { type: "string" },
   },
   async run(values) {
-    const { host, port } = parseListen((values.listen as string | undefined) ?? "0.0.0.0:8443");
+    const { host, port } = listenFlag((values.listen as string | undefined) ?? "0.0.0.0:8443");
     const leaseDurationMs = durationFlag(values, "lease-duration");
     const pollTimeoutMs = durationFlag(values, "poll-timeout");
     const resyncMs = durationFlag(values, "resync");

@@ -1,3 +1,4 @@
+import { parseHostPort } from "../kernel/host-port.ts";
 import { type Command, requireString, UsageError } from "./args.ts";
 
 const usage = `Usage: toolwall webhook --tls-cert FILE --tls-key FILE [flags]
@@ -31,12 +32,12 @@ export const webhookCommand: Command = {
   },
   async run(values) {
     const { defaultInjectionConfig } = await import("../webhook/inject.ts");
-    const { parseListenAddress, startWebhookServer } = await import("../webhook/server.ts");
+    const { startWebhookServer } = await import("../webhook/server.ts");
     let address: { host: string; port: number };
     try {
-      address = parseListenAddress(values.listen as string);
+      address = parseHostPort(values.listen as string, "::");
     } catch (error) {
-      throw new UsageError((error as Error).message);
+      throw new UsageError(`--listen: ${(error as Error).message}`);
     }
     const pullPolicy = values["image-pull-policy"] as string;
     if (!["Always", "IfNotPresent", "Never"].includes(pullPolicy)) {

@@ -28,15 +28,6 @@ export interface WebhookServer {
   close(): Promise<void>;
 }
 
-/** "host:port", "[v6]:port" or ":port". */
-export function parseListenAddress(text: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text);
-  const port = Number(match?.[3]);
-  if (!match || port > 65535)
-    throw new Error(`listen address '${text}' is not host:port, [ipv6]:port or :port`);
-  return { host: match[1] ?? (match[2] || "::"), port };
-}
-
 async function readPair(certFile: string, keyFile: string) {
   const [cert, key] = await Promise.all([readFile(certFile), readFile(keyFile)]);
   return { cert, key };

@@ -46,7 +46,7 @@ describe("toolwall webhook command line", () => {
       "k",
     ]);
     expect(code).toBe(2);
-    expect(err).toContain("listen address 'localhost' is not host:port");
+    expect(err).toContain("--listen: expected HOST:PORT, [IPv6]:PORT or :PORT, got 'localhost'");
   });
 
   it("refuses a token lifetime the kubelet would not accept", async () => {
