@@ -2,8 +2,9 @@ import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PolicySet } from "../policy/evaluate.ts";
 import type { Severity } from "../policy/types.ts";
-import { upstreamDuration } from "../telemetry/metrics.ts";
+import { responsesRefused, upstreamDuration } from "../telemetry/metrics.ts";
 import type { LlmDialect, StreamRewriter, Turn } from "./dialect.ts";
+import { ResponseRefused, refusalMessage } from "./refusal.ts";
 import type { ProxyContext, RouteContext, RouteHandler } from "./server.ts";
 import { decodedBody, forwardableRequestHeaders, forwardableResponseHeaders } from "./upstream.ts";
 
@@ -154,6 +155,11 @@ async function prepareTurn(
         { deferRecord: options.deferRecord ?? false },
       );
     },
+    refuse(reason) {
+      responsesRefused.inc({ dialect: dialect.name });
+      audit.emit({ type: "llm_response_refused", ...common, action: "deny", reason, mode: "Enforce" });
+      context.log(`toolwall proxy: ${route.requestId}: response refused: ${reason}`);
+    },
   };
   return { turn, body: changed && body ? Buffer.from(JSON.stringify(body)) : raw, changed, streaming };
 }
@@ -254,8 +260,23 @@ export function llmRoute(upstreamBase: URL, dialects: readonly LlmDialect[]): Ro
     let bytes = Buffer.concat(chunks);
     const parsed = parseObject(bytes);
     if (parsed) {
-      const rewritten = await dialect.response.rewriteJson(parsed, prepared.turn);
-      if (rewritten !== undefined) bytes = Buffer.from(JSON.stringify(rewritten));
+      try {
+        const rewritten = await dialect.response.rewriteJson(parsed, prepared.turn);
+        if (rewritten !== undefined) bytes = Buffer.from(JSON.stringify(rewritten));
+      } catch (error) {
+        if (!(error instanceof ResponseRefused)) throw error;
+        prepared.turn.refuse(error.message);
+        const refusal = Buffer.from(
+          JSON.stringify(dialect.response.refusalBody(refusalMessage(error.message))),
+        );
+        responseHeaders["content-type"] = "application/json";
+        // The SDKs retry a 5xx unless told not to: the same answer would be refused again.
+        responseHeaders["x-should-retry"] = "false";
+        responseHeaders["content-length"] = refusal.length;
+        res.writeHead(502, responseHeaders);
+        res.end(refusal);
+        return;
+      }
     } else if (bytes.length > 0) {
       // Not JSON: judge it as the event stream it may be (never pass unread bytes to the client).
       const out: Buffer[] = [];

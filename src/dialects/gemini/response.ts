@@ -160,8 +160,14 @@ class GeminiArrayRewriter implements StreamRewriter {
   }
 }
 
+/** Google's error body, which the SDK raises as an ApiError (also as a chunk of a stream). */
+function geminiError(message: string): JsonObject {
+  return { error: { code: 502, message, status: "UNAVAILABLE" } };
+}
+
 export const geminiResponse: ResponseSide = {
   rewriteJson: (body, turn) => (isObject(body) ? rewriteCandidates(body, turn) : Promise.resolve(undefined)),
+  refusalBody: geminiError,
   streamRewriter: (turn, emit, framing) =>
     framing === "sse" ? new GeminiSseRewriter(turn, emit) : new GeminiArrayRewriter(turn, emit),
 };

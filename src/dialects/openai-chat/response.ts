@@ -9,6 +9,7 @@ import {
   stringAt,
   tryParse,
 } from "../../proxy/json-values.ts";
+import { openaiError } from "../../proxy/refusal.ts";
 import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
 
 /**
@@ -330,5 +331,6 @@ async function rewriteCompletion(body: JsonObject, turn: Turn): Promise<JsonObje
 
 export const openaiChatResponse: ResponseSide = {
   rewriteJson: (body, turn) => (isObject(body) ? rewriteCompletion(body, turn) : Promise.resolve(undefined)),
+  refusalBody: openaiError,
   streamRewriter: (turn, emit) => new ChatStreamRewriter(turn, emit),
 };

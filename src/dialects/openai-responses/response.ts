@@ -9,6 +9,7 @@ import {
   stringAt,
   tryParse,
 } from "../../proxy/json-values.ts";
+import { openaiError } from "../../proxy/refusal.ts";
 import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
 
 /**
@@ -221,5 +222,6 @@ async function rewriteResponse(body: JsonObject, turn: Turn): Promise<JsonObject
 
 export const openaiResponsesResponse: ResponseSide = {
   rewriteJson: (body, turn) => (isObject(body) ? rewriteResponse(body, turn) : Promise.resolve(undefined)),
+  refusalBody: openaiError,
   streamRewriter: (turn, emit) => new ResponsesStreamRewriter(turn, emit),
 };
