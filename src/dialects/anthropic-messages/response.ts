@@ -130,8 +130,13 @@ class AnthropicStreamRewriter implements StreamRewriter {
   }
 
   async #onEvent(event: SseEvent): Promise<void> {
-    // An event without data, or one the stream ended in the middle of, is never dispatched by the SDK.
-    if (event.data === undefined || !event.complete) return;
+    // An event the stream ended in the middle of is never dispatched by the SDK; one without data
+    // (a comment, a keep-alive) carries nothing it reads.
+    if (!event.complete) return;
+    if (event.data === undefined) {
+      this.#emit(event.raw);
+      return;
+    }
     const { data, type } = parseEventData(event, knownEventTypes);
     if (type === "ping") {
       this.#emit(event.raw);
