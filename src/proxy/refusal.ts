@@ -77,7 +77,8 @@ export function parseEventData(
 export function indexAt(data: JsonObject, key: string, where: string): number {
   const value = data[key];
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    refuse(`${where}: ${key} ${printable(JSON.stringify(value) ?? "missing")} is not a non-negative integer`);
+    const shown = JSON.stringify(value)?.slice(0, 80) ?? "missing";
+    refuse(`${where}: ${key} ${shown} is not a non-negative integer`);
   }
   return value;
 }
