@@ -54,9 +54,10 @@ export function refusing(
  * `event:` name (the SDKs dispatch on `data.type`, the proxy must not read the name instead).
  */
 export function parseEventData(
-  event: { event: string | undefined; data: string | undefined },
+  event: { raw: Buffer; event: string | undefined; data: string | undefined },
   known: ReadonlySet<string>,
 ): { data: JsonObject; type: string } {
+  if (eventFieldCount(event.raw) > 1) refuse(`event '${printable(event.event)}' names itself more than once`);
   let data: unknown;
   try {
     data = JSON.parse(event.data ?? "");
@@ -71,6 +72,15 @@ export function parseEventData(
   }
   if (!known.has(type)) refuse(`unknown event type '${printable(type)}'`);
   return { data, type };
+}
+
+/** Lines of an event that start with `event` (clients disagree on which of several wins). */
+function eventFieldCount(raw: Buffer): number {
+  let count = raw.subarray(0, 5).toString("latin1") === "event" ? 1 : 0;
+  for (const newline of ["\nevent", "\revent"]) {
+    for (let at = raw.indexOf(newline); at >= 0; at = raw.indexOf(newline, at + 1)) count++;
+  }
+  return count;
 }
 
 /** An index field that must hold a non-negative integral JSON number. */

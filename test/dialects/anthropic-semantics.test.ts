@@ -149,6 +149,16 @@ describe("Anthropic: event name versus data.type (class 5)", () => {
     await expectRefused(renamed("content_block_delta\u0000"), /'content_block_delta\\u0000' disagrees/);
   });
 
+  it("refuses an event that names itself twice", async () => {
+    const twice =
+      sse([start()]) +
+      `event: ping\nevent: content_block_start\ndata: ${JSON.stringify(toolStart(0, "Bash")[1])}\n\n`;
+    await expectRefused(
+      twice + sse([jsonDelta(0, rmArgs), stop(0), ...messageEnd]),
+      /names itself more than once/,
+    );
+  });
+
   it("refuses an event without a name, and an unknown type", async () => {
     await expectRefused(renamed(undefined as unknown as string), /event name '\(none\)'/);
     await expectRefused(
