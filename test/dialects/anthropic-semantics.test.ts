@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { anthropicResponse } from "../../src/dialects/anthropic-messages/response.ts";
 import {
   type ExtractedCall,
+  expectRefusal,
   fetchReturning,
   type RecordingTurn,
   recordingTurn,
@@ -125,9 +126,7 @@ async function run(
 /** A denied Bash call dressed in `dress`; the SDK must end with no unjudged call and the turn refused. */
 async function expectRefused(events: readonly Event[] | string, reason: RegExp) {
   const result = await run(events);
-  expect(unjudgedCalls(result.calls, result.turn, result.complete)).toEqual([]);
-  expect(result.turn.refusals).toEqual([expect.stringMatching(reason)]);
-  expect(result.error).toMatch(/Toolwall refused the model's response/);
+  expectRefusal(result, reason);
   return result;
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openaiChatResponse } from "../../src/dialects/openai-chat/response.ts";
 import {
   type ExtractedCall,
+  expectRefusal,
   fetchReturning,
   type RecordingTurn,
   recordingTurn,
@@ -103,9 +104,7 @@ async function run(chunks: readonly (Chunk | string)[], turn: RecordingTurn = re
 
 async function expectRefused(chunks: readonly (Chunk | string)[], reason: RegExp) {
   const result = await run(chunks);
-  expect(unjudgedCalls(result.calls, result.turn)).toEqual([]);
-  expect(result.turn.refusals).toEqual([expect.stringMatching(reason)]);
-  expect(result.error).toMatch(/Toolwall refused the model's response/);
+  expectRefusal(result, reason);
   return result;
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openaiResponsesResponse } from "../../src/dialects/openai-responses/response.ts";
 import {
   type ExtractedCall,
+  expectRefusal,
   fetchReturning,
   type RecordingTurn,
   recordingTurn,
@@ -152,9 +153,7 @@ async function run(
 
 async function expectRefused(events: readonly Event[] | string, reason: RegExp) {
   const result = await run(events);
-  expect(unjudgedCalls(result.calls, result.turn)).toEqual([]);
-  expect(result.turn.refusals).toEqual([expect.stringMatching(reason)]);
-  expect(result.error).toMatch(/Toolwall refused the model's response/);
+  expectRefusal(result, reason);
   return result;
 }
 

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { expect } from "vitest";
 import type { Decision } from "../../src/policy/types.ts";
 import type { Decided } from "../../src/proxy/decide.ts";
 import type { ResponseSide, Turn } from "../../src/proxy/dialect.ts";
@@ -150,4 +151,22 @@ export function unjudgedCalls(
             isDeepStrictEqual(j.args, call.args)),
       ),
   );
+}
+
+/** A rewritten stream as an SDK read it. */
+export interface SdkReading {
+  turn: RecordingTurn;
+  calls: ExtractedCall[];
+  complete: boolean;
+  error?: string;
+}
+
+/**
+ * A refused stream: the SDK holds no call that was not judged and allowed, the turn recorded one
+ * refusal naming `reason`, and the SDK raised the refusal as an error.
+ */
+export function expectRefusal(result: SdkReading, reason: RegExp): void {
+  expect(unjudgedCalls(result.calls, result.turn, result.complete)).toEqual([]);
+  expect(result.turn.refusals).toEqual([expect.stringMatching(reason)]);
+  expect(result.error).toMatch(/Toolwall refused the model's response/);
 }
