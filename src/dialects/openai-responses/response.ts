@@ -425,6 +425,13 @@ class ResponsesStreamRewriter implements StreamRewriter {
   ) {
     const kind = callItems.get(item.type)!;
     const call = item.call!;
+    if (call.mode === "drop") {
+      // Blocked at its start and already replaced: nothing it says later reaches the client, its
+      // arguments only go to the audit trail.
+      if (type === kind.delta && typeof data.delta === "string") call.appendArguments(data.delta);
+      if (type === "response.output_item.done") await this.#close(item, event, false);
+      return;
+    }
     if (type === kind.delta) {
       const delta = data.delta;
       if (typeof delta !== "string") refuse(`${type} without a string delta`);
