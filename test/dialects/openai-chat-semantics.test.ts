@@ -189,6 +189,19 @@ describe("Chat: a decision is final (class 7)", () => {
     );
   });
 
+  it("refuses a whole message inside a streamed choice (the SDK copies it over what it accumulated)", async () => {
+    const message = {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "x", type: "function", function: { name: "Bash", arguments: rmArgs } }],
+    };
+    const smuggled = chunk([{ index: 0, delta: {}, message, finish_reason: "stop" }]);
+    await expectRefused(
+      [delta({ role: "assistant", content: "hi" }), smuggled],
+      /a streamed choice carries a whole message/,
+    );
+  });
+
   it("refuses data after [DONE]", async () => {
     const output = await rewriteStream(
       openaiChatResponse,
