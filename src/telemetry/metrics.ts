@@ -16,6 +16,12 @@ export const toolCalls = new Counter({
   labelNames: ["dialect", "action", "mode", "server", "tool"] as const,
 });
 
+export const llmResponsesRefused = new Counter({
+  name: "toolwall_llm_responses_refused_total",
+  help: "LLM responses refused because they could not be read unambiguously or went past a bound, by dialect and rule.",
+  labelNames: ["dialect", "rule"] as const,
+});
+
 export const decisionDuration = new Histogram({
   name: "toolwall_decision_duration_seconds",
   help: "Time to decide one tool call, state-store round trip included.",

@@ -1,0 +1,80 @@
+/**
+ * The rules every LLM response is read by before a dialect judges it: bounds, one strict JSON reading,
+ * and the error that refuses a response the proxy cannot read unambiguously. A refused response never
+ * reaches the client; its message names the problem or the limit and is safe to show (no internals).
+ */
+
+/** Bounds on one LLM response (bytes after decompression). */
+export interface LlmLimits {
+  /** The whole response body. */
+  maxResponseBytes: number;
+  /** One SSE event, one element of a JSON-array stream, or a whole JSON body. */
+  maxEventBytes: number;
+  /** Bytes a dialect holds back while a tool call waits for its decision. */
+  maxHeldBytes: number;
+  /** Nesting of JSON objects and arrays. */
+  maxJsonDepth: number;
+}
+
+/**
+ * Sized for real answers: Gemini image models send several MiB of base64 in one event, a file-writing
+ * tool call can carry megabytes of arguments; an answer that goes past these is refused, not relayed.
+ */
+export const defaultLlmLimits: LlmLimits = {
+  maxResponseBytes: 64 * 1024 * 1024,
+  maxEventBytes: 16 * 1024 * 1024,
+  maxHeldBytes: 8 * 1024 * 1024,
+  maxJsonDepth: 128,
+};
+
+/** A response the proxy refuses to pass on; `message` goes to the client and the audit trail as is. */
+export class FramingError extends Error {
+  /** Short name of the rule or limit that refused it (audit field and metric label). */
+  readonly rule: string;
+
+  constructor(message: string, rule: string) {
+    super(message);
+    this.name = "FramingError";
+    this.rule = rule;
+  }
+}
+
+const BOM = 0xfeff;
+const quote = 0x22;
+const backslash = 0x5c;
+const openBrace = 0x7b;
+const openBracket = 0x5b;
+const closeBrace = 0x7d;
+const closeBracket = 0x5d;
+
+/** Throws when `text` nests objects/arrays deeper than `maxDepth` (JSON.stringify and walkers recurse). */
+export function checkJsonDepth(text: string, maxDepth: number): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === backslash) i++;
+      else if (code === quote) inString = false;
+    } else if (code === quote) inString = true;
+    else if (code === openBrace || code === openBracket) {
+      if (++depth > maxDepth) {
+        throw new FramingError(`JSON nested deeper than the limit of ${maxDepth} levels`, "json depth");
+      }
+    } else if (code === closeBrace || code === closeBracket) depth--;
+  }
+}
+
+/**
+ * Reads a JSON document the way `response.json()` does (one leading BOM dropped), within the depth
+ * limit; throws a FramingError naming `what` when it is not JSON.
+ */
+export function readJson(text: string, maxDepth: number, what: string): unknown {
+  const body = text.charCodeAt(0) === BOM ? text.slice(1) : text;
+  checkJsonDepth(body, maxDepth);
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new FramingError(`${what} is not JSON`, "not json");
+  }
+}
