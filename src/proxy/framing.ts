@@ -1,8 +1,9 @@
 /**
- * The rules every LLM response is read by before a dialect judges it: bounds, one strict JSON reading,
- * and the error that refuses a response the proxy cannot read unambiguously. A refused response never
- * reaches the client; its message names the problem or the limit and is safe to show (no internals).
+ * The rules every LLM response is read by before a dialect judges it: bounds and one strict JSON
+ * reading. A response broken against them is refused with a ResponseRefused whose message names the
+ * problem or the limit (safe to show: no internals).
  */
+import { ResponseRefused } from "./refusal.ts";
 
 /** Bounds on one LLM response (bytes after decompression). */
 export interface LlmLimits {
@@ -27,18 +28,6 @@ export const defaultLlmLimits: LlmLimits = {
   maxJsonDepth: 128,
 };
 
-/** A response the proxy refuses to pass on; `message` goes to the client and the audit trail as is. */
-export class FramingError extends Error {
-  /** Short name of the rule or limit that refused it (audit field and metric label). */
-  readonly rule: string;
-
-  constructor(message: string, rule: string) {
-    super(message);
-    this.name = "FramingError";
-    this.rule = rule;
-  }
-}
-
 const BOM = 0xfeff;
 const quote = 0x22;
 const backslash = 0x5c;
@@ -59,7 +48,7 @@ export function checkJsonDepth(text: string, maxDepth: number): void {
     } else if (code === quote) inString = true;
     else if (code === openBrace || code === openBracket) {
       if (++depth > maxDepth) {
-        throw new FramingError(`JSON nested deeper than the limit of ${maxDepth} levels`, "json depth");
+        throw new ResponseRefused(`JSON nested deeper than the limit of ${maxDepth} levels`, "json depth");
       }
     } else if (code === closeBrace || code === closeBracket) depth--;
   }
@@ -67,7 +56,7 @@ export function checkJsonDepth(text: string, maxDepth: number): void {
 
 /**
  * Reads a JSON document the way `response.json()` does (one leading BOM dropped), within the depth
- * limit; throws a FramingError naming `what` when it is not JSON.
+ * limit; throws a ResponseRefused naming `what` when it is not JSON.
  */
 export function readJson(text: string, maxDepth: number, what: string): unknown {
   const body = text.charCodeAt(0) === BOM ? text.slice(1) : text;
@@ -75,6 +64,6 @@ export function readJson(text: string, maxDepth: number, what: string): unknown 
   try {
     return JSON.parse(body) as unknown;
   } catch {
-    throw new FramingError(`${what} is not JSON`, "not json");
+    throw new ResponseRefused(`${what} is not JSON`, "not json");
   }
 }

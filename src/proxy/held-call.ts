@@ -11,6 +11,8 @@ export type HeldMode = "hold" | "pass" | "drop";
 export interface HeldOutcome {
   allowed: boolean;
   message: string;
+  /** The arguments as judged (parsed JSON; `{input: text}` for free-form input; the text if unparsable). */
+  judged: unknown;
 }
 
 function parseArguments(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -83,12 +85,12 @@ export class HeldCall {
     const seen = parsed.ok ? parsed.value : text;
     if (this.#decided) {
       this.#decided.record(seen, truncated ? { truncated: true } : undefined);
-      return { allowed: !this.#decided.blocked, message: this.#decided.message };
+      return { allowed: !this.#decided.blocked, message: this.#decided.message, judged: seen };
     }
     const decided = await this.#turn.decide(this.name, seen, {
       detail,
       ...(parsed.ok ? {} : { argumentsUnreadable: true }),
     });
-    return { allowed: !decided.blocked, message: decided.message };
+    return { allowed: !decided.blocked, message: decided.message, judged: seen };
   }
 }

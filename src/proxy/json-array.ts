@@ -4,7 +4,8 @@
  * out as separators, so the output can be reassembled byte-identical.
  */
 
-import { FramingError, readJson } from "./framing.ts";
+import { readJson } from "./framing.ts";
+import { ResponseRefused } from "./refusal.ts";
 
 export interface ArrayPiece {
   kind: "element" | "separator";
@@ -110,7 +111,7 @@ const structural = /^[\s[\],]*$/;
  * Reads a streamed JSON array strictly and writes back only what it read: `[`, each element as
  * `JSON.stringify` of its parsed value, `,` between them, `]` once the upstream closed the array.
  * Anything between elements other than whitespace and the array's punctuation, an element that is
- * not JSON or one over the size limit is refused (FramingError). An unterminated last element goes
+ * not JSON or one over the size limit is refused (ResponseRefused). An unterminated last element goes
  * on as received, for the dialect to decide what it held (no JSON reader accepts the array then).
  */
 export class JsonArrayCanonicaliser {
@@ -128,7 +129,7 @@ export class JsonArrayCanonicaliser {
     const out: Buffer[] = [];
     for (const piece of this.#splitter.push(chunk)) this.#piece(piece, out);
     if (this.#splitter.pendingBytes > this.#options.maxEventBytes) {
-      throw new FramingError(
+      throw new ResponseRefused(
         `an array element is larger than the limit of ${this.#options.maxEventBytes} bytes`,
         "event size",
       );
@@ -156,11 +157,11 @@ export class JsonArrayCanonicaliser {
     const text = piece.raw.toString("utf8");
     if (this.#closed) {
       if (piece.kind === "separator" && text.trim() === "") return;
-      throw new FramingError("the JSON array stream goes on after its closing bracket", "json array");
+      throw new ResponseRefused("the JSON array stream goes on after its closing bracket", "json array");
     }
     if (piece.kind === "separator") {
       if (!structural.test(text)) {
-        throw new FramingError("the JSON array stream has bytes outside its elements", "json array");
+        throw new ResponseRefused("the JSON array stream has bytes outside its elements", "json array");
       }
       if (!this.#opened && text.includes("[")) {
         this.#opened = true;
@@ -173,7 +174,7 @@ export class JsonArrayCanonicaliser {
       return;
     }
     if (piece.raw.length > this.#options.maxEventBytes) {
-      throw new FramingError(
+      throw new ResponseRefused(
         `an array element is larger than the limit of ${this.#options.maxEventBytes} bytes`,
         "event size",
       );

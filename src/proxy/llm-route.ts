@@ -3,10 +3,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { PolicySet } from "../policy/evaluate.ts";
 import type { Severity } from "../policy/types.ts";
-import { llmResponsesRefused, upstreamDuration } from "../telemetry/metrics.ts";
-import type { LlmDialect, StreamRewriter, Turn } from "./dialect.ts";
-import { defaultLlmLimits, FramingError, type LlmLimits, readJson } from "./framing.ts";
+import type { AuditEvent } from "../telemetry/audit.ts";
+import { responsesRefused, upstreamDuration } from "../telemetry/metrics.ts";
+import type { LlmDialect, ResponseSide, StreamRewriter, Turn } from "./dialect.ts";
+import { defaultLlmLimits, type LlmLimits, readJson } from "./framing.ts";
 import { JsonArrayCanonicaliser } from "./json-array.ts";
+import { ResponseRefused, refusalMessage } from "./refusal.ts";
 import type { ProxyContext, RouteContext, RouteHandler } from "./server.ts";
 import { SseCanonicaliser } from "./sse.ts";
 import {
@@ -165,6 +167,9 @@ async function prepareTurn(
         { deferRecord: options.deferRecord ?? false },
       );
     },
+    refuse(reason) {
+      recordRefusal(context, route.requestId, dialect.name, new ResponseRefused(reason));
+    },
   };
   return { turn, body: changed && body ? Buffer.from(JSON.stringify(body)) : raw, changed, streaming };
 }
@@ -246,7 +251,7 @@ async function pumpStream(
       await rewriter.push(piece);
       held = Math.max(0, held + piece.length - emitted);
       if (held > maxHeldBytes) {
-        throw new FramingError(
+        throw new ResponseRefused(
           `a tool call held for its decision is larger than the limit of ${maxHeldBytes} bytes`,
           "held size",
         );
@@ -266,7 +271,7 @@ async function pumpStream(
       await flush();
     }
   } catch (error) {
-    if (error instanceof FramingError) throw error;
+    if (error instanceof ResponseRefused) throw error;
     failure = error;
   }
   if (res.destroyed) return;
@@ -288,34 +293,50 @@ function streamError(dialect: string, message: string): Buffer {
   return Buffer.from(dialect === "gemini" ? `data: ${data}\n\n` : `event: error\ndata: ${data}\n\n`);
 }
 
-function refuse(
+/** A refused response in the audit trail, the metrics and the log. */
+function recordRefusal(
   context: ProxyContext,
-  route: RouteContext,
-  res: ServerResponse,
+  requestId: string,
   dialect: string,
-  framing: Framing | undefined,
-  error: FramingError,
+  error: ResponseRefused,
 ): void {
-  const message = `toolwall: refused the upstream's answer: ${error.message}`;
-  llmResponsesRefused.inc({ dialect, rule: error.rule });
-  context.audit.emit({
+  responsesRefused.inc({ dialect, rule: error.rule });
+  const event: AuditEvent = {
     type: "llm_response_refused",
     namespace: context.identity.namespace,
     pod: context.identity.pod,
     session: context.identity.session,
-    requestId: route.requestId,
+    requestId,
     dialect,
     action: "deny",
     reason: error.message,
     rule: error.rule,
-  });
-  context.log(`toolwall proxy: ${route.requestId}: ${message}`);
+    mode: "Enforce",
+  };
+  context.audit.emit(event);
+  context.log(`toolwall proxy: ${requestId}: response refused: ${error.message}`);
+}
+
+/** Answers a refusal found by the route (framing, bounds, redirects): the client gets an error, never the bytes. */
+function refuse(
+  context: ProxyContext,
+  route: RouteContext,
+  res: ServerResponse,
+  dialect: { name: string; response?: ResponseSide } | undefined,
+  framing: Framing | undefined,
+  error: ResponseRefused,
+): void {
+  const name = dialect?.name ?? "none";
+  const message = refusalMessage(error.message);
+  recordRefusal(context, route.requestId, name, error);
   if (res.headersSent) {
-    if (framing === "sse" && !res.destroyed) res.end(streamError(dialect, message));
+    if (framing === "sse" && !res.destroyed) res.end(streamError(name, message));
     else res.destroy();
     return;
   }
-  const body = JSON.stringify({ type: "error", error: { type: "toolwall_refused", code: 502, message } });
+  const body = JSON.stringify(
+    dialect?.response?.refusalBody(message) ?? { error: { type: "toolwall_refused", message } },
+  );
   res.writeHead(502, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
@@ -414,8 +435,8 @@ export function llmRoute(
       res.writeHead(response.statusCode, responseHeaders);
       res.end(out);
     } catch (error) {
-      if (!(error instanceof FramingError)) throw error;
-      refuse(context, route, res, dialect?.name ?? "none", framing, error);
+      if (!(error instanceof ResponseRefused)) throw error;
+      refuse(context, route, res, dialect, framing, error);
     }
   };
 }
@@ -426,7 +447,10 @@ async function readJsonBody(source: AsyncIterable<Buffer>, maxBytes: number): Pr
   for await (const chunk of source) {
     size += chunk.length;
     if (size > maxBytes) {
-      throw new FramingError(`the response body is larger than the limit of ${maxBytes} bytes`, "event size");
+      throw new ResponseRefused(
+        `the response body is larger than the limit of ${maxBytes} bytes`,
+        "event size",
+      );
     }
     chunks.push(chunk);
   }

@@ -16,7 +16,8 @@ export interface SseEvent {
   complete: boolean;
 }
 
-import { FramingError, readJson } from "./framing.ts";
+import { readJson } from "./framing.ts";
+import { ResponseRefused } from "./refusal.ts";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -24,7 +25,7 @@ const CR = 0x0d;
 export type LineEnding = "\n" | "\r\n";
 
 export interface SseParserOptions {
-  /** Largest event (bytes, terminator included) before `push` throws a FramingError. */
+  /** Largest event (bytes, terminator included) before `push` throws a ResponseRefused. */
   maxEventBytes?: number;
 }
 
@@ -92,7 +93,7 @@ export class SseParser {
       this.#pieces.push(rest);
       this.#pendingLength += rest.length;
       if (this.#pendingLength > this.#maxEventBytes) {
-        throw new FramingError(
+        throw new ResponseRefused(
           `an event is larger than the limit of ${this.#maxEventBytes} bytes`,
           "event size",
         );
@@ -116,7 +117,7 @@ export class SseParser {
     this.#pieces = [];
     this.#pendingLength = 0;
     if (raw.length > this.#maxEventBytes) {
-      throw new FramingError(
+      throw new ResponseRefused(
         `an event is larger than the limit of ${this.#maxEventBytes} bytes`,
         "event size",
       );
@@ -184,7 +185,7 @@ const knownFields = new Set(["event", "data", "id", "retry"]);
  * (or the `[DONE]` sentinel), a blank line, in the stream's line ending. Comments, `id:`, `retry:`
  * and events without data are dropped. A BOM is allowed only as the stream's first character. A
  * line with an unknown field, a line starting with a BOM or data that is not JSON is refused
- * (FramingError): the SDKs read those differently from each other, so no single reading is safe.
+ * (ResponseRefused): the SDKs read those differently from each other, so no single reading is safe.
  * Whatever quirk the upstream's bytes had, the client — and the dialect judging them — sees one form.
  */
 export class SseCanonicaliser {
@@ -260,13 +261,13 @@ function strictFields(event: SseEvent): { event: string | undefined; data: strin
   const text = event.raw.toString("utf8");
   for (const line of text.split(lineSplit)) {
     if (line.startsWith(BOM)) {
-      throw new FramingError("an event-stream line starts with a byte order mark", "bom");
+      throw new ResponseRefused("an event-stream line starts with a byte order mark", "bom");
     }
     if (line === "" || line.charCodeAt(0) === 0x3a) continue;
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
     if (!knownFields.has(field)) {
-      throw new FramingError(
+      throw new ResponseRefused(
         `an event-stream line has the unknown field ${JSON.stringify(field.slice(0, 40))}`,
         "sse field",
       );

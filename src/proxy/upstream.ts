@@ -11,7 +11,7 @@ import {
   type ZlibOptions,
 } from "node:zlib";
 import { Agent, type Dispatcher } from "undici";
-import { FramingError } from "./framing.ts";
+import { ResponseRefused } from "./refusal.ts";
 
 /** Headers that describe one hop, never forwarded (RFC 9110 §7.6.1), plus `host`, set per upstream. */
 const hopByHop = new Set([
@@ -75,8 +75,8 @@ export function isRedirect(status: number): boolean {
  * Redirects are not relayed: the client would follow the Location around the proxy (an absolute one)
  * or onto a path no dialect judges (a relative one).
  */
-export function redirectRefused(status: number): FramingError {
-  return new FramingError(
+export function redirectRefused(status: number): ResponseRefused {
+  return new ResponseRefused(
     `the upstream answered with a redirect (${status}), which is not followed`,
     "redirect",
   );
@@ -153,14 +153,14 @@ export class Upstream {
 /** The content codings of a body, outermost last; refuses what cannot be read unambiguously. */
 function contentCodings(encoding: string | string[] | undefined): string[] {
   if (Array.isArray(encoding)) {
-    throw new FramingError("the upstream sent Content-Encoding more than once", "content encoding");
+    throw new ResponseRefused("the upstream sent Content-Encoding more than once", "content encoding");
   }
   const codings = (encoding ?? "")
     .split(",")
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c && c !== "identity");
   if (codings.length > 1) {
-    throw new FramingError(
+    throw new ResponseRefused(
       `stacked content encodings are not supported (${codings.join(", ")})`,
       "content encoding",
     );
@@ -178,7 +178,7 @@ const codings: Record<string, { stream(): Transform; sync(bytes: Buffer, options
 function codingNamed(coding: string) {
   const found = Object.hasOwn(codings, coding) ? codings[coding] : undefined;
   if (!found) {
-    throw new FramingError(
+    throw new ResponseRefused(
       `unsupported content encoding ${JSON.stringify(coding.slice(0, 40))}`,
       "content encoding",
     );
@@ -188,7 +188,7 @@ function codingNamed(coding: string) {
 
 /**
  * A decoded view of a response body whose content-encoding the upstream applied despite `identity`,
- * cut off with a FramingError once more than `maxBytes` came out (a decompression bomb is stopped by
+ * cut off with a ResponseRefused once more than `maxBytes` came out (a decompression bomb is stopped by
  * what it expands to, not by what it weighs).
  */
 export function decodedBody(
@@ -227,13 +227,16 @@ async function* boundedDecode(
     for await (const chunk of source) {
       size += chunk.length;
       if (size > maxBytes) {
-        throw new FramingError(`the response is larger than the limit of ${maxBytes} bytes`, "response size");
+        throw new ResponseRefused(
+          `the response is larger than the limit of ${maxBytes} bytes`,
+          "response size",
+        );
       }
       yield chunk;
     }
   } catch (error) {
-    if (error instanceof FramingError || decoder === undefined || bodyFailed) throw error;
-    throw new FramingError(`the response body is not valid ${coding}`, "content encoding");
+    if (error instanceof ResponseRefused || decoder === undefined || bodyFailed) throw error;
+    throw new ResponseRefused(`the response body is not valid ${coding}`, "content encoding");
   } finally {
     decoder?.destroy();
     if (!body.readableEnded) body.destroy();
@@ -252,7 +255,7 @@ export function decodedRequestBody(
   try {
     return sync(raw, { maxOutputLength: maxBytes });
   } catch {
-    throw new FramingError(
+    throw new ResponseRefused(
       `the request body is not valid ${coding} within ${maxBytes} bytes`,
       "content encoding",
     );

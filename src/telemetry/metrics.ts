@@ -16,12 +16,6 @@ export const toolCalls = new Counter({
   labelNames: ["dialect", "action", "mode", "server", "tool"] as const,
 });
 
-export const llmResponsesRefused = new Counter({
-  name: "toolwall_llm_responses_refused_total",
-  help: "LLM responses refused because they could not be read unambiguously or went past a bound, by dialect and rule.",
-  labelNames: ["dialect", "rule"] as const,
-});
-
 export const decisionDuration = new Histogram({
   name: "toolwall_decision_duration_seconds",
   help: "Time to decide one tool call, state-store round trip included.",
@@ -69,6 +63,12 @@ export const webhookAdmissions = new Counter({
   name: "toolwall_webhook_admissions_total",
   help: "Pod admissions handled by the webhook, by result.",
   labelNames: ["result"] as const,
+});
+
+export const responsesRefused = new Counter({
+  name: "toolwall_llm_responses_refused_total",
+  help: "LLM responses refused because they could carry a tool call the proxy did not fully understand or went past a bound, by dialect and rule.",
+  labelNames: ["dialect", "rule"] as const,
 });
 
 const maxDistinctLabelValues = 500;

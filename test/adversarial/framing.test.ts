@@ -196,7 +196,7 @@ describe("a stream that is not what the proxy can judge", () => {
     const before = rig.audit.events.length;
     const outcome = await runSdk(rig, "anthropic.stream");
     expectNoDeniedCall(outcome);
-    expect(outcome.error).toMatch(/toolwall: .*not JSON/);
+    expect(outcome.error).toMatch(/Toolwall refused .*not JSON/);
     expect(rig.audit.events.slice(before).map((event) => event.type)).toContain("llm_response_refused");
   });
 });
