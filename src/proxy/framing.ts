@@ -67,3 +67,45 @@ export function readJson(text: string, maxDepth: number, what: string): unknown 
     throw new ResponseRefused(`${what} is not JSON`, "not json");
   }
 }
+
+const limitNames: Record<string, keyof LlmLimits> = {
+  response: "maxResponseBytes",
+  event: "maxEventBytes",
+  held: "maxHeldBytes",
+  depth: "maxJsonDepth",
+};
+
+const units: Record<string, number> = { "": 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** Bounds set from the command line: `NAME=VALUE` or `DIALECT.NAME=VALUE` (see `llmLimitUsage`). */
+export interface LlmLimitSettings {
+  limits: Partial<LlmLimits>;
+  byDialect: Record<string, Partial<LlmLimits>>;
+}
+
+export const llmLimitUsage = `--llm-limit [DIALECT.]NAME=VALUE: bounds on LLM responses, NAME one of response (whole body
+after decompression, default 64MiB), event (one SSE event, array element or JSON body, 16MiB), held
+(a tool call held for its decision, 8MiB), depth (JSON nesting, 128); sizes take B, KiB, MiB or GiB;
+DIALECT (anthropic-messages, openai-chat, openai-responses, gemini) sets it for one dialect only.`;
+
+/** Parses `--llm-limit` values; throws an Error whose message names the bad value. */
+export function parseLlmLimits(values: readonly string[]): LlmLimitSettings {
+  const settings: LlmLimitSettings = { limits: {}, byDialect: {} };
+  for (const value of values) {
+    const match = /^(?:([a-z-]+)\.)?([a-z]+)=(\d+)\s*([KMG]iB|B)?$/i.exec(value.trim());
+    const key = match ? limitNames[match[2]!.toLowerCase()] : undefined;
+    if (!match || !key) {
+      throw new Error(
+        `expected [DIALECT.]NAME=VALUE with NAME one of response, event, held, depth; got '${value}'`,
+      );
+    }
+    const unit = (match[4] ?? "").toLowerCase();
+    if (key === "maxJsonDepth" && unit !== "") throw new Error(`depth is a count, not a size: '${value}'`);
+    const amount = Number(match[3]) * units[unit]!;
+    if (!Number.isSafeInteger(amount) || amount < 1) throw new Error(`not a positive size: '${value}'`);
+    const dialect = match[1];
+    if (dialect === undefined) settings.limits[key] = amount;
+    else settings.byDialect[dialect] = { ...settings.byDialect[dialect], [key]: amount };
+  }
+  return settings;
+}
