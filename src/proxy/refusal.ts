@@ -8,6 +8,13 @@ import { isObject, type JsonObject } from "./json-values.ts";
  */
 export class ResponseRefused extends Error {
   override name = "ResponseRefused";
+  /** The rule or bound that refused it (audit `rule`, metric label); framing.ts names its own. */
+  readonly rule: string;
+
+  constructor(reason: string, rule = "dialect") {
+    super(reason);
+    this.rule = rule;
+  }
 }
 
 /** Throws the refusal; reads as a statement at the point where a response breaks the rules. */

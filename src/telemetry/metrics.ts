@@ -67,8 +67,8 @@ export const webhookAdmissions = new Counter({
 
 export const responsesRefused = new Counter({
   name: "toolwall_llm_responses_refused_total",
-  help: "LLM responses cut because they could carry a tool call the proxy did not fully understand.",
-  labelNames: ["dialect"] as const,
+  help: "LLM responses refused because they could carry a tool call the proxy did not fully understand or went past a bound, by dialect and rule.",
+  labelNames: ["dialect", "rule"] as const,
 });
 
 const maxDistinctLabelValues = 500;

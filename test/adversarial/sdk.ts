@@ -23,6 +23,7 @@ import OpenAI from "openai";
 import { expect } from "vitest";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
+import type { LlmRouteOptions } from "../../src/proxy/llm-route.ts";
 import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
 import { builtinProviders, providerRoutes } from "../../src/proxy/providers.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
@@ -78,6 +79,7 @@ export interface AdversarialRig {
 
 export interface RigOptions {
   policy?: string;
+  llm?: LlmRouteOptions;
 }
 
 export async function startAdversarialRig(options: RigOptions = {}): Promise<AdversarialRig> {
@@ -95,6 +97,7 @@ export async function startAdversarialRig(options: RigOptions = {}): Promise<Adv
     listen: { host: "127.0.0.1", port: 0 },
     state: {},
     log: () => {},
+    ...(options.llm ? { llm: options.llm } : {}),
   });
   return {
     upstream,
