@@ -335,6 +335,31 @@ describe("OpenAI Chat SDK", () => {
     );
   });
 
+  it("judges a stored completion retrieved by id", async () => {
+    const completion = {
+      id: "c",
+      object: "chat.completion",
+      created: 1,
+      model: "g",
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "t", type: "function", function: { name: "delete_repo", arguments: "{}" } }],
+          },
+          finish_reason: "tool_calls",
+        },
+      ],
+    };
+    rig.upstream.respond = () =>
+      rawAnswer({ headers: [["content-type", "application/json"]], body: JSON.stringify(completion) });
+    const openai = new OpenAI({ apiKey: "sk-test", baseURL: `${rig.proxy.url}/openai/v1`, maxRetries: 0 });
+    const retrieved = await openai.chat.completions.retrieve("c");
+    expect(retrieved.choices[0]?.message.tool_calls ?? []).toEqual([]);
+  });
+
   it("class 9: choices as an object in a whole completion", async () => {
     const message = {
       role: "assistant",
