@@ -13,6 +13,8 @@ export interface HeldOutcome {
   message: string;
   /** The arguments as judged (parsed JSON; `{input: text}` for free-form input; the text if unparsable). */
   judged: unknown;
+  /** The argument text was not JSON (cut short or malformed). */
+  unreadable: boolean;
 }
 
 function parseArguments(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -85,12 +87,17 @@ export class HeldCall {
     const seen = parsed.ok ? parsed.value : text;
     if (this.#decided) {
       this.#decided.record(seen, truncated ? { truncated: true } : undefined);
-      return { allowed: !this.#decided.blocked, message: this.#decided.message, judged: seen };
+      return {
+        allowed: !this.#decided.blocked,
+        message: this.#decided.message,
+        judged: seen,
+        unreadable: !parsed.ok,
+      };
     }
     const decided = await this.#turn.decide(this.name, seen, {
       detail,
       ...(parsed.ok ? {} : { argumentsUnreadable: true }),
     });
-    return { allowed: !decided.blocked, message: decided.message, judged: seen };
+    return { allowed: !decided.blocked, message: decided.message, judged: seen, unreadable: !parsed.ok };
   }
 }

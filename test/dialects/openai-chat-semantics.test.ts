@@ -189,6 +189,19 @@ describe("Chat: a decision is final (class 7)", () => {
     );
   });
 
+  it("refuses a whole message inside a streamed choice (the SDK copies it over what it accumulated)", async () => {
+    const message = {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "x", type: "function", function: { name: "Bash", arguments: rmArgs } }],
+    };
+    const smuggled = chunk([{ index: 0, delta: {}, message, finish_reason: "stop" }]);
+    await expectRefused(
+      [delta({ role: "assistant", content: "hi" }), smuggled],
+      /a streamed choice carries a whole message/,
+    );
+  });
+
   it("refuses data after [DONE]", async () => {
     const output = await rewriteStream(
       openaiChatResponse,
@@ -292,8 +305,9 @@ describe("Chat: property — every call the SDK extracts was judged and allowed 
             ((c.choices as { delta: { tool_calls?: Record<string, unknown>[] } }[])[0]?.delta.tool_calls ??
               [])[0];
           for (const p of perturbations) {
-            const at = "at" in p ? p.at % body.length : 0;
-            const entry = entryOf(body[at]!);
+            const at = "at" in p ? p.at % Math.max(body.length, 1) : 0;
+            const target = body[at];
+            const entry = target ? entryOf(target) : undefined;
             if (p.kind === "index" && entry) body[at] = delta({ tool_calls: [{ ...entry, index: p.index }] });
             else if (p.kind === "rename" && entry)
               body[at] = delta({
@@ -304,7 +318,7 @@ describe("Chat: property — every call the SDK extracts was judged and allowed 
             else if (p.kind === "reopen") body.splice(body.length - 1, 0, more(p.index, p.args));
             else if (p.kind === "both" && entry)
               body[at] = delta({ tool_calls: [{ ...entry, custom: { name: "Read", input: "x" } }] });
-            else if (p.kind === "duplicate") body.splice(at, 0, body[at]!);
+            else if (p.kind === "duplicate" && target) body.splice(at, 0, target);
             else if (p.kind === "drop") body = body.filter((_, i) => i !== at);
           }
           const result = await run(body);

@@ -123,7 +123,7 @@ export function fetchReturning(body: Buffer | string, contentType = "text/event-
     });
 }
 
-/** Arguments the SDK itself failed to parse (the agent gets an exception, not a call). */
+/** Arguments the client itself failed to parse (the agent gets an exception, not a call). */
 export const unreadable = Symbol("unreadable arguments");
 
 export interface ExtractedCall {
@@ -147,7 +147,9 @@ export function unjudgedCalls(
         (j) =>
           j.allowed &&
           j.name === call.name &&
-          (((!argsMustMatch || call.args === unreadable) && !conditional(call.name)) ||
+          // Arguments the client cannot parse give it no call to run with other arguments.
+          (call.args === unreadable ||
+            (!argsMustMatch && !conditional(call.name)) ||
             isDeepStrictEqual(j.args, call.args)),
       ),
   );

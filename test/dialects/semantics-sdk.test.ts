@@ -1,3 +1,4 @@
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AdversarialRig,
@@ -240,6 +241,53 @@ describe("OpenAI Responses SDK (responses.stream)", () => {
         event("response.output_item.done", { output_index: 0, item: item("get_weather", "{}") }) +
         event("response.completed", { response: body("completed", [item("delete_repo", "{}")]) }),
     );
+  });
+});
+
+describe("OpenAI Responses SDK, routes that answer with a stored response", () => {
+  const stored = {
+    id: "resp_1",
+    object: "response",
+    created_at: 1,
+    status: "completed",
+    model: "g",
+    output: [
+      {
+        type: "function_call",
+        id: "fc_1",
+        call_id: "call_1",
+        name: "delete_repo",
+        arguments: "{}",
+        status: "completed",
+      },
+    ],
+  };
+  const openai = () =>
+    new OpenAI({ apiKey: "sk-test", baseURL: `${rig.proxy.url}/openai/v1`, maxRetries: 0 });
+  const names = (response: { output: { type: string; name?: string }[] }) =>
+    response.output.filter((item) => item.type === "function_call").map((item) => item.name);
+
+  it("judges retrieve and cancel (background mode polls them)", async () => {
+    rig.upstream.respond = () =>
+      rawAnswer({ headers: [["content-type", "application/json"]], body: JSON.stringify(stored) });
+    expect(names(await openai().responses.retrieve("resp_1"))).toEqual([]);
+    expect(names(await openai().responses.cancel("resp_1"))).toEqual([]);
+  });
+
+  it("judges a stream resumed by response_id", async () => {
+    let sequence = 0;
+    const event = (type: string, fields: Record<string, unknown>) =>
+      sseEvent({ type, sequence_number: sequence++, ...fields }, type);
+    const body =
+      event("response.created", { response: { ...stored, status: "in_progress", output: [] } }) +
+      event("response.output_item.added", {
+        output_index: 0,
+        item: { ...stored.output[0], arguments: "", status: "in_progress" },
+      }) +
+      event("response.output_item.done", { output_index: 0, item: stored.output[0] }) +
+      event("response.completed", { response: stored });
+    rig.upstream.respond = () => rawAnswer({ headers: [["content-type", "text/event-stream"]], body });
+    expect(names(await openai().responses.stream({ response_id: "resp_1" }).finalResponse())).toEqual([]);
   });
 });
 

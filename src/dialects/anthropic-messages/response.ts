@@ -295,6 +295,10 @@ class AnthropicStreamRewriter implements StreamRewriter {
       !open.deltaSeen && open.initialInput !== undefined ? JSON.stringify(open.initialInput) : undefined;
     const outcome = await call.finish(truncated, whole);
     if (call.mode === "pass") {
+      // The SDK reads streamed input with a lenient partial parser: a finished block whose arguments
+      // are not JSON would reach the client as something nobody read.
+      if (stop && outcome.unreadable)
+        refuse(`tool_use block ${open.index} ends with arguments that are not JSON`);
       if (stop) this.#emit(stop.raw);
       return;
     }

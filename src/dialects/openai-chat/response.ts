@@ -114,6 +114,9 @@ function callDeltas(delta: JsonObject | undefined): CallDelta[] {
 function mayConcernTools(choice: unknown): boolean {
   if (!isObject(choice)) refuse("a choice that is not an object");
   indexAt(choice, "index", "choice");
+  // The SDK copies a chunk choice's other keys onto its snapshot: a `message` would replace
+  // everything accumulated from the deltas.
+  if (choice.message !== undefined) refuse("a streamed choice carries a whole message");
   const delta = optionalObject(choice, "delta", "choice");
   const finish = optionalString(choice, "finish_reason", "choice");
   return callDeltas(delta).length > 0 || finish !== undefined;

@@ -45,18 +45,32 @@ const callItems: ReadonlyMap<string, { field: "arguments" | "input"; delta: stri
   ],
 );
 
-/** Output items the proxy understands that are not calls the client runs (the provider runs them). */
+/**
+ * Output items the proxy understands that are not calls the client runs: the provider runs them, or
+ * they are results. Client-run calls of other kinds (computer_call, local_shell_call, shell_call,
+ * apply_patch_call, program) and tool lists (additional_tools) are not judged yet, so refused.
+ */
 const providerItemTypes = new Set([
   "message",
   "reasoning",
   "file_search_call",
   "web_search_call",
+  "tool_search_call",
+  "tool_search_output",
   "image_generation_call",
   "code_interpreter_call",
   "mcp_call",
   "mcp_list_tools",
   "mcp_approval_request",
+  "mcp_approval_response",
   "compaction",
+  "function_call_output",
+  "custom_tool_call_output",
+  "computer_call_output",
+  "local_shell_call_output",
+  "shell_call_output",
+  "apply_patch_call_output",
+  "program_output",
 ]);
 
 /** Events about the response as a whole, not about one output item (no `output_index`). */
@@ -425,6 +439,13 @@ class ResponsesStreamRewriter implements StreamRewriter {
   ) {
     const kind = callItems.get(item.type)!;
     const call = item.call!;
+    if (call.mode === "drop") {
+      // Blocked at its start and already replaced: nothing it says later reaches the client, its
+      // arguments only go to the audit trail.
+      if (type === kind.delta && typeof data.delta === "string") call.appendArguments(data.delta);
+      if (type === "response.output_item.done") await this.#close(item, event, false);
+      return;
+    }
     if (type === kind.delta) {
       const delta = data.delta;
       if (typeof delta !== "string") refuse(`${type} without a string delta`);
