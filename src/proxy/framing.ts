@@ -38,6 +38,8 @@ const closeBracket = 0x5d;
 
 /** Throws when `text` nests objects/arrays deeper than `maxDepth` (JSON.stringify and walkers recurse). */
 export function checkJsonDepth(text: string, maxDepth: number): void {
+  // Nesting deeper than maxDepth takes at least 2 * (maxDepth + 1) characters.
+  if (text.length < 2 * (maxDepth + 1)) return;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

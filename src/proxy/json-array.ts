@@ -25,30 +25,34 @@ function isSpace(byte: number): boolean {
 }
 
 export class JsonArraySplitter {
-  #pending: Buffer = Buffer.alloc(0);
-  /** Nesting depth at the end of #pending: 0 before the array, 1 between elements. */
+  /** Bytes of the element still open (from earlier chunks), joined once when it ends. */
+  #parts: Buffer[] = [];
+  #partsLength = 0;
+  /** Nesting depth so far: 0 before the array, 1 between elements. */
   #depth = 0;
   #inString = false;
   #escaped = false;
   #inElement = false;
-  #scanned = 0;
 
   /** Bytes held for an element not yet complete. */
   get pendingBytes(): number {
-    return this.#pending.length;
+    return this.#partsLength;
   }
 
+  /** Linear in the bytes received: an open element's earlier chunks are kept, not re-copied. */
   push(chunk: Buffer): ArrayPiece[] {
-    const buffer = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
     const pieces: ArrayPiece[] = [];
     let start = 0;
-    let i = this.#scanned;
     const cut = (kind: ArrayPiece["kind"], end: number) => {
-      if (end > start) pieces.push({ kind, raw: buffer.subarray(start, end) });
+      const tail = chunk.subarray(start, end);
+      const raw = this.#parts.length === 0 ? tail : Buffer.concat([...this.#parts, tail]);
+      this.#parts = [];
+      this.#partsLength = 0;
+      if (raw.length > 0) pieces.push({ kind, raw });
       start = end;
     };
-    for (; i < buffer.length; i++) {
-      const byte = buffer[i]!;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i]!;
       if (this.#inString) {
         if (this.#escaped) this.#escaped = false;
         else if (byte === backslash) this.#escaped = true;
@@ -83,17 +87,19 @@ export class JsonArraySplitter {
         cut("element", i);
       }
     }
-    if (!this.#inElement) cut("separator", buffer.length);
-    this.#pending = buffer.subarray(start);
-    this.#scanned = i - start;
+    if (!this.#inElement) cut("separator", chunk.length);
+    else if (start < chunk.length) {
+      this.#parts.push(chunk.subarray(start));
+      this.#partsLength += chunk.length - start;
+    }
     return pieces;
   }
 
   /** Bytes left when the stream ends: an unterminated element, if any. */
   end(): ArrayPiece[] {
-    const rest = this.#pending;
-    this.#pending = Buffer.alloc(0);
-    this.#scanned = 0;
+    const rest = Buffer.concat(this.#parts, this.#partsLength);
+    this.#parts = [];
+    this.#partsLength = 0;
     const wasElement = this.#inElement;
     this.#inElement = false;
     return rest.length === 0 ? [] : [{ kind: wasElement ? "element" : "separator", raw: rest }];

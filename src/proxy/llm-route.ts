@@ -22,15 +22,38 @@ import {
 
 const maxRequestBytes = 64 * 1024 * 1024;
 
+/** A client request the route will not forward (too large, undecodable): answered with its status. */
+class RequestRejected extends Error {
+  readonly status: 400 | 413;
+
+  constructor(status: 400 | 413, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxRequestBytes) throw new Error(`request body over ${maxRequestBytes} bytes`);
+    if (size > maxRequestBytes) {
+      throw new RequestRejected(413, `the request body is larger than the limit of ${maxRequestBytes} bytes`);
+    }
     chunks.push(chunk);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/** The client's request body, decoded from its Content-Encoding (bounded) so it can be judged. */
+async function readRequest(req: IncomingMessage): Promise<Buffer> {
+  const raw = await readBody(req);
+  try {
+    return decodedRequestBody(raw, req.headers["content-encoding"], maxRequestBytes);
+  } catch (error) {
+    if (error instanceof ResponseRefused) throw new RequestRejected(400, error.message);
+    throw error;
+  }
 }
 
 /** Policies that ask for denied tools to be stripped, per policy set (compiled once per set). */
@@ -374,7 +397,7 @@ export function llmRoute(
         return;
       }
       const limits = limitsOf(dialect.name);
-      const body = decodedRequestBody(await readBody(req), req.headers["content-encoding"], maxRequestBytes);
+      const body = await readRequest(req);
       const prepared = await prepareTurn(context, dialect, route, url, body);
       const headers = forwardableRequestHeaders(req.headers, [
         "content-length",
@@ -435,6 +458,17 @@ export function llmRoute(
       res.writeHead(response.statusCode, responseHeaders);
       res.end(out);
     } catch (error) {
+      if (error instanceof RequestRejected && !res.headersSent) {
+        const body = JSON.stringify({
+          error: { type: "toolwall_request_rejected", message: `toolwall: ${error.message}` },
+        });
+        res.writeHead(error.status, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+        });
+        res.end(body);
+        return;
+      }
       if (!(error instanceof ResponseRefused)) throw error;
       refuse(context, route, res, dialect, framing, error);
     }

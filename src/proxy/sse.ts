@@ -1,3 +1,6 @@
+import { readJson } from "./framing.ts";
+import { ResponseRefused } from "./refusal.ts";
+
 /**
  * Incremental Server-Sent Events parsing that keeps each event's original bytes, so an event the
  * proxy lets through is written out byte-identical and only rewritten events are serialised anew.
@@ -14,12 +17,12 @@ export interface SseEvent {
   data: string | undefined;
   /** False for the bytes left at the end of a stream without a terminating blank line. */
   complete: boolean;
+  /** Why a strict reader cannot take this event (a line led by a BOM, an unknown field); see SseCanonicaliser. */
+  unreadable?: ResponseRefused;
 }
 
-import { readJson } from "./framing.ts";
-import { ResponseRefused } from "./refusal.ts";
-
 const LF = 0x0a;
+const bomCode = 0xfeff;
 const CR = 0x0d;
 
 export type LineEnding = "\n" | "\r\n";
@@ -67,21 +70,26 @@ export class SseParser {
         eventStart = i;
       }
     }
+    // Line endings are found with indexOf (native) rather than byte by byte: events are long lines.
+    let nextCr = chunk.indexOf(CR, i);
     while (i < chunk.length) {
-      const byte = chunk[i]!;
-      if (byte !== LF && byte !== CR) {
+      if (nextCr !== -1 && nextCr < i) nextCr = chunk.indexOf(CR, i);
+      const nextLf = chunk.indexOf(LF, i);
+      const at = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+      if (at === -1) {
         this.#lineEmpty = false;
-        i++;
-        continue;
-      }
-      if (byte === CR && i + 1 === chunk.length) {
-        // The first half of a CRLF, perhaps: decided when the next byte arrives.
-        this.#crPending = true;
-        i++;
+        i = chunk.length;
         break;
       }
-      const end = byte === CR && chunk[i + 1] === LF ? i + 2 : i + 1;
-      this.#eol ??= end - i === 2 ? "\r\n" : "\n";
+      if (at > i) this.#lineEmpty = false;
+      if (chunk[at] === CR && at + 1 === chunk.length) {
+        // The first half of a CRLF, perhaps: decided when the next byte arrives.
+        this.#crPending = true;
+        i = chunk.length;
+        break;
+      }
+      const end = chunk[at] === CR && chunk[at + 1] === LF ? at + 2 : at + 1;
+      this.#eol ??= end - at === 2 ? "\r\n" : "\n";
       i = end;
       if (this.#lineEndsEvent()) {
         events.push(this.#take(chunk.subarray(eventStart), i - eventStart));
@@ -142,7 +150,11 @@ export function parseEvent(raw: Buffer, complete: boolean): SseEvent {
   const text = raw.toString("utf8");
   let event: string | undefined;
   let data: string | undefined;
+  let unreadable: ResponseRefused | undefined;
   for (const line of text.split(lineSplit)) {
+    if (line.charCodeAt(0) === bomCode) {
+      unreadable ??= new ResponseRefused("an event-stream line starts with a byte order mark", "bom");
+    }
     if (line === "" || line.charCodeAt(0) === 0x3a) continue;
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
@@ -150,12 +162,19 @@ export function parseEvent(raw: Buffer, complete: boolean): SseEvent {
     if (value.charCodeAt(0) === 0x20) value = value.slice(1);
     if (field === "data") data = data === undefined ? value : `${data}\n${value}`;
     else if (field === "event") event = value;
+    else if (field !== "id" && field !== "retry") {
+      unreadable ??= new ResponseRefused(
+        `an event-stream line has the unknown field ${JSON.stringify(field.slice(0, 40))}`,
+        "sse field",
+      );
+    }
   }
-  return { raw, event, data, complete };
+  return unreadable ? { raw, event, data, complete, unreadable } : { raw, event, data, complete };
 }
 
 function fieldLines(fields: { event?: string | undefined; data: string }, eol: LineEnding): string {
   let text = fields.event === undefined ? "" : `event: ${fields.event}${eol}`;
+  if (!/[\r\n]/.test(fields.data)) return `${text}data: ${fields.data}${eol}`;
   for (const line of fields.data.split(lineSplit)) text += `data: ${line}${eol}`;
   return text;
 }
@@ -177,7 +196,6 @@ export interface SseCanonicaliserOptions {
 
 const BOM = "\uFEFF";
 const utf8Bom = Buffer.from(BOM);
-const knownFields = new Set(["event", "data", "id", "retry"]);
 
 /**
  * Reads an LLM event stream strictly and writes back only what it read, canonically: one `event:`
@@ -258,20 +276,6 @@ function canonicalData(data: string, maxJsonDepth: number): string {
 }
 
 function strictFields(event: SseEvent): { event: string | undefined; data: string | undefined } {
-  const text = event.raw.toString("utf8");
-  for (const line of text.split(lineSplit)) {
-    if (line.startsWith(BOM)) {
-      throw new ResponseRefused("an event-stream line starts with a byte order mark", "bom");
-    }
-    if (line === "" || line.charCodeAt(0) === 0x3a) continue;
-    const colon = line.indexOf(":");
-    const field = colon < 0 ? line : line.slice(0, colon);
-    if (!knownFields.has(field)) {
-      throw new ResponseRefused(
-        `an event-stream line has the unknown field ${JSON.stringify(field.slice(0, 40))}`,
-        "sse field",
-      );
-    }
-  }
+  if (event.unreadable) throw event.unreadable;
   return { event: event.event, data: event.data };
 }

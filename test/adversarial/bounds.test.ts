@@ -184,3 +184,15 @@ describe("LLM response bounds", () => {
     expect(text).toBe(JSON.stringify(JSON.parse(body)));
   });
 });
+
+describe("LLM request bounds", () => {
+  it("answers an undecodable or oversized compressed request body with a client error", async () => {
+    let response = await anthropic(rig.proxy.url, Buffer.from("not gzip"), { "content-encoding": "gzip" });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("the request body is not valid gzip");
+    const bomb = gzipSync(Buffer.alloc(80 * 1024 * 1024, 0x20));
+    response = await anthropic(rig.proxy.url, bomb, { "content-encoding": "gzip" });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("within 67108864 bytes");
+  });
+});

@@ -168,3 +168,17 @@ describe("readJson", () => {
     expect(() => checkJsonDepth(`{"a":"\\"[[[", "b":[[]]}`, 2)).toThrow("nested deeper than the limit of 2");
   });
 });
+
+describe("JsonArraySplitter bounds", () => {
+  it("splits a 16 MiB element arriving in 16 KiB chunks in linear time", () => {
+    const array = Buffer.from(`[{"text":"${"z".repeat(16 * 1024 * 1024)}"},{"b":1}]`);
+    const canonicaliser = new JsonArrayCanonicaliser({ maxEventBytes: 32 * 1024 * 1024, maxJsonDepth: 8 });
+    const started = performance.now();
+    const out: Buffer[] = [];
+    for (let at = 0; at < array.length; at += 16 * 1024)
+      out.push(...canonicaliser.push(array.subarray(at, at + 16 * 1024)));
+    out.push(...canonicaliser.end());
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(Buffer.concat(out).equals(array)).toBe(true);
+  });
+});

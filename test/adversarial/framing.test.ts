@@ -8,7 +8,6 @@ import {
   runSdk,
   type SdkClient,
   sdkClients,
-  sseEvent,
   startAdversarialRig,
 } from "./sdk.ts";
 import { type Answer, type RawUpstream, rawAnswer, startRawUpstream } from "./upstream.ts";
@@ -187,16 +186,21 @@ describe.each(cases)("$name", ({ clients, answer }) => {
 });
 
 describe("a stream that is not what the proxy can judge", () => {
-  it("refuses a stream with a non-JSON data line, with an error naming the problem and an audit event", async () => {
-    rig.upstream.respond = () =>
-      rawAnswer({
-        headers: [["content-type", "text/event-stream"]],
-        body: `${sseEvent("not json", "content_block_start")}${canonicalAnswer("anthropic.stream", bashCall)}`,
-      });
-    const before = rig.audit.events.length;
-    const outcome = await runSdk(rig, "anthropic.stream");
-    expectNoDeniedCall(outcome);
-    expect(outcome.error).toMatch(/Toolwall refused .*not JSON/);
-    expect(rig.audit.events.slice(before).map((event) => event.type)).toContain("llm_response_refused");
-  });
+  it.each(streaming)(
+    "%s: the SDK raises the refusal (error naming the problem) and an audit event is written",
+    async (client) => {
+      const events = canonicalAnswer(client, bashCall).split(/(?<=\n\n)/);
+      rig.upstream.respond = () =>
+        rawAnswer({
+          headers: [["content-type", "text/event-stream"]],
+          body: [events[0], "data: not json\n\n", ...events.slice(1)].join(""),
+        });
+      const before = rig.audit.events.length;
+      const outcome = await runSdk(rig, client);
+      expectNoDeniedCall(outcome);
+      expect(outcome.error).toMatch(/Toolwall refused .*not JSON/);
+      const refused = rig.audit.events.slice(before).filter((event) => event.type === "llm_response_refused");
+      expect(refused).toMatchObject([{ rule: "not json", action: "deny" }]);
+    },
+  );
 });
