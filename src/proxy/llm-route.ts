@@ -268,17 +268,18 @@ async function pumpStream(
   });
   /** Bytes fed to the dialect and not (yet) given back: what it holds while a call waits. */
   let held = 0;
+  /** The canonical events of one upstream chunk go to the dialect together (one push, not one per event). */
   const feed = async (pieces: Buffer[]) => {
-    for (const piece of pieces) {
-      emitted = 0;
-      await rewriter.push(piece);
-      held = Math.max(0, held + piece.length - emitted);
-      if (held > maxHeldBytes) {
-        throw new ResponseRefused(
-          `a tool call held for its decision is larger than the limit of ${maxHeldBytes} bytes`,
-          "held size",
-        );
-      }
+    if (pieces.length === 0) return;
+    const canonical = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+    emitted = 0;
+    await rewriter.push(canonical);
+    held = Math.max(0, held + canonical.length - emitted);
+    if (held > maxHeldBytes) {
+      throw new ResponseRefused(
+        `a tool call held for its decision is larger than the limit of ${maxHeldBytes} bytes`,
+        "held size",
+      );
     }
   };
   const flush = async () => {

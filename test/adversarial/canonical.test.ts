@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { cutAt } from "../../src/demo/replay.ts";
 import { checkJsonDepth, readJson } from "../../src/proxy/framing.ts";
 import { JsonArrayCanonicaliser } from "../../src/proxy/json-array.ts";
 import { ResponseRefused } from "../../src/proxy/refusal.ts";
@@ -10,16 +11,12 @@ import { canonicalStream, readEvents } from "../helpers/sse.ts";
 
 const limits = { maxEventBytes: 1024 * 1024, maxJsonDepth: 64 };
 
+/** Cut points taken modulo the length, so generated numbers land inside the bytes. */
 function cut(bytes: Buffer, points: readonly number[]): Buffer[] {
-  const sorted = [...new Set(points.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);
-  const pieces: Buffer[] = [];
-  let start = 0;
-  for (const point of sorted) {
-    pieces.push(bytes.subarray(start, point));
-    start = point;
-  }
-  pieces.push(bytes.subarray(start));
-  return pieces;
+  return cutAt(
+    bytes,
+    points.map((p) => p % (bytes.length + 1)),
+  );
 }
 
 function canonicalSse(pieces: readonly Buffer[]): string {

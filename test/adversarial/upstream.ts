@@ -26,6 +26,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { gzipSync } from "node:zlib";
+import { cutAt } from "../../src/demo/replay.ts";
 
 export interface RawRequest {
   method: string;
@@ -68,18 +69,6 @@ export interface RawAnswerOptions {
   delayMs?: number;
 }
 
-function cut(body: Buffer, points: readonly number[]): Buffer[] {
-  const sorted = [...new Set(points.filter((p) => p > 0 && p < body.length))].sort((a, b) => a - b);
-  const pieces: Buffer[] = [];
-  let start = 0;
-  for (const point of sorted) {
-    pieces.push(body.subarray(start, point));
-    start = point;
-  }
-  pieces.push(body.subarray(start));
-  return pieces;
-}
-
 /** An answer built from parts; see the file header. */
 export function rawAnswer(options: RawAnswerOptions = {}): Answer {
   const status = options.status ?? 200;
@@ -92,7 +81,7 @@ export function rawAnswer(options: RawAnswerOptions = {}): Answer {
     body = gzipSync(body);
     headers.push(["content-encoding", "gzip"]);
   }
-  const pieces = cut(body, options.chunks ?? []);
+  const pieces = cutAt(body, options.chunks ?? []);
   if (options.transferEncoding === "chunked") headers.push(["transfer-encoding", "chunked"]);
   else if (options.contentLength !== false) headers.push(["content-length", String(body.length)]);
   headers.push(["connection", "close"]);
