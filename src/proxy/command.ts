@@ -1,5 +1,6 @@
 import type { Command } from "../cli/args.ts";
 import { stringList, UsageError } from "../cli/args.ts";
+import { llmLimitUsage, parseLlmLimits } from "./framing.ts";
 
 /** `host:port`, `[v6]:port` or `:port` (loopback). */
 export function parseHostPort(flag: string, text: string): { host: string; port: number } {
@@ -28,7 +29,7 @@ const proxy: Command = {
   summary: "run the LLM/MCP proxy locally: base-URL routes, policy from files",
   usage: `Usage: toolwall proxy -f POLICY.yaml… [--listen 127.0.0.1:15002] [--admin 127.0.0.1:15020]
                       [--upstream anthropic=URL] [--upstream openai=URL] [--upstream gemini=URL]
-                      [--redis URL] [--state-timeout 50ms]
+                      [--redis URL] [--state-timeout 50ms] [--llm-limit [DIALECT.]NAME=VALUE]…
                       [--ca-dir DIR [--resolve NAME=IP]… [--extra-ca FILE]…]
 
 MCP: /mcp/<server>[/…] → spec.servers[<server>].url (Streamable HTTP and legacy SSE).
@@ -52,7 +53,8 @@ DIR/ca-bundle.pem (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, curl --cacert), is interce
 LLM providers, declared MCP servers and egress.inspect hosts are TLS-terminated and judged, other
 hosts tunnelled or denied by the policies' egress rules. The CA is generated on first start and kept
 in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
---resolve NAME=IP[,IP…]: resolve NAME to IP (like curl's). --extra-ca FILE: extra upstream roots.`,
+--resolve NAME=IP[,IP…]: resolve NAME to IP (like curl's). --extra-ca FILE: extra upstream roots.
+${llmLimitUsage}`,
   options: {
     file: { type: "string", short: "f", multiple: true },
     listen: { type: "string", default: "127.0.0.1:15002" },
@@ -63,6 +65,7 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
     "ca-dir": { type: "string" },
     resolve: { type: "string", multiple: true },
     "extra-ca": { type: "string", multiple: true },
+    "llm-limit": { type: "string", multiple: true },
   },
   async run(values, positionals) {
     const files = [...stringList(values, "file"), ...positionals];
@@ -85,6 +88,12 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
       throw new UsageError(`--state-timeout: ${(error as Error).message}`);
     }
     if (stateTimeoutMs < 1) throw new UsageError("--state-timeout: at least 1ms");
+    let llm: ReturnType<typeof parseLlmLimits>;
+    try {
+      llm = parseLlmLimits(stringList(values, "llm-limit"));
+    } catch (error) {
+      throw new UsageError(`--llm-limit: ${(error as Error).message}`);
+    }
     const caDir = values["ca-dir"] as string | undefined;
     const resolve = stringList(values, "resolve");
     const extraCaFiles = stringList(values, "extra-ca");
@@ -127,6 +136,7 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
       state: { ...(redis ? { redisUrl: redis } : {}), timeoutMs: stateTimeoutMs },
       mcp: true,
       log,
+      llm,
       ...(explicit ?? {}),
     });
     log(

@@ -58,6 +58,8 @@ export interface Turn {
     args: unknown,
     options?: { deferRecord?: boolean; detail?: Record<string, unknown>; argumentsUnreadable?: boolean },
   ): Promise<Decided>;
+  /** Records a response refused as not fully understood (audit event and metric); see refusal.ts. */
+  refuse(reason: string): void;
 }
 
 /** Receives the rewritten stream, in order. */
@@ -71,10 +73,15 @@ export interface StreamRewriter {
 }
 
 export interface ResponseSide {
-  /** Rewrites a whole JSON response; undefined when nothing changed (the original bytes go out). */
+  /**
+   * Rewrites a whole JSON response; undefined when nothing changed (the original bytes go out).
+   * Throws ResponseRefused for a response it does not fully understand.
+   */
   rewriteJson(body: unknown, turn: Turn): Promise<unknown | undefined>;
   /** A transform for a streamed response of the given framing. */
   streamRewriter(turn: Turn, emit: Emit, framing: "sse" | "json-array"): StreamRewriter;
+  /** The error body the SDK raises for a refused non-streaming response (sent with status 502). */
+  refusalBody(message: string): unknown;
 }
 
 export interface LlmDialect {

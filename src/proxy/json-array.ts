@@ -4,6 +4,9 @@
  * out as separators, so the output can be reassembled byte-identical.
  */
 
+import { readJson } from "./framing.ts";
+import { ResponseRefused } from "./refusal.ts";
+
 export interface ArrayPiece {
   kind: "element" | "separator";
   raw: Buffer;
@@ -22,25 +25,34 @@ function isSpace(byte: number): boolean {
 }
 
 export class JsonArraySplitter {
-  #pending: Buffer = Buffer.alloc(0);
-  /** Nesting depth at the end of #pending: 0 before the array, 1 between elements. */
+  /** Bytes of the element still open (from earlier chunks), joined once when it ends. */
+  #parts: Buffer[] = [];
+  #partsLength = 0;
+  /** Nesting depth so far: 0 before the array, 1 between elements. */
   #depth = 0;
   #inString = false;
   #escaped = false;
   #inElement = false;
-  #scanned = 0;
 
+  /** Bytes held for an element not yet complete. */
+  get pendingBytes(): number {
+    return this.#partsLength;
+  }
+
+  /** Linear in the bytes received: an open element's earlier chunks are kept, not re-copied. */
   push(chunk: Buffer): ArrayPiece[] {
-    const buffer = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
     const pieces: ArrayPiece[] = [];
     let start = 0;
-    let i = this.#scanned;
     const cut = (kind: ArrayPiece["kind"], end: number) => {
-      if (end > start) pieces.push({ kind, raw: buffer.subarray(start, end) });
+      const tail = chunk.subarray(start, end);
+      const raw = this.#parts.length === 0 ? tail : Buffer.concat([...this.#parts, tail]);
+      this.#parts = [];
+      this.#partsLength = 0;
+      if (raw.length > 0) pieces.push({ kind, raw });
       start = end;
     };
-    for (; i < buffer.length; i++) {
-      const byte = buffer[i]!;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i]!;
       if (this.#inString) {
         if (this.#escaped) this.#escaped = false;
         else if (byte === backslash) this.#escaped = true;
@@ -75,19 +87,105 @@ export class JsonArraySplitter {
         cut("element", i);
       }
     }
-    if (!this.#inElement) cut("separator", buffer.length);
-    this.#pending = buffer.subarray(start);
-    this.#scanned = i - start;
+    if (!this.#inElement) cut("separator", chunk.length);
+    else if (start < chunk.length) {
+      this.#parts.push(chunk.subarray(start));
+      this.#partsLength += chunk.length - start;
+    }
     return pieces;
   }
 
   /** Bytes left when the stream ends: an unterminated element, if any. */
   end(): ArrayPiece[] {
-    const rest = this.#pending;
-    this.#pending = Buffer.alloc(0);
-    this.#scanned = 0;
+    const rest = Buffer.concat(this.#parts, this.#partsLength);
+    this.#parts = [];
+    this.#partsLength = 0;
     const wasElement = this.#inElement;
     this.#inElement = false;
     return rest.length === 0 ? [] : [{ kind: wasElement ? "element" : "separator", raw: rest }];
+  }
+}
+
+export interface JsonArrayCanonicaliserOptions {
+  maxEventBytes: number;
+  maxJsonDepth: number;
+}
+
+const structural = /^[\s[\],]*$/;
+
+/**
+ * Reads a streamed JSON array strictly and writes back only what it read: `[`, each element as
+ * `JSON.stringify` of its parsed value, `,` between them, `]` once the upstream closed the array.
+ * Anything between elements other than whitespace and the array's punctuation, an element that is
+ * not JSON or one over the size limit is refused (ResponseRefused). An unterminated last element goes
+ * on as received, for the dialect to decide what it held (no JSON reader accepts the array then).
+ */
+export class JsonArrayCanonicaliser {
+  readonly #splitter = new JsonArraySplitter();
+  readonly #options: JsonArrayCanonicaliserOptions;
+  #opened = false;
+  #elements = 0;
+  #closed = false;
+
+  constructor(options: JsonArrayCanonicaliserOptions) {
+    this.#options = options;
+  }
+
+  push(chunk: Buffer): Buffer[] {
+    const out: Buffer[] = [];
+    for (const piece of this.#splitter.push(chunk)) this.#piece(piece, out);
+    if (this.#splitter.pendingBytes > this.#options.maxEventBytes) {
+      throw new ResponseRefused(
+        `an array element is larger than the limit of ${this.#options.maxEventBytes} bytes`,
+        "event size",
+      );
+    }
+    return out;
+  }
+
+  end(): Buffer[] {
+    const out: Buffer[] = [];
+    for (const piece of this.#splitter.end()) {
+      if (piece.kind === "separator") this.#piece(piece, out);
+      else out.push(Buffer.concat([this.#prefix(), piece.raw]));
+    }
+    return out;
+  }
+
+  #prefix(): Buffer {
+    const prefix = this.#elements === 0 ? (this.#opened ? "" : "[") : ",";
+    this.#opened = true;
+    this.#elements++;
+    return Buffer.from(prefix);
+  }
+
+  #piece(piece: ArrayPiece, out: Buffer[]): void {
+    const text = piece.raw.toString("utf8");
+    if (this.#closed) {
+      if (piece.kind === "separator" && text.trim() === "") return;
+      throw new ResponseRefused("the JSON array stream goes on after its closing bracket", "json array");
+    }
+    if (piece.kind === "separator") {
+      if (!structural.test(text)) {
+        throw new ResponseRefused("the JSON array stream has bytes outside its elements", "json array");
+      }
+      if (!this.#opened && text.includes("[")) {
+        this.#opened = true;
+        out.push(Buffer.from("["));
+      }
+      if (text.includes("]") && this.#opened) {
+        this.#closed = true;
+        out.push(Buffer.from("]"));
+      }
+      return;
+    }
+    if (piece.raw.length > this.#options.maxEventBytes) {
+      throw new ResponseRefused(
+        `an array element is larger than the limit of ${this.#options.maxEventBytes} bytes`,
+        "event size",
+      );
+    }
+    const value = readJson(text, this.#options.maxJsonDepth, "an array element");
+    out.push(Buffer.concat([this.#prefix(), Buffer.from(JSON.stringify(value))]));
   }
 }

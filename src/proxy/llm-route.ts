@@ -1,23 +1,59 @@
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
 import { PolicySet } from "../policy/evaluate.ts";
 import type { Severity } from "../policy/types.ts";
-import { upstreamDuration } from "../telemetry/metrics.ts";
-import type { LlmDialect, StreamRewriter, Turn } from "./dialect.ts";
+import type { AuditEvent } from "../telemetry/audit.ts";
+import { responsesRefused, upstreamDuration } from "../telemetry/metrics.ts";
+import type { LlmDialect, ResponseSide, StreamRewriter, Turn } from "./dialect.ts";
+import { defaultLlmLimits, type LlmLimits, readJson } from "./framing.ts";
+import { JsonArrayCanonicaliser } from "./json-array.ts";
+import { ResponseRefused, refusalMessage } from "./refusal.ts";
 import type { ProxyContext, RouteContext, RouteHandler } from "./server.ts";
-import { decodedBody, forwardableRequestHeaders, forwardableResponseHeaders } from "./upstream.ts";
+import { SseCanonicaliser } from "./sse.ts";
+import {
+  decodedBody,
+  decodedRequestBody,
+  forwardableRequestHeaders,
+  forwardableResponseHeaders,
+  isRedirect,
+  redirectRefused,
+} from "./upstream.ts";
 
 const maxRequestBytes = 64 * 1024 * 1024;
+
+/** A client request the route will not forward (too large, undecodable): answered with its status. */
+class RequestRejected extends Error {
+  readonly status: 400 | 413;
+
+  constructor(status: 400 | 413, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxRequestBytes) throw new Error(`request body over ${maxRequestBytes} bytes`);
+    if (size > maxRequestBytes) {
+      throw new RequestRejected(413, `the request body is larger than the limit of ${maxRequestBytes} bytes`);
+    }
     chunks.push(chunk);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/** The client's request body, decoded from its Content-Encoding (bounded) so it can be judged. */
+async function readRequest(req: IncomingMessage): Promise<Buffer> {
+  const raw = await readBody(req);
+  try {
+    return decodedRequestBody(raw, req.headers["content-encoding"], maxRequestBytes);
+  } catch (error) {
+    if (error instanceof ResponseRefused) throw new RequestRejected(400, error.message);
+    throw error;
+  }
 }
 
 /** Policies that ask for denied tools to be stripped, per policy set (compiled once per set). */
@@ -154,22 +190,98 @@ async function prepareTurn(
         { deferRecord: options.deferRecord ?? false },
       );
     },
+    refuse(reason) {
+      recordRefusal(context, route.requestId, dialect.name, new ResponseRefused(reason));
+    },
   };
   return { turn, body: changed && body ? Buffer.from(JSON.stringify(body)) : raw, changed, streaming };
 }
 
-function contentType(headers: Record<string, string | string[] | undefined>): string {
-  const value = headers["content-type"];
-  return (Array.isArray(value) ? value[0] : value)?.toLowerCase() ?? "";
+/**
+ * Headers describing the upstream's bytes, which the client never receives as such: the proxy sends
+ * its own canonical re-serialisation and describes that instead.
+ */
+const representationHeaders = [
+  "content-length",
+  "content-encoding",
+  "content-type",
+  "content-md5",
+  "content-digest",
+  "repr-digest",
+  "digest",
+  "content-range",
+  "etag",
+];
+
+export interface LlmRouteOptions {
+  /** Bounds for every dialect; `byDialect` overrides them per dialect name. */
+  limits?: Partial<LlmLimits>;
+  byDialect?: Readonly<Record<string, Partial<LlmLimits>>>;
+}
+
+type Framing = "json" | "sse" | "json-array";
+
+/**
+ * How the client will read the answer, decided the way the official SDKs decide it: a request that
+ * asked for a stream is read as an event stream whatever the content type says (Gemini's
+ * streamGenerateContent without alt=sse as a JSON array), any other as one JSON document (Gemini's
+ * SDK calls response.json() whatever the type; Anthropic's and OpenAI's read JSON for any type that
+ * includes application/json, and plain text — no tool call — otherwise). A client that did not ask
+ * for a stream but gets one labelled plainly `text/event-stream` is answered with the canonical
+ * stream: no JSON reader accepts that, so the one reading is the event-stream one.
+ */
+function framingOf(
+  path: string,
+  search: string,
+  streaming: boolean,
+  type: string | string[] | undefined,
+): Framing {
+  if (path.includes(":streamGenerateContent")) return /[?&]alt=sse(&|$)/.test(search) ? "sse" : "json-array";
+  if (streaming) return "sse";
+  const media = typeof type === "string" ? type.split(";")[0]!.trim().toLowerCase() : "";
+  return media === "text/event-stream" ? "sse" : "json";
+}
+
+const canonicalContentType: Record<Framing, string> = {
+  json: "application/json",
+  sse: "text/event-stream; charset=utf-8",
+  "json-array": "application/json",
+};
+
+interface Canonicaliser {
+  push(chunk: Buffer): Buffer[];
+  end(): Buffer[];
 }
 
 async function pumpStream(
   res: ServerResponse,
   source: AsyncIterable<Buffer>,
+  canonicaliser: Canonicaliser,
   makeRewriter: (emit: (bytes: Buffer) => void) => StreamRewriter,
+  maxHeldBytes: number,
 ): Promise<void> {
   let out: Buffer[] = [];
-  const rewriter = makeRewriter((bytes) => out.push(bytes));
+  let emitted = 0;
+  const rewriter = makeRewriter((bytes) => {
+    out.push(bytes);
+    emitted += bytes.length;
+  });
+  /** Bytes fed to the dialect and not (yet) given back: what it holds while a call waits. */
+  let held = 0;
+  /** The canonical events of one upstream chunk go to the dialect together (one push, not one per event). */
+  const feed = async (pieces: Buffer[]) => {
+    if (pieces.length === 0) return;
+    const canonical = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+    emitted = 0;
+    await rewriter.push(canonical);
+    held = Math.max(0, held + canonical.length - emitted);
+    if (held > maxHeldBytes) {
+      throw new ResponseRefused(
+        `a tool call held for its decision is larger than the limit of ${maxHeldBytes} bytes`,
+        "held size",
+      );
+    }
+  };
   const flush = async () => {
     if (out.length === 0) return;
     const bytes = out.length === 1 ? out[0]! : Buffer.concat(out);
@@ -179,93 +291,203 @@ async function pumpStream(
   let failure: unknown;
   try {
     for await (const chunk of source) {
-      await rewriter.push(chunk);
+      await feed(canonicaliser.push(chunk));
       await flush();
     }
   } catch (error) {
+    if (error instanceof ResponseRefused) throw error;
     failure = error;
   }
   if (res.destroyed) return;
   // Whatever the upstream left unfinished (a tool block cut short) is decided on what arrived.
+  await feed(canonicaliser.end());
   await rewriter.end();
   await flush();
   if (failure) res.destroy(failure as Error);
   else res.end();
 }
 
+/** The refusal as the client's SDK reads an error inside a stream (each throws on it). */
+function streamError(dialect: string, message: string): Buffer {
+  const data = JSON.stringify({
+    type: "error",
+    error: { type: "toolwall_refused", code: 502, status: "UNAVAILABLE", message },
+  });
+  // Gemini's reader ignores an event that does not start with `data:`; the others need the name.
+  return Buffer.from(dialect === "gemini" ? `data: ${data}\n\n` : `event: error\ndata: ${data}\n\n`);
+}
+
+/** A refused response in the audit trail, the metrics and the log. */
+function recordRefusal(
+  context: ProxyContext,
+  requestId: string,
+  dialect: string,
+  error: ResponseRefused,
+): void {
+  responsesRefused.inc({ dialect, rule: error.rule });
+  const event: AuditEvent = {
+    type: "llm_response_refused",
+    namespace: context.identity.namespace,
+    pod: context.identity.pod,
+    session: context.identity.session,
+    requestId,
+    dialect,
+    action: "deny",
+    reason: error.message,
+    rule: error.rule,
+    mode: "Enforce",
+  };
+  context.audit.emit(event);
+  context.log(`toolwall proxy: ${requestId}: response refused: ${error.message}`);
+}
+
+/** Answers a refusal found by the route (framing, bounds, redirects): the client gets an error, never the bytes. */
+function refuse(
+  context: ProxyContext,
+  route: RouteContext,
+  res: ServerResponse,
+  dialect: { name: string; response?: ResponseSide } | undefined,
+  framing: Framing | undefined,
+  error: ResponseRefused,
+): void {
+  const name = dialect?.name ?? "none";
+  const message = refusalMessage(error.message);
+  recordRefusal(context, route.requestId, name, error);
+  if (res.headersSent) {
+    if (framing === "sse" && !res.destroyed) res.end(streamError(name, message));
+    else res.destroy();
+    return;
+  }
+  const body = JSON.stringify(
+    dialect?.response?.refusalBody(message) ?? { error: { type: "toolwall_refused", message } },
+  );
+  res.writeHead(502, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    // The answer will not change on a retry; the Anthropic and OpenAI SDKs honour this.
+    "x-should-retry": "false",
+  });
+  res.end(body);
+}
+
 /**
  * The route for one LLM provider: requests a dialect understands are judged on both sides, all other
- * paths (model lists, files, token counting…) are relayed untouched.
+ * paths (model lists, files, token counting…) are relayed untouched — except redirects, which are
+ * never relayed. A judged answer reaches the client only as the proxy re-serialised it.
  */
-export function llmRoute(upstreamBase: URL, dialects: readonly LlmDialect[]): RouteHandler {
+export function llmRoute(
+  upstreamBase: URL,
+  dialects: readonly LlmDialect[],
+  options: LlmRouteOptions = {},
+): RouteHandler {
   const basePath = upstreamBase.pathname.replace(/\/$/, "");
+  const limitsOf = (dialect: string): LlmLimits => ({
+    ...defaultLlmLimits,
+    ...options.limits,
+    ...options.byDialect?.[dialect],
+  });
   return async (req, res, route) => {
     const { context } = route;
     const url = new URL(upstreamBase.origin + basePath + route.path + route.search);
     const method = req.method ?? "GET";
     const dialect = dialects.find((d) => d.handles(method, route.path));
-    if (!dialect) {
-      await context.upstream.relay(req, res, url, route.signal);
-      return;
-    }
-    const raw = await readBody(req);
-    const prepared = await prepareTurn(context, dialect, route, url, raw);
-    const headers = forwardableRequestHeaders(req.headers, ["content-length", "accept-encoding"]);
-    headers["accept-encoding"] = "identity";
-    const started = performance.now();
-    const response = await context.upstream.request({
-      url,
-      method,
-      headers,
-      body: prepared.body,
-      signal: route.signal,
-    });
-    upstreamDuration.observe({ dialect: dialect.name }, (performance.now() - started) / 1000);
-    const type = contentType(response.headers);
-    if (response.statusCode < 200 || response.statusCode >= 300) {
-      res.writeHead(response.statusCode, forwardableResponseHeaders(response.headers));
-      for await (const chunk of response.body) {
-        if (!res.write(chunk)) await once(res, "drain");
+    let framing: Framing | undefined;
+    try {
+      if (!dialect) {
+        await context.upstream.relay(req, res, url, route.signal, { refuseRedirects: true });
+        return;
       }
-      res.end();
-      return;
-    }
-    // The framing comes from what the request asked for, not only from the content-type: a client
-    // SDK parses a stream it asked for whatever the header says, so every 2xx answer is judged.
-    const geminiStream = route.path.includes(":streamGenerateContent");
-    const sse =
-      type.startsWith("text/event-stream") ||
-      (geminiStream ? /[?&]alt=sse(&|$)/.test(route.search) : prepared.streaming);
-    const body = decodedBody(response.body, response.headers["content-encoding"] as string | undefined);
-    const responseHeaders = forwardableResponseHeaders(response.headers, [
-      "content-length",
-      "content-encoding",
-    ]);
-    if (sse || geminiStream) {
-      res.writeHead(response.statusCode, responseHeaders);
-      res.flushHeaders();
-      await pumpStream(res, body, (emit) =>
-        dialect.response.streamRewriter(prepared.turn, emit, sse ? "sse" : "json-array"),
+      const limits = limitsOf(dialect.name);
+      const body = await readRequest(req);
+      const prepared = await prepareTurn(context, dialect, route, url, body);
+      const headers = forwardableRequestHeaders(req.headers, [
+        "content-length",
+        "accept-encoding",
+        "content-encoding",
+      ]);
+      headers["accept-encoding"] = "identity";
+      const started = performance.now();
+      const response = await context.upstream.request({
+        url,
+        method,
+        headers,
+        body: prepared.body,
+        signal: route.signal,
+      });
+      upstreamDuration.observe({ dialect: dialect.name }, (performance.now() - started) / 1000);
+      if (isRedirect(response.statusCode)) {
+        response.body.destroy();
+        throw redirectRefused(response.statusCode);
+      }
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        // Every SDK throws on these and reads no message from them.
+        res.writeHead(response.statusCode, forwardableResponseHeaders(response.headers));
+        await pipeline(response.body, res);
+        return;
+      }
+      framing = framingOf(route.path, route.search, prepared.streaming, response.headers["content-type"]);
+      const decoded = decodedBody(
+        response.body,
+        response.headers["content-encoding"],
+        limits.maxResponseBytes,
       );
-      return;
+      const responseHeaders = forwardableResponseHeaders(response.headers, representationHeaders);
+      responseHeaders["content-type"] = canonicalContentType[framing];
+      if (framing !== "json") {
+        const canonicaliser =
+          framing === "sse" ? new SseCanonicaliser(limits) : new JsonArrayCanonicaliser(limits);
+        const streamFraming = framing;
+        res.writeHead(response.statusCode, responseHeaders);
+        res.flushHeaders();
+        await pumpStream(
+          res,
+          decoded,
+          canonicaliser,
+          (emit) => dialect.response.streamRewriter(prepared.turn, emit, streamFraming),
+          limits.maxHeldBytes,
+        );
+        return;
+      }
+      const bytes = await readJsonBody(decoded, Math.min(limits.maxEventBytes, limits.maxResponseBytes));
+      let out = bytes;
+      if (bytes.length > 0) {
+        const parsed = readJson(bytes.toString("utf8"), limits.maxJsonDepth, "the response body");
+        const rewritten = await dialect.response.rewriteJson(parsed, prepared.turn);
+        out = Buffer.from(JSON.stringify(rewritten ?? parsed));
+      }
+      responseHeaders["content-length"] = out.length;
+      res.writeHead(response.statusCode, responseHeaders);
+      res.end(out);
+    } catch (error) {
+      if (error instanceof RequestRejected && !res.headersSent) {
+        const body = JSON.stringify({
+          error: { type: "toolwall_request_rejected", message: `toolwall: ${error.message}` },
+        });
+        res.writeHead(error.status, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+        });
+        res.end(body);
+        return;
+      }
+      if (!(error instanceof ResponseRefused)) throw error;
+      refuse(context, route, res, dialect, framing, error);
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of body) chunks.push(chunk);
-    let bytes = Buffer.concat(chunks);
-    const parsed = parseObject(bytes);
-    if (parsed) {
-      const rewritten = await dialect.response.rewriteJson(parsed, prepared.turn);
-      if (rewritten !== undefined) bytes = Buffer.from(JSON.stringify(rewritten));
-    } else if (bytes.length > 0) {
-      // Not JSON: judge it as the event stream it may be (never pass unread bytes to the client).
-      const out: Buffer[] = [];
-      const rewriter = dialect.response.streamRewriter(prepared.turn, (b) => out.push(b), "sse");
-      await rewriter.push(bytes);
-      await rewriter.end();
-      bytes = Buffer.concat(out);
-    }
-    responseHeaders["content-length"] = bytes.length;
-    res.writeHead(response.statusCode, responseHeaders);
-    res.end(bytes);
   };
+}
+
+async function readJsonBody(source: AsyncIterable<Buffer>, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of source) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      throw new ResponseRefused(
+        `the response body is larger than the limit of ${maxBytes} bytes`,
+        "event size",
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
 }

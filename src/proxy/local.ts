@@ -8,7 +8,7 @@ import { createAdminServer } from "./admin.ts";
 import type { SessionIdentity, StatefulCheck } from "./decide.ts";
 import type { DefinitionInspector, LlmDialect } from "./dialect.ts";
 import { type ExplicitModeOptions, enableExplicitMode } from "./explicit.ts";
-import { llmRoute } from "./llm-route.ts";
+import { type LlmRouteOptions, llmRoute } from "./llm-route.ts";
 import type { SessionToolRegistry } from "./registry.ts";
 import { createProxyContext, ProxyServer, type RouteHandler } from "./server.ts";
 import { Upstream } from "./upstream.ts";
@@ -45,6 +45,8 @@ export interface LocalProxyOptions {
   upstream?: Upstream;
   /** Explicit forward-proxy mode (CONNECT, absolute-form HTTP) on the same listener. */
   explicit?: ExplicitModeOptions;
+  /** Bounds on LLM responses (defaults: framing.ts). */
+  llm?: LlmRouteOptions;
 }
 
 export interface LocalProxy {
@@ -98,7 +100,7 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
   });
   const proxy = new ProxyServer(context);
   for (const provider of options.providers) {
-    proxy.mount(provider.prefix, llmRoute(provider.upstream, provider.dialects));
+    proxy.mount(provider.prefix, llmRoute(provider.upstream, provider.dialects, options.llm));
   }
   let mcpHandler: RouteHandler | undefined;
   if (options.mcp) {

@@ -1,7 +1,17 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import {
+  brotliDecompressSync,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  gunzipSync,
+  inflateSync,
+  type ZlibOptions,
+} from "node:zlib";
 import { Agent, type Dispatcher } from "undici";
+import { ResponseRefused } from "./refusal.ts";
 
 /** Headers that describe one hop, never forwarded (RFC 9110 §7.6.1), plus `host`, set per upstream. */
 const hopByHop = new Set([
@@ -56,6 +66,22 @@ export function forwardableResponseHeaders(
   return out;
 }
 
+/** A status whose Location a fetch client follows on its own (304 is a cache answer, not a redirect). */
+export function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304;
+}
+
+/**
+ * Redirects are not relayed: the client would follow the Location around the proxy (an absolute one)
+ * or onto a path no dialect judges (a relative one).
+ */
+export function redirectRefused(status: number): ResponseRefused {
+  return new ResponseRefused(
+    `the upstream answered with a redirect (${status}), which is not followed`,
+    "redirect",
+  );
+}
+
 export interface UpstreamRequest {
   url: URL;
   method: string;
@@ -96,7 +122,13 @@ export class Upstream {
    * Relays a request untouched (routes without a dialect, MCP calls the MCP dialect lets through):
    * body streamed up, answer streamed down.
    */
-  async relay(req: IncomingMessage, res: ServerResponse, url: URL, signal: AbortSignal): Promise<void> {
+  async relay(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    signal: AbortSignal,
+    options: { refuseRedirects?: boolean } = {},
+  ): Promise<void> {
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const response = await this.request({
       url,
@@ -105,6 +137,10 @@ export class Upstream {
       body: hasBody ? req : null,
       signal,
     });
+    if (options.refuseRedirects && isRedirect(response.statusCode)) {
+      response.body.destroy();
+      throw redirectRefused(response.statusCode);
+    }
     res.writeHead(response.statusCode, forwardableResponseHeaders(response.headers));
     await pipeline(response.body, res);
   }
@@ -114,28 +150,114 @@ export class Upstream {
   }
 }
 
-/** A decoded view of a response body whose content-encoding the upstream applied despite `identity`. */
-export function decodedBody(
-  body: AsyncIterable<Buffer> & NodeJS.ReadableStream,
-  encoding: string | undefined,
-): AsyncIterable<Buffer> {
+/** The content codings of a body, outermost last; refuses what cannot be read unambiguously. */
+function contentCodings(encoding: string | string[] | undefined): string[] {
+  if (Array.isArray(encoding)) {
+    throw new ResponseRefused("the upstream sent Content-Encoding more than once", "content encoding");
+  }
   const codings = (encoding ?? "")
     .split(",")
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c && c !== "identity");
-  if (codings.length === 0) return body;
-  if (codings.length > 1) throw new Error(`unsupported content-encoding '${encoding}'`);
-  const coding = codings[0];
-  const decoder =
-    coding === "gzip" || coding === "x-gzip"
-      ? createGunzip()
-      : coding === "deflate"
-        ? createInflate()
-        : coding === "br"
-          ? createBrotliDecompress()
-          : undefined;
-  if (!decoder) throw new Error(`unsupported content-encoding '${encoding}'`);
-  body.pipe(decoder);
-  body.on("error", (error) => decoder.destroy(error));
-  return decoder;
+  if (codings.length > 1) {
+    throw new ResponseRefused(
+      `stacked content encodings are not supported (${codings.join(", ")})`,
+      "content encoding",
+    );
+  }
+  return codings;
+}
+
+const codings: Record<string, { stream(): Transform; sync(bytes: Buffer, options: ZlibOptions): Buffer }> = {
+  gzip: { stream: createGunzip, sync: gunzipSync },
+  "x-gzip": { stream: createGunzip, sync: gunzipSync },
+  deflate: { stream: createInflate, sync: inflateSync },
+  br: { stream: createBrotliDecompress, sync: brotliDecompressSync },
+};
+
+function codingNamed(coding: string) {
+  const found = Object.hasOwn(codings, coding) ? codings[coding] : undefined;
+  if (!found) {
+    throw new ResponseRefused(
+      `unsupported content encoding ${JSON.stringify(coding.slice(0, 40))}`,
+      "content encoding",
+    );
+  }
+  return found;
+}
+
+/**
+ * A decoded view of a response body whose content-encoding the upstream applied despite `identity`,
+ * cut off with a ResponseRefused once more than `maxBytes` came out (a decompression bomb is stopped by
+ * what it expands to, not by what it weighs).
+ */
+export function decodedBody(
+  body: Readable,
+  encoding: string | string[] | undefined,
+  maxBytes = Number.POSITIVE_INFINITY,
+): AsyncIterable<Buffer> {
+  // Checked now, so a bad encoding is refused before any header goes to the client.
+  const [coding] = contentCodings(encoding);
+  return boundedDecode(
+    body,
+    coding === undefined ? undefined : codingNamed(coding).stream(),
+    maxBytes,
+    coding,
+  );
+}
+
+async function* boundedDecode(
+  body: Readable,
+  decoder: Transform | undefined,
+  maxBytes: number,
+  coding: string | undefined,
+): AsyncIterable<Buffer> {
+  let source: AsyncIterable<Buffer> = body;
+  let bodyFailed = false;
+  if (decoder) {
+    body.pipe(decoder);
+    body.on("error", (error) => {
+      bodyFailed = true;
+      decoder.destroy(error);
+    });
+    source = decoder;
+  }
+  let size = 0;
+  try {
+    for await (const chunk of source) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        throw new ResponseRefused(
+          `the response is larger than the limit of ${maxBytes} bytes`,
+          "response size",
+        );
+      }
+      yield chunk;
+    }
+  } catch (error) {
+    if (error instanceof ResponseRefused || decoder === undefined || bodyFailed) throw error;
+    throw new ResponseRefused(`the response body is not valid ${coding}`, "content encoding");
+  } finally {
+    decoder?.destroy();
+    if (!body.readableEnded) body.destroy();
+  }
+}
+
+/** A request body as the client encoded it, decoded (bounded) so it can be judged and re-serialised. */
+export function decodedRequestBody(
+  raw: Buffer,
+  encoding: string | string[] | undefined,
+  maxBytes: number,
+): Buffer {
+  const [coding] = contentCodings(encoding);
+  if (coding === undefined) return raw;
+  const { sync } = codingNamed(coding);
+  try {
+    return sync(raw, { maxOutputLength: maxBytes });
+  } catch {
+    throw new ResponseRefused(
+      `the request body is not valid ${coding} within ${maxBytes} bytes`,
+      "content encoding",
+    );
+  }
 }

@@ -12,7 +12,8 @@ export type AuditEventType =
   | "network_connection"
   | "policy_bundle_applied"
   | "hosted_mcp_connector"
-  | "tool_result_returned";
+  | "tool_result_returned"
+  | "llm_response_refused";
 
 /** Common fields (ARCHITECTURE.md "Observability"); each type adds its own. */
 export interface AuditEvent {

@@ -65,6 +65,12 @@ export const webhookAdmissions = new Counter({
   labelNames: ["result"] as const,
 });
 
+export const responsesRefused = new Counter({
+  name: "toolwall_llm_responses_refused_total",
+  help: "LLM responses refused because they could carry a tool call the proxy did not fully understand or went past a bound, by dialect and rule.",
+  labelNames: ["dialect", "rule"] as const,
+});
+
 const maxDistinctLabelValues = 500;
 const seenLabelValues = new Map<string, Set<string>>();
 

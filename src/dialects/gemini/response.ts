@@ -1,6 +1,8 @@
 import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../proxy/dialect.ts";
-import { JsonArraySplitter } from "../../proxy/json-array.ts";
-import { arrayAt, isObject, type JsonObject, objectAt, stringAt, tryParse } from "../../proxy/json-values.ts";
+import { objectArguments } from "../../proxy/held-call.ts";
+import { type ArrayPiece, JsonArraySplitter } from "../../proxy/json-array.ts";
+import { isObject, type JsonObject, stringAt, tryParse } from "../../proxy/json-values.ts";
+import { refuse, refusing } from "../../proxy/refusal.ts";
 import { formatEvent, SseParser } from "../../proxy/sse.ts";
 
 /**
@@ -13,26 +15,38 @@ import { formatEvent, SseParser } from "../../proxy/sse.ts";
 
 const functionCallKeys = ["functionCall", "function_call"] as const;
 
+/** A part's function call (either spelling), read strictly: an object with a string name. */
 function functionCallOf(part: unknown): JsonObject | undefined {
+  if (!isObject(part)) refuse("a content part that is not an object");
   for (const key of functionCallKeys) {
-    const call = objectAt(part, key);
-    if (call) return call;
+    const call = part[key];
+    if (call === undefined || call === null) continue;
+    if (!isObject(call)) refuse(`part.${key} is not an object`);
+    if (typeof call.name !== "string") refuse(`part.${key} without a string name`);
+    return call;
   }
   return undefined;
 }
 
-function mentionsFunctionCall(text: string): boolean {
-  return text.includes('"functionCall"') || text.includes('"function_call"');
+/** A field that may be absent but is otherwise an array: the SDK indexes an object like one. */
+function arrayOrAbsent(value: JsonObject, key: string, where: string): unknown[] | undefined {
+  const field = value[key];
+  if (field === undefined || field === null) return undefined;
+  if (!Array.isArray(field)) refuse(`${where}.${key} is not an array`);
+  return field;
 }
 
 /** Decides every call in one response object; the rewritten object, or undefined when all pass. */
 async function rewriteCandidates(body: JsonObject, turn: Turn): Promise<JsonObject | undefined> {
   let changed = false;
   const candidates: unknown[] = [];
-  for (const candidate of arrayAt(body, "candidates") ?? []) {
-    const content = objectAt(candidate, "content");
-    const parts = arrayAt(content, "parts");
-    if (!content || !parts) {
+  for (const candidate of arrayOrAbsent(body, "candidates", "response") ?? []) {
+    if (!isObject(candidate)) refuse("a candidate that is not an object");
+    const content = candidate.content;
+    if (content !== undefined && content !== null && !isObject(content))
+      refuse("candidate.content is not an object");
+    const parts = isObject(content) ? arrayOrAbsent(content, "parts", "candidate.content") : undefined;
+    if (!isObject(content) || !parts) {
       candidates.push(candidate);
       continue;
     }
@@ -45,9 +59,10 @@ async function rewriteCandidates(body: JsonObject, turn: Turn): Promise<JsonObje
         continue;
       }
       const streamedArgs = call.partialArgs !== undefined || call.willContinue !== undefined;
-      const decided = await turn.decide(stringAt(call, "name") ?? "", call.args ?? {}, {
+      const args = objectArguments(call.args);
+      const decided = await turn.decide(call.name as string, args.value, {
         detail: { callId: stringAt(call, "id") ?? "" },
-        ...(streamedArgs ? { argumentsUnreadable: true } : {}),
+        ...(streamedArgs || args.unreadable ? { argumentsUnreadable: true } : {}),
       });
       if (decided.blocked) {
         candidateChanged = true;
@@ -56,10 +71,21 @@ async function rewriteCandidates(body: JsonObject, turn: Turn): Promise<JsonObje
     }
     if (candidateChanged) {
       changed = true;
-      candidates.push({ ...(candidate as JsonObject), content: { ...content, parts: rewritten } });
+      candidates.push({ ...candidate, content: { ...content, parts: rewritten } });
     } else candidates.push(candidate);
   }
   return changed ? { ...body, candidates } : undefined;
+}
+
+/** One streamed response object, judged whole; refused when it is not a JSON object. */
+async function rewriteChunk(text: string, turn: Turn): Promise<JsonObject | undefined> {
+  const body = tryParse(text);
+  if (!isObject(body)) refuse("a streamed chunk that is not a JSON object");
+  return rewriteCandidates(body, turn);
+}
+
+function mentionsFunctionCall(text: string): boolean {
+  return text.includes('"functionCall"') || text.includes('"function_call"');
 }
 
 const callNamePattern = /"function_?[cC]all"\s*:\s*\{\s*"name"\s*:\s*"((?:[^"\\]|\\.)*)"/;
@@ -88,12 +114,11 @@ class GeminiSseRewriter implements StreamRewriter {
 
   async push(chunk: Buffer): Promise<void> {
     for (const event of this.#parser.push(chunk)) {
-      if (event.data === undefined || !mentionsFunctionCall(event.data)) {
+      if (event.data === undefined) {
         this.#emit(event.raw);
         continue;
       }
-      const body = tryParse(event.data);
-      const rewritten = isObject(body) ? await rewriteCandidates(body, this.#turn) : undefined;
+      const rewritten = await rewriteChunk(event.data, this.#turn);
       if (rewritten) this.#write(rewritten);
       else this.#emit(event.raw);
     }
@@ -126,23 +151,36 @@ class GeminiSseRewriter implements StreamRewriter {
 
 class GeminiArrayRewriter implements StreamRewriter {
   readonly #turn: Turn;
-  readonly #emit: Emit;
   readonly #splitter = new JsonArraySplitter();
+  readonly #emit: Emit;
+  /** Where the bytes sent so far leave the array: what an error element needs before it. */
+  #position: "before" | "open" | "element" = "before";
 
   constructor(turn: Turn, emit: Emit) {
     this.#turn = turn;
     this.#emit = emit;
   }
 
+  #send(piece: ArrayPiece, bytes = piece.raw): void {
+    if (piece.kind === "element") this.#position = "element";
+    else if (bytes.includes(0x2c) || bytes.includes(0x5b)) this.#position = "open";
+    this.#emit(bytes);
+  }
+
+  /** The bytes that end the array with an error element, wherever the stream was cut. */
+  closingError(message: string): Buffer {
+    const before = { before: "[", open: "", element: "," }[this.#position];
+    return Buffer.from(`${before}${JSON.stringify(geminiError(message))}]`);
+  }
+
   async push(chunk: Buffer): Promise<void> {
     for (const piece of this.#splitter.push(chunk)) {
-      if (piece.kind === "separator" || !mentionsFunctionCall(piece.raw.toString("utf8"))) {
-        this.#emit(piece.raw);
+      if (piece.kind === "separator") {
+        this.#send(piece);
         continue;
       }
-      const body = tryParse(piece.raw.toString("utf8"));
-      const rewritten = isObject(body) ? await rewriteCandidates(body, this.#turn) : undefined;
-      this.#emit(rewritten ? Buffer.from(JSON.stringify(rewritten)) : piece.raw);
+      const rewritten = await rewriteChunk(piece.raw.toString("utf8"), this.#turn);
+      this.#send(piece, rewritten ? Buffer.from(JSON.stringify(rewritten)) : undefined);
     }
   }
 
@@ -150,7 +188,7 @@ class GeminiArrayRewriter implements StreamRewriter {
     for (const piece of this.#splitter.end()) {
       const text = piece.raw.toString("utf8");
       if (piece.kind === "separator" || !mentionsFunctionCall(text)) {
-        this.#emit(piece.raw);
+        this.#send(piece);
         continue;
       }
       const outcome = await decideCutShort(text, this.#turn);
@@ -160,8 +198,23 @@ class GeminiArrayRewriter implements StreamRewriter {
   }
 }
 
+/** Google's error body, which the SDK raises as an ApiError (also as a chunk of a stream). */
+function geminiError(message: string): JsonObject {
+  return { error: { code: 502, message, status: "UNAVAILABLE" } };
+}
+
+function arrayRewriter(turn: Turn, emit: Emit): StreamRewriter {
+  const inner = new GeminiArrayRewriter(turn, emit);
+  return refusing(inner, turn, emit, (message) => inner.closingError(message));
+}
+
 export const geminiResponse: ResponseSide = {
   rewriteJson: (body, turn) => (isObject(body) ? rewriteCandidates(body, turn) : Promise.resolve(undefined)),
+  refusalBody: geminiError,
   streamRewriter: (turn, emit, framing) =>
-    framing === "sse" ? new GeminiSseRewriter(turn, emit) : new GeminiArrayRewriter(turn, emit),
+    framing === "sse"
+      ? refusing(new GeminiSseRewriter(turn, emit), turn, emit, (message) =>
+          formatEvent({ data: JSON.stringify(geminiError(message)) }, "\n"),
+        )
+      : arrayRewriter(turn, emit),
 };

@@ -1,14 +1,7 @@
 import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../proxy/dialect.ts";
-import { HeldCall } from "../../proxy/held-call.ts";
-import {
-  arrayAt,
-  isObject,
-  type JsonObject,
-  numberAt,
-  objectAt,
-  stringAt,
-  tryParse,
-} from "../../proxy/json-values.ts";
+import { HeldCall, readArguments } from "../../proxy/held-call.ts";
+import { arrayAt, isObject, type JsonObject, numberAt, objectAt, tryParse } from "../../proxy/json-values.ts";
+import { indexAt, openaiError, printable, refuse, refusing } from "../../proxy/refusal.ts";
 import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
 
 /**
@@ -21,6 +14,8 @@ import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
 
 interface OpenCall {
   index: number;
+  id: string | undefined;
+  custom: boolean;
   /** Index the call has in the rewritten stream (calls before it may have been removed). */
   outIndex: number;
   call: HeldCall;
@@ -29,6 +24,9 @@ interface OpenCall {
 
 interface ChoiceState {
   open: OpenCall | undefined;
+  /** Calls started in this choice (the next index) and the indices already decided. */
+  started: number;
+  closed: Set<number>;
   letThrough: number;
   blocked: number;
   finished: boolean;
@@ -47,28 +45,81 @@ function envelope(chunk: JsonObject): JsonObject {
 const legacyIndex = -1;
 const callFinishReasons = new Set(["tool_calls", "function_call"]);
 
-/** The call fragments of one choice's delta: `tool_calls[]` entries and a legacy `function_call`. */
-function callDeltas(
-  delta: JsonObject | undefined,
-): { index: number; id: string; fn: JsonObject | undefined; custom: boolean }[] {
-  const found = (arrayAt(delta, "tool_calls") ?? []).map((call) => {
-    const custom = objectAt(call, "custom");
+interface CallDelta {
+  index: number;
+  id: string | undefined;
+  name: string | undefined;
+  fn: JsonObject | undefined;
+  custom: boolean;
+}
+
+/** A string field that may be absent (or null) but nothing else. */
+function optionalString(value: JsonObject | undefined, key: string, where: string): string | undefined {
+  const field = value?.[key];
+  if (field === undefined || field === null) return undefined;
+  if (typeof field !== "string") refuse(`${where}: ${key} is not a string`);
+  return field;
+}
+
+/** An object field that may be absent (or null) but nothing else: objects where arrays go are refused. */
+function optionalObject(value: JsonObject | undefined, key: string, where: string): JsonObject | undefined {
+  const field = value?.[key];
+  if (field === undefined || field === null) return undefined;
+  if (!isObject(field)) refuse(`${where}: ${key} is not an object`);
+  return field;
+}
+
+function optionalArray(value: JsonObject | undefined, key: string, where: string): unknown[] | undefined {
+  const field = value?.[key];
+  if (field === undefined || field === null) return undefined;
+  if (!Array.isArray(field)) refuse(`${where}: ${key} is not an array`);
+  return field;
+}
+
+/**
+ * The call fragments of one choice's delta, read strictly: `tool_calls[]` entries with integral
+ * indices and one kind each (`function` or `custom`, never both), and a legacy `function_call`.
+ */
+function callDeltas(delta: JsonObject | undefined): CallDelta[] {
+  const found = (optionalArray(delta, "tool_calls", "delta") ?? []).map((entry): CallDelta => {
+    if (!isObject(entry)) refuse("delta.tool_calls holds an entry that is not an object");
+    const index = indexAt(entry, "index", "delta.tool_calls[]");
+    const where = `tool call ${index}`;
+    const custom = optionalObject(entry, "custom", where);
+    const fn = optionalObject(entry, "function", where);
+    if (custom && fn) refuse(`${where} is both a custom and a function call`);
+    const body = custom ?? fn;
     return {
-      index: numberAt(call, "index") ?? 0,
-      id: stringAt(call, "id") ?? "",
-      fn: custom ?? objectAt(call, "function"),
+      index,
+      id: optionalString(entry, "id", where),
+      name: optionalString(body, "name", where),
+      fn: body,
       custom: custom !== undefined,
     };
   });
-  const legacy = objectAt(delta, "function_call");
-  if (legacy) found.push({ index: legacyIndex, id: "", fn: legacy, custom: false });
+  const legacy = optionalObject(delta, "function_call", "delta");
+  if (legacy) {
+    found.push({
+      index: legacyIndex,
+      id: undefined,
+      name: optionalString(legacy, "name", "function_call"),
+      fn: legacy,
+      custom: false,
+    });
+  }
   return found;
 }
 
-function mightConcernTools(data: string): boolean {
-  return (
-    data.includes('"tool_calls"') || /"finish_reason":\s*"/.test(data) || data.includes('"function_call"')
-  );
+/** A choice that starts, continues or ends calls; validated on the way (a plain text delta is not). */
+function mayConcernTools(choice: unknown): boolean {
+  if (!isObject(choice)) refuse("a choice that is not an object");
+  indexAt(choice, "index", "choice");
+  // The SDK copies a chunk choice's other keys onto its snapshot: a `message` would replace
+  // everything accumulated from the deltas.
+  if (choice.message !== undefined) refuse("a streamed choice carries a whole message");
+  const delta = optionalObject(choice, "delta", "choice");
+  const finish = optionalString(choice, "finish_reason", "choice");
+  return callDeltas(delta).length > 0 || finish !== undefined;
 }
 
 class ChatStreamRewriter implements StreamRewriter {
@@ -77,6 +128,7 @@ class ChatStreamRewriter implements StreamRewriter {
   readonly #parser = new SseParser();
   readonly #choices = new Map<number, ChoiceState>();
   #lastEnvelope: JsonObject = { object: "chat.completion.chunk" };
+  #done = false;
 
   constructor(turn: Turn, emit: Emit) {
     this.#turn = turn;
@@ -86,7 +138,7 @@ class ChatStreamRewriter implements StreamRewriter {
   #choice(index: number): ChoiceState {
     let state = this.#choices.get(index);
     if (!state) {
-      state = { open: undefined, letThrough: 0, blocked: 0, finished: false };
+      state = { open: undefined, started: 0, closed: new Set(), letThrough: 0, blocked: 0, finished: false };
       this.#choices.set(index, state);
     }
     return state;
@@ -120,15 +172,32 @@ class ChatStreamRewriter implements StreamRewriter {
   }
 
   async #onEvent(event: SseEvent): Promise<void> {
+    // An event the stream ended in the middle of is never dispatched by the SDK; one without data
+    // (a comment, a keep-alive) carries nothing it reads.
+    if (!event.complete) return;
     const data = event.data;
-    if (data === undefined || !mightConcernTools(data)) {
-      if (data?.trim() === "[DONE]") await this.#closeAll(true);
+    if (data === undefined) {
+      this.#emit(event.raw);
+      return;
+    }
+    if (this.#done) refuse("data after [DONE]");
+    if (data === "[DONE]") {
+      this.#done = true;
+      await this.#closeAll(true);
       this.#emit(event.raw);
       return;
     }
     const chunk = tryParse(data);
-    const choices = arrayAt(chunk, "choices");
-    if (!isObject(chunk) || !choices) {
+    if (!isObject(chunk)) refuse("a chunk that is not a JSON object");
+    if (chunk.error !== undefined && chunk.error !== null) {
+      // The SDK raises it; what is held is decided on what arrived.
+      await this.#closeAll(true);
+      this.#emit(event.raw);
+      return;
+    }
+    const choices = chunk.choices;
+    if (!Array.isArray(choices)) refuse("chunk choices is not an array");
+    if (!choices.map(mayConcernTools).includes(true)) {
       this.#emit(event.raw);
       return;
     }
@@ -138,17 +207,18 @@ class ChatStreamRewriter implements StreamRewriter {
     for (const choice of choices) {
       const choiceIndex = numberAt(choice, "index") ?? 0;
       const state = this.#choice(choiceIndex);
-      for (const { index, id, fn, custom } of callDeltas(objectAt(choice, "delta"))) {
+      for (const { index, id, name, fn, custom } of callDeltas(objectAt(choice, "delta"))) {
         if (!state.open || state.open.index !== index) {
           if (state.open) await this.#close(choiceIndex, state, false);
-          const call = await HeldCall.start(
-            this.#turn,
-            stringAt(fn, "name") ?? "",
-            { callId: id },
-            { freeText: custom },
-          );
+          if (state.closed.has(index)) refuse(`a delta for tool call ${index} after it was decided`);
+          if (index !== legacyIndex && index !== state.started) {
+            refuse(`tool call index ${index} where call ${state.started} comes next`);
+          }
+          if (name === undefined) refuse(`tool call ${index} starts without a name`);
+          if (index !== legacyIndex) state.started++;
+          const call = await HeldCall.start(this.#turn, name, { callId: id ?? "" }, { freeText: custom });
           const outIndex = index === legacyIndex ? legacyIndex : state.letThrough;
-          state.open = { index, outIndex, call, held: [] };
+          state.open = { index, id, custom, outIndex, call, held: [] };
           if (call.mode === "pass") state.letThrough++;
           if (call.mode === "drop") {
             state.blocked++;
@@ -164,9 +234,20 @@ class ChatStreamRewriter implements StreamRewriter {
               ],
             });
           }
+        } else {
+          // A decision is final: a later delta may only add arguments to the call it continues.
+          const open = state.open;
+          if (name !== undefined && name !== open.call.name) {
+            refuse(`tool call ${index} renamed from '${printable(open.call.name)}' to '${printable(name)}'`);
+          }
+          if (id !== undefined && open.id !== undefined && id !== open.id) {
+            refuse(`tool call ${index} changes its id`);
+          }
+          if (custom !== open.custom) refuse(`tool call ${index} changes between function and custom`);
+          open.id ??= id;
         }
         const open = state.open;
-        const fragment = stringAt(fn, "arguments") ?? stringAt(fn, "input");
+        const fragment = optionalString(fn, custom ? "input" : "arguments", `tool call ${index}`);
         if (fragment !== undefined) open.call.appendArguments(fragment);
         if (open.call.mode === "hold") holdBy = open;
         else if (open.call.mode === "drop" || open.outIndex !== open.index) rewrite = true;
@@ -248,6 +329,7 @@ class ChatStreamRewriter implements StreamRewriter {
   async #close(choiceIndex: number, state: ChoiceState, truncated: boolean): Promise<void> {
     const open = state.open!;
     state.open = undefined;
+    state.closed.add(open.index);
     const outcome = await open.call.finish(truncated);
     if (open.call.mode !== "hold") return;
     if (outcome.allowed) {
@@ -282,31 +364,52 @@ class ChatStreamRewriter implements StreamRewriter {
   }
 }
 
+/** One call of a whole message: its name and argument text, read strictly. */
+function wholeCall(
+  call: unknown,
+  where: string,
+): { name: string; text: string; custom: boolean; id: string } {
+  if (!isObject(call)) refuse(`${where}: a tool call that is not an object`);
+  const custom = optionalObject(call, "custom", where);
+  const fn = optionalObject(call, "function", where);
+  if (custom && fn) refuse(`${where}: a tool call that is both a custom and a function call`);
+  const body = custom ?? fn;
+  const name = body?.name;
+  if (typeof name !== "string") refuse(`${where}: a tool call without a string name`);
+  const text = optionalString(body, custom ? "input" : "arguments", where) ?? "";
+  return { name, text, custom: custom !== undefined, id: optionalString(call, "id", where) ?? "" };
+}
+
 async function rewriteCompletion(body: JsonObject, turn: Turn): Promise<JsonObject | undefined> {
   let changed = false;
   const choices: unknown[] = [];
-  for (const choice of arrayAt(body, "choices") ?? []) {
-    const message = objectAt(choice, "message");
-    const legacy = objectAt(message, "function_call");
-    const calls =
-      arrayAt(message, "tool_calls") ?? (legacy ? [{ id: "", function: legacy, legacy: true }] : undefined);
-    if (!message || !calls) {
+  const original = body.choices;
+  if (!Array.isArray(original)) refuse("completion choices is not an array");
+  for (const choice of original) {
+    if (!isObject(choice)) refuse("a choice that is not an object");
+    const message = optionalObject(choice, "message", "choice");
+    const legacy = optionalObject(message, "function_call", "message");
+    const listed = optionalArray(message, "tool_calls", "message");
+    const calls = [...(listed ?? []), ...(legacy ? [{ id: "", function: legacy }] : [])];
+    if (!message || calls.length === 0) {
       choices.push(choice);
       continue;
     }
     const kept: unknown[] = [];
     const messages: string[] = [];
-    for (const call of calls) {
-      const fn = objectAt(call, "function") ?? objectAt(call, "custom");
-      const custom = objectAt(call, "custom") !== undefined;
-      const text = stringAt(fn, "arguments") ?? stringAt(fn, "input") ?? "";
-      const parsed = custom ? { input: text } : text.trim() === "" ? {} : tryParse(text);
-      const decided = await turn.decide(stringAt(fn, "name") ?? "", parsed ?? text, {
-        detail: { callId: stringAt(call, "id") ?? "" },
-        ...(parsed === undefined ? { argumentsUnreadable: true } : {}),
+    let legacyBlocked = false;
+    for (const [position, call] of calls.entries()) {
+      const { name, text, custom, id } = wholeCall(call, "message.tool_calls");
+      const args = readArguments(text, custom);
+      const decided = await turn.decide(name, args.value, {
+        detail: { callId: id },
+        ...(args.unreadable ? { argumentsUnreadable: true } : {}),
       });
-      if (decided.blocked) messages.push(decided.message);
-      else kept.push(call);
+      const isLegacy = legacy !== undefined && position === calls.length - 1;
+      if (decided.blocked) {
+        messages.push(decided.message);
+        if (isLegacy) legacyBlocked = true;
+      } else if (!isLegacy) kept.push(call);
     }
     if (messages.length === 0) {
       choices.push(choice);
@@ -315,14 +418,15 @@ async function rewriteCompletion(body: JsonObject, turn: Turn): Promise<JsonObje
     changed = true;
     const content = typeof message.content === "string" && message.content !== "" ? [message.content] : [];
     const next: JsonObject = { ...message, content: [...content, ...messages].join("\n") };
-    if (legacy) delete next.function_call;
-    else if (kept.length > 0) next.tool_calls = kept;
+    if (legacyBlocked) delete next.function_call;
+    if (kept.length > 0) next.tool_calls = kept;
     else delete next.tool_calls;
-    const finish = (choice as JsonObject).finish_reason;
+    const callsLeft = kept.length > 0 || (legacy !== undefined && !legacyBlocked);
+    const finish = choice.finish_reason;
     choices.push({
-      ...(choice as JsonObject),
+      ...choice,
       message: next,
-      finish_reason: kept.length === 0 && callFinishReasons.has(finish as string) ? "stop" : finish,
+      finish_reason: !callsLeft && callFinishReasons.has(finish as string) ? "stop" : finish,
     });
   }
   return changed ? { ...body, choices } : undefined;
@@ -330,5 +434,9 @@ async function rewriteCompletion(body: JsonObject, turn: Turn): Promise<JsonObje
 
 export const openaiChatResponse: ResponseSide = {
   rewriteJson: (body, turn) => (isObject(body) ? rewriteCompletion(body, turn) : Promise.resolve(undefined)),
-  streamRewriter: (turn, emit) => new ChatStreamRewriter(turn, emit),
+  refusalBody: openaiError,
+  streamRewriter: (turn, emit) =>
+    refusing(new ChatStreamRewriter(turn, emit), turn, emit, (message) =>
+      formatEvent({ data: JSON.stringify(openaiError(message)) }, "\n"),
+    ),
 };
