@@ -133,7 +133,12 @@ export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOpti
     }
     const name = target.hostname.replace(/^\[|\]$/g, "").toLowerCase();
     const port = target.port ? Number(target.port) : 80;
-    const { destination, decision } = await classify(name, port, "http");
+    const classified = await classify(name, port, "http");
+    const { destination } = classified;
+    const decision =
+      destination && classified.decision.verdict === "tunnel"
+        ? await listener.checkNotInspectedAlias(name, destination, classified.decision)
+        : classified.decision;
     listener.recordDecision(req.socket, destination, name, "http", decision);
     if (decision.verdict === "deny") return refuse(403, decision.reason, decision.rule);
     if (!destination) return refuse(502, `cannot resolve ${name}`);

@@ -60,9 +60,38 @@ describe("routing /mcp/<server>", () => {
     };
     expect(status("/nope")).toBe(404);
     expect(status("/files")).toBe(400);
-    expect(status("/github/http://evil.example/x")).toBe(400);
-    expect(status("/github//evil.example/x")).toBe(200);
-    expect(resolveTarget(servers, "/github//evil.example/x", "").url.origin).toBe("https://mcp.github.com");
+    for (const path of ["/github/http://evil.example/x", "/github//evil.example/x"]) {
+      const url = resolveTarget(servers, path, "").url;
+      expect(url.origin).toBe("https://mcp.github.com");
+      expect(url.pathname.startsWith("/api/")).toBe(true);
+    }
+  });
+
+  // Issue 10 class 12: `/mcp/notes/../github/mcp` ran a tool on github judged as notes, and
+  // `/mcp/github/../admin/mcp` reached an undeclared server.
+  it("normalises the path before routing: the server named is the server reached, within its base", () => {
+    const shared = new Map<string, DeclaredServer>([
+      ["github", { name: "github", transport: "StreamableHTTP", url: new URL("http://h:1/github/mcp") }],
+      ["notes", { name: "notes", transport: "StreamableHTTP", url: new URL("http://h:1/notes/mcp") }],
+    ]);
+    const reach = (path: string) => {
+      try {
+        const target = resolveTarget(shared, path, "");
+        return `${target.server.name} ${target.url.pathname}`;
+      } catch (error) {
+        return String((error as McpRouteError).status);
+      }
+    };
+    expect(reach("/notes/../github/mcp")).toBe("github /github/mcp");
+    expect(reach("/notes/%2e%2e/github/mcp")).toBe("github /github/mcp");
+    expect(reach("/notes/.%2E/github/mcp")).toBe("github /github/mcp");
+    expect(reach("/notes\\..\\github\\mcp")).toBe("github /github/mcp");
+    expect(reach("/github/../admin/mcp")).toBe("404");
+    expect(reach("/github/x/../../../admin/mcp")).toBe("404");
+    expect(reach("/github/mcp/../../notes/mcp")).toBe("notes /notes/mcp");
+    expect(reach("/github/..%2Fadmin/mcp")).toBe("400");
+    expect(reach("/github/%5C..%5Cadmin")).toBe("400");
+    expect(reach("/%zz")).toBe("400");
   });
 
   it("rewrites a legacy endpoint to a proxy path, and refuses one it cannot address", () => {
