@@ -417,6 +417,10 @@ export class TransparentListener {
         alpn: false,
         decision,
       });
+      // The peek paused the socket: an HTTP server reads a socket whose handle another HTTP server
+      // consumed before (an explicit proxy's CONNECT) through 'data' events, which a paused socket
+      // never emits. Without this, CONNECT to a plain-HTTP inspected host hung.
+      socket.resume();
       return;
     }
     const key = connectionKey(socket);

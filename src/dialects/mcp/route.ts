@@ -19,7 +19,9 @@ import {
   errorResponse,
   idKey,
   type JsonRpcResponse,
+  JsonTextError,
   parseBody,
+  parseJson,
 } from "./jsonrpc.ts";
 import { McpRouteError, type McpTarget, proxyPathFor, resolveTarget } from "./routing.ts";
 import { replaceEventData } from "./sse.ts";
@@ -263,6 +265,17 @@ class RouteState {
         ? this.#pendingFor(target, mcpSession)
         : new Map<string, PendingListing>();
     for (const message of parsed.messages) {
+      if (message.kind === "request" && pending.has(idKey(message.message.id))) {
+        // Two requests one answer could match: the answer might be filtered as the wrong listing.
+        answers.push(
+          errorResponse(
+            message.message.id,
+            errorCodes.invalidRequest,
+            `request id ${JSON.stringify(message.message.id)} is already used by a listing request awaiting its answer`,
+          ),
+        );
+        continue;
+      }
       const outcome = await this.#judge(context, message);
       if (outcome.answer) answers.push(outcome.answer);
       if (!outcome.forward) continue;
@@ -396,14 +409,14 @@ class RouteState {
       if (typeof cursor === "string" && session.legacy) this.#sendRecheck(session.legacy, cursor);
       return { value, changed: false, drop: true };
     }
-    return {
-      value: result === value.result ? value : { ...value, result },
-      changed: result !== value.result,
-      drop: false,
-    };
+    // Always re-serialised: the client receives the listing that was judged, not the upstream's bytes.
+    return { value: result === value.result ? value : { ...value, result }, changed: true, drop: false };
   }
 
-  /** The messages of one JSON text, processed; `value` undefined when every message was swallowed. */
+  /**
+   * The messages of one JSON text, processed; `value` undefined when every message was swallowed.
+   * Throws JsonTextError for text that is not JSON: it is never relayed unread.
+   */
   async #processData(
     data: string,
     context: McpContext,
@@ -411,12 +424,7 @@ class RouteState {
     target: McpTarget,
     session: { id: string | undefined; legacy: LegacySession | undefined },
   ): Promise<{ value: unknown; changed: boolean }> {
-    let value: unknown;
-    try {
-      value = JSON.parse(data);
-    } catch {
-      return { value: undefined, changed: false };
-    }
+    const value = parseJson(data, "upstream message");
     if (Array.isArray(value)) {
       const out: unknown[] = [];
       let changed = false;
@@ -447,10 +455,19 @@ class RouteState {
       "upstream JSON answer",
     );
     const headers = forwardableResponseHeaders(response.headers, ["content-length", "content-encoding"]);
-    const processed = await this.#processData(body.toString("utf8"), context, pending, target, {
-      id: context.mcpSession,
-      legacy: undefined,
-    });
+    let processed: { value: unknown; changed: boolean };
+    try {
+      processed = await this.#processData(body.toString("utf8"), context, pending, target, {
+        id: context.mcpSession,
+        legacy: undefined,
+      });
+    } catch (error) {
+      if (!(error instanceof JsonTextError)) throw error;
+      throw new McpRouteError(
+        502,
+        `MCP server '${target.server.name}' answered with unreadable JSON: ${error.message}`,
+      );
+    }
     if (answers.length === 0 && !processed.changed) {
       res.writeHead(response.statusCode, { ...headers, "content-length": body.length });
       res.end(body);
@@ -504,12 +521,19 @@ class RouteState {
         await write(res, replaceEventData(event.raw, path, parser.lineEnding));
         return;
       }
-      if (event.data === undefined) {
+      if (event.data === undefined || event.data.trim() === "") {
         await write(res, event.raw);
         return;
       }
       const listings = session.legacy?.pending ?? pending;
-      const processed = await this.#processData(event.data, context, listings, target, session);
+      let processed: { value: unknown; changed: boolean };
+      try {
+        processed = await this.#processData(event.data, context, listings, target, session);
+      } catch (error) {
+        if (!(error instanceof JsonTextError)) throw error;
+        this.#context.log(`toolwall mcp: ${target.server.name}: event dropped: ${error.message}`);
+        return;
+      }
       if (!processed.changed) await write(res, event.raw);
       else if (processed.value !== undefined)
         await write(res, replaceEventData(event.raw, JSON.stringify(processed.value), parser.lineEnding));
@@ -653,21 +677,23 @@ async function readAnswer(
   if (response.statusCode >= 300) return undefined;
   const find = (value: unknown): JsonRpcResponse | undefined => {
     const items = Array.isArray(value) ? value : [value];
-    return items.find((item) => isObject(item) && item.id === id) as JsonRpcResponse | undefined;
+    return items.find((item) => isObject(item) && idKey(item.id) === idKey(id)) as
+      | JsonRpcResponse
+      | undefined;
   };
   if (contentType(response.headers) === "text/event-stream") {
     const parser = new SseParser();
     for (const event of [...parser.push(body), ...parser.end()]) {
       if (event.data === undefined) continue;
       try {
-        const found = find(JSON.parse(event.data));
+        const found = find(parseJson(event.data, "re-check answer"));
         if (found) return found;
       } catch {}
     }
     return undefined;
   }
   try {
-    return find(JSON.parse(body.toString("utf8")));
+    return find(parseJson(body.toString("utf8"), "re-check answer"));
   } catch {
     return undefined;
   }

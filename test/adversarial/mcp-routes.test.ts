@@ -1,0 +1,186 @@
+/**
+ * Issue 10, classes 12 and 13, as an attacker runs them: an MCP client that crafts URLs, and an
+ * ordinary configuration with two MCP servers on one origin, reached through `toolwall proxy`'s
+ * `/mcp/<server>` route and through its explicit forward-proxy mode (absolute form and CONNECT).
+ * Every case fails on the main before the fix: the denied call reached a server.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ProxyAgent, fetch as undiciFetch } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PolicySet } from "../../src/policy/evaluate.ts";
+import { parsePolicies } from "../../src/policy/load.ts";
+import { explicitModeSetup } from "../../src/proxy/explicit.ts";
+import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
+import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
+import { type McpOrigin, startMcpOrigin } from "./mcp-origin.ts";
+
+const call = (tool: string) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: tool, arguments: { id: "x" } },
+  });
+
+/** One raw HTTP/1.1 POST: the path goes on the wire exactly as written (no URL normalisation). */
+function post(port: number, path: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path,
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("MCP routes: the server a request reaches is the server it was judged as", () => {
+  let origin: McpOrigin;
+  let proxy: LocalProxy;
+  const audit = new MemoryAuditSink();
+  const caDir = mkdtempSync(join(tmpdir(), "toolwall-routes-"));
+
+  beforeAll(async () => {
+    origin = await startMcpOrigin(["/github/mcp", "/notes/mcp", "/admin/mcp"]);
+    const base = `http://localhost:${origin.port}`;
+    const { policies: documents, problems } = parsePolicies(
+      `
+apiVersion: toolwall.io/v1alpha1
+kind: MCPPolicy
+metadata: { name: routes, namespace: agents }
+spec:
+  failClosed: true
+  servers:
+    - { name: github, transport: StreamableHTTP, url: "${base}/github/mcp" }
+    - { name: notes, transport: StreamableHTTP, url: "${base}/notes/mcp" }
+  toolPolicy:
+    rules:
+      - { action: Deny, servers: [github], tools: [delete_repo], reason: repositories stay }
+      - { action: Deny, servers: [notes], tools: [read_note], reason: notes are private }
+`,
+      "routes.yaml",
+    );
+    expect(problems).toEqual([]);
+    const setup = await explicitModeSetup({
+      caDir,
+      resolve: ["localhost=127.0.0.1"],
+      extraCaFiles: [],
+      documents,
+      log: () => {},
+    });
+    proxy = await startLocalProxy({
+      policies: PolicySet.fromDocuments(documents),
+      audit,
+      providers: [],
+      listen: { host: "127.0.0.1", port: 0 },
+      mcp: true,
+      log: () => {},
+      ...setup,
+    });
+  });
+
+  afterAll(async () => {
+    await proxy?.close(1000);
+    await origin?.close();
+    rmSync(caDir, { recursive: true, force: true });
+  });
+
+  it("class 12: dot segments, plain or encoded, are resolved before the server is chosen", async () => {
+    for (const path of [
+      "/mcp/notes/../github/mcp",
+      "/mcp/notes/%2e%2e/github/mcp",
+      "/mcp/notes/.%2E/github/mcp",
+      "/mcp/notes\\..\\github\\mcp",
+      "/mcp/notes/x/../../github/mcp",
+    ]) {
+      const answer = await post(proxy.address.port, path, call("delete_repo"));
+      expect(answer.text, path).toContain("repositories stay");
+    }
+    expect(origin.reached("/github/mcp", "delete_repo")).toBe(0);
+  });
+
+  it("class 12: a path that leaves the declared base is an undeclared server, or refused", async () => {
+    for (const path of [
+      "/mcp/github/../admin/mcp",
+      "/mcp/github/%2e%2e/admin/mcp",
+      "/mcp/github/..%2Fadmin/mcp",
+    ]) {
+      const answer = await post(proxy.address.port, path, call("delete_repo"));
+      expect([400, 404], `${path}: ${answer.text}`).toContain(answer.status);
+    }
+    expect(origin.reached("/admin/mcp", "delete_repo")).toBe(0);
+  });
+
+  async function sdkThroughProxy(url: string, proxyTunnel: boolean) {
+    const dispatcher = new ProxyAgent({ uri: proxy.url, proxyTunnel });
+    const client = new Client({ name: "toolwall-adversary", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        fetch: ((input: string, init: object) => undiciFetch(input, { ...init, dispatcher })) as never,
+      }),
+    );
+    return {
+      client,
+      close: async () => {
+        await client.close();
+        await dispatcher.close();
+      },
+    };
+  }
+
+  for (const proxyTunnel of [false, true]) {
+    const how = proxyTunnel ? "CONNECT tunnel" : "absolute-form request";
+    it(`class 13 (${how}): the second server declared on an origin is judged by its own rules`, async () => {
+      for (const host of ["localhost", "127.0.0.1", "LOCALHOST."]) {
+        const { client, close } = await sdkThroughProxy(
+          `http://${host}:${origin.port}/notes/mcp`,
+          proxyTunnel,
+        );
+        try {
+          await expect(client.callTool({ name: "read_note", arguments: { id: "x" } }), host).rejects.toThrow(
+            "notes are private",
+          );
+          const allowed = await client.callTool({ name: "delete_repo", arguments: { id: "x" } });
+          expect(JSON.stringify(allowed)).toContain("delete_repo ran on /notes/mcp");
+        } finally {
+          await close();
+        }
+      }
+      expect(origin.reached("/notes/mcp", "read_note")).toBe(0);
+    });
+  }
+
+  it("class 13: case variants are judged as the declared server; paths outside every base are refused (failClosed)", async () => {
+    const absolute = (path: string) => `http://127.0.0.1:${origin.port}${path}`;
+    const viaProxy = (path: string) => post(proxy.address.port, absolute(path), call("read_note"));
+    for (const path of ["/NOTES/mcp", "/Notes/MCP", "/github/../notes/mcp", "/%6Eotes/mcp"]) {
+      const answer = await viaProxy(path);
+      expect(answer.text, path).toContain("notes are private");
+    }
+    for (const path of ["/admin/mcp", "/github/../admin/mcp"]) {
+      const answer = await viaProxy(path);
+      expect(answer.status, path).toBe(403);
+      expect(answer.text).toContain("failClosed");
+    }
+    expect(origin.reached("/notes/mcp", "read_note")).toBe(0);
+    expect(origin.reached("/admin/mcp", "read_note")).toBe(0);
+  });
+});
