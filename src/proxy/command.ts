@@ -118,17 +118,24 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
             documents,
             log,
           });
-    const running = await startLocalProxy({
-      policies,
-      audit: new JsonLineAuditSink(process.stdout),
-      providers: routes,
-      listen,
-      admin,
-      state: { ...(redis ? { redisUrl: redis } : {}), timeoutMs: stateTimeoutMs },
-      mcp: true,
-      log,
-      ...(explicit ?? {}),
-    });
+    let running: Awaited<ReturnType<typeof startLocalProxy>>;
+    try {
+      running = await startLocalProxy({
+        policies,
+        audit: new JsonLineAuditSink(process.stdout),
+        providers: routes,
+        listen,
+        admin,
+        state: { ...(redis ? { redisUrl: redis } : {}), timeoutMs: stateTimeoutMs },
+        mcp: true,
+        log,
+        ...(explicit ?? {}),
+      });
+    } catch (error) {
+      log(`toolwall proxy: ${(error as Error).message}`);
+      setTimeout(() => process.exit(1), 1000).unref();
+      return 1;
+    }
     log(
       `toolwall proxy: listening on ${running.url} (${routes.map((r) => `${r.prefix} → ${r.upstream.origin}`).join(", ")}); admin on http://${admin.host}:${running.adminAddress?.port}; ${policies.policies.length} polic${policies.policies.length === 1 ? "y" : "ies"}; state in ${redis ? "Redis" : "memory"}`,
     );
@@ -140,8 +147,12 @@ in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
       process.once("SIGTERM", () => stop("SIGTERM"));
       process.once("SIGINT", () => stop("SIGINT"));
     });
-    await running.close(30_000);
+    // 28 s plus at most 1 s to close the rest: out before a 30 s grace period ends.
+    await running.close(28_000);
     log("toolwall proxy: stopped");
+    // The documented drain is 30 s: a handle something left open (a socket, a client) must not
+    // keep the process past it. Unreferenced, the timer fires only if the process would not exit.
+    setTimeout(() => process.exit(), 1000).unref();
     return 0;
   },
 };
