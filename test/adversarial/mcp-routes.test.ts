@@ -6,7 +6,8 @@
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
-import { request } from "node:http";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -54,6 +55,7 @@ function post(port: number, path: string, body: string): Promise<{ status: numbe
 
 describe("MCP routes: the server a request reaches is the server it was judged as", () => {
   let origin: McpOrigin;
+  let redirector: Server;
   let proxy: LocalProxy;
   const audit = new MemoryAuditSink();
   const caDir = mkdtempSync(join(tmpdir(), "toolwall-routes-"));
@@ -61,6 +63,13 @@ describe("MCP routes: the server a request reaches is the server it was judged a
   beforeAll(async () => {
     origin = await startMcpOrigin(["/github/mcp", "/notes/mcp", "/admin/mcp"]);
     const base = `http://localhost:${origin.port}`;
+    // Sends every request on to github, which the client would then reach without the proxy.
+    redirector = createServer((req, res) => {
+      req.resume();
+      res.writeHead(307, { location: `http://127.0.0.1:${origin.port}/github/mcp` }).end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, "127.0.0.1", resolve));
+    const redirectorUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/mcp`;
     const { policies: documents, problems } = parsePolicies(
       `
 apiVersion: toolwall.io/v1alpha1
@@ -71,6 +80,7 @@ spec:
   servers:
     - { name: github, transport: StreamableHTTP, url: "${base}/github/mcp" }
     - { name: notes, transport: StreamableHTTP, url: "${base}/notes/mcp" }
+    - { name: redirector, transport: StreamableHTTP, url: "${redirectorUrl}" }
   toolPolicy:
     rules:
       - { action: Deny, servers: [github], tools: [delete_repo], reason: repositories stay }
@@ -100,6 +110,7 @@ spec:
   afterAll(async () => {
     await proxy?.close(1000);
     await origin?.close();
+    redirector?.close();
     rmSync(caDir, { recursive: true, force: true });
   });
 
@@ -182,5 +193,16 @@ spec:
     }
     expect(origin.reached("/notes/mcp", "read_note")).toBe(0);
     expect(origin.reached("/admin/mcp", "read_note")).toBe(0);
+  });
+
+  it("redirects from an MCP server are not relayed: the client would follow them around the proxy", async () => {
+    const client = new Client({ name: "toolwall-adversary", version: "1.0.0" });
+    await expect(
+      client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp/redirector`))),
+    ).rejects.toThrow(/redirect/);
+    const answer = await post(proxy.address.port, "/mcp/redirector", call("delete_repo"));
+    expect(answer.status).toBe(502);
+    expect(answer.text).toContain("does not relay redirects");
+    expect(origin.reached("/github/mcp", "delete_repo")).toBe(0);
   });
 });

@@ -221,10 +221,11 @@ class RouteState {
 
   /**
    * An upstream request without a body timeout: an MCP stream (a GET stream, a legacy session, a long
-   * tool call answered in SSE) may stay quiet for long; it ends when either side closes it.
+   * tool call answered in SSE) may stay quiet for long; it ends when either side closes it. A
+   * redirect is an McpRouteError, never relayed.
    */
-  #request(request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
-    return this.#context.upstream.agent.request({
+  async #request(request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
+    const response = await this.#context.upstream.agent.request({
       origin: request.url.origin,
       path: request.url.pathname + request.url.search,
       method: request.method as Dispatcher.HttpMethod,
@@ -233,6 +234,15 @@ class RouteState {
       signal: request.signal,
       bodyTimeout: 0,
     });
+    if (response.statusCode >= 300 && response.statusCode < 400 && response.headers.location !== undefined) {
+      // A redirect would send the client to a URL nobody judged (another server, around the proxy).
+      await response.body.dump();
+      throw new McpRouteError(
+        502,
+        `MCP server at ${request.url.origin} answered ${response.statusCode} with a redirect; Toolwall does not relay redirects from MCP servers`,
+      );
+    }
+    return response;
   }
 
   #legacyKey(server: string, url: URL): string {
