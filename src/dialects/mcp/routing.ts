@@ -14,8 +14,11 @@ export class McpRouteError extends Error {
   }
 }
 
-/** Percent-encodings an origin may decode into a path separator or a string terminator. */
-const ambiguousEscape = /%(?:2f|5c|00)/i;
+/**
+ * Percent-encodings an origin may decode into a path separator or a string terminator, an encoded
+ * `%` (a server that decodes twice would read `%252e` as a dot) and `%` that starts no escape.
+ */
+const ambiguousEscape = /%(?:2f|5c|00|25)|%(?![0-9a-f]{2})/i;
 /** RFC 3986 unreserved characters: decoding them never changes what a conforming server reads. */
 const unreservedEscape = /%(?:[46][1-9a-f]|[57][0-9a]|3[0-9]|2d|2e|5f|7e)/gi;
 
@@ -23,12 +26,16 @@ const unreservedEscape = /%(?:[46][1-9a-f]|[57][0-9a]|3[0-9]|2d|2e|5f|7e)/gi;
  * The path an origin reads for a raw request path: unreserved escapes decoded (`%6Eotes` is
  * `notes`), backslashes read as slashes and dot segments resolved (plain or encoded), as the WHATWG
  * URL parser and the servers built on it do. Escapes that some servers decode into a separator or a
- * terminator (`%2F`, `%5C`, `%00`) and fragments are refused rather than guessed.
+ * terminator (`%2F`, `%5C`, `%00`), `%25`, malformed escapes and fragments are refused rather than
+ * guessed.
  */
 export function normalisePath(raw: string): string {
   if (!raw.startsWith("/")) throw new McpRouteError(400, `request path must start with '/', got '${raw}'`);
   if (ambiguousEscape.test(raw) || raw.includes("#") || raw.includes("\0"))
-    throw new McpRouteError(400, "request path holds an encoded slash, backslash, NUL or a fragment");
+    throw new McpRouteError(
+      400,
+      "request path holds an encoded slash, backslash, NUL or percent sign, a malformed escape or a fragment",
+    );
   const decoded = raw.replace(unreservedEscape, (encoded) =>
     String.fromCharCode(Number.parseInt(encoded.slice(1), 16)),
   );
