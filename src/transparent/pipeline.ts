@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isIP } from "node:net";
 import { anthropicMessages } from "../dialects/anthropic-messages/index.ts";
 import { gemini } from "../dialects/gemini/index.ts";
 import { McpRouteError, normalisePath, serverBase } from "../dialects/mcp/routing.ts";
@@ -143,7 +144,8 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
     const queryAt = url.indexOf("?");
     const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
     const search = queryAt < 0 ? "" : url.slice(queryAt);
-    const origin = `${connection.tls ? "https" : "http"}://${connection.serverName}:${connection.port}`;
+    const host = isIP(connection.serverName) === 6 ? `[${connection.serverName}]` : connection.serverName;
+    const origin = `${connection.tls ? "https" : "http"}://${host}:${connection.port}`;
     const abort = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) abort.abort(new Error("client disconnected"));

@@ -6,10 +6,11 @@
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, request, type Server } from "node:http";
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Anthropic from "@anthropic-ai/sdk";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ProxyAgent, fetch as undiciFetch } from "undici";
@@ -53,9 +54,32 @@ function post(port: number, path: string, body: string): Promise<{ status: numbe
   });
 }
 
+/** An Anthropic Messages answer calling Bash. */
+function answerWithBash(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  req.on("end", () => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model: "claude-test",
+        content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "id" } }],
+        stop_reason: "tool_use",
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+    );
+  });
+}
+
 describe("MCP routes: the server a request reaches is the server it was judged as", () => {
   let origin: McpOrigin;
   let redirector: Server;
+  /** A model that always calls Bash, declared as localhost:<port>, and one declared by a name. */
+  let model: Server;
+  let namedModel: Server;
   let proxy: LocalProxy;
   const audit = new MemoryAuditSink();
   const caDir = mkdtempSync(join(tmpdir(), "toolwall-routes-"));
@@ -70,6 +94,12 @@ describe("MCP routes: the server a request reaches is the server it was judged a
     });
     await new Promise<void>((resolve) => redirector.listen(0, "127.0.0.1", resolve));
     const redirectorUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/mcp`;
+    const modelPorts: number[] = [];
+    for (const assign of [(s: Server) => (model = s), (s: Server) => (namedModel = s)]) {
+      const server = assign(createServer(answerWithBash));
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      modelPorts.push((server.address() as AddressInfo).port);
+    }
     const { policies: documents, problems } = parsePolicies(
       `
 apiVersion: toolwall.io/v1alpha1
@@ -81,17 +111,22 @@ spec:
     - { name: github, transport: StreamableHTTP, url: "${base}/github/mcp" }
     - { name: notes, transport: StreamableHTTP, url: "${base}/notes/mcp" }
     - { name: redirector, transport: StreamableHTTP, url: "${redirectorUrl}" }
+  llm:
+    providers:
+      - { host: "localhost:${modelPorts[0]}", dialect: AnthropicMessages }
+      - { host: "model.internal:${modelPorts[1]}", dialect: AnthropicMessages }
   toolPolicy:
     rules:
       - { action: Deny, servers: [github], tools: [delete_repo], reason: repositories stay }
       - { action: Deny, servers: [notes], tools: [read_note], reason: notes are private }
+      - { action: Deny, tools: [Bash], reason: no shell }
 `,
       "routes.yaml",
     );
     expect(problems).toEqual([]);
     const setup = await explicitModeSetup({
       caDir,
-      resolve: ["localhost=127.0.0.1"],
+      resolve: ["localhost=127.0.0.1", "model.internal=127.0.0.1"],
       extraCaFiles: [],
       documents,
       log: () => {},
@@ -111,6 +146,8 @@ spec:
     await proxy?.close(1000);
     await origin?.close();
     redirector?.close();
+    model?.close();
+    namedModel?.close();
     rmSync(caDir, { recursive: true, force: true });
   });
 
@@ -204,5 +241,39 @@ spec:
     expect(answer.status).toBe(502);
     expect(answer.text).toContain("does not relay redirects");
     expect(origin.reached("/github/mcp", "delete_repo")).toBe(0);
+  });
+
+  it("class 13: an LLM provider reached under another name is judged, or refused", async () => {
+    const dispatcher = new ProxyAgent({ uri: proxy.url, proxyTunnel: false });
+    const ask = async (baseURL: string) => {
+      const client = new Anthropic({
+        apiKey: "sk-ant-test",
+        baseURL,
+        maxRetries: 0,
+        fetch: ((input: string, init: object) => undiciFetch(input, { ...init, dispatcher })) as never,
+      });
+      const message = await client.messages.create({
+        model: "claude-test",
+        max_tokens: 10,
+        messages: [{ role: "user", content: "go" }],
+      });
+      return JSON.stringify(message.content);
+    };
+    try {
+      const port = (model.address() as AddressInfo).port;
+      for (const host of ["localhost", "127.0.0.1", "LOCALHOST.", "[::ffff:127.0.0.1]", "2130706433"]) {
+        const content = await ask(`http://${host}:${port}`);
+        expect(content, host).toContain("no shell");
+        expect(content).not.toContain("tool_use");
+      }
+      // Declared by name, reached by its address: not judged as the provider, so refused.
+      const named = (namedModel.address() as AddressInfo).port;
+      expect(await ask(`http://model.internal:${named}`)).toContain("no shell");
+      await expect(ask(`http://127.0.0.1:${named}`)).rejects.toThrow(
+        /403|model\.internal under another name/,
+      );
+    } finally {
+      await dispatcher.close();
+    }
   });
 });
