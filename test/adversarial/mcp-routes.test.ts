@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ProxyAgent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +21,7 @@ import { parsePolicies } from "../../src/policy/load.ts";
 import { explicitModeSetup } from "../../src/proxy/explicit.ts";
 import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
+import { type PolicyServer, startPolicyServer } from "../mcp/policy-server.ts";
 import { type McpOrigin, startMcpOrigin } from "./mcp-origin.ts";
 
 const call = (tool: string) =>
@@ -80,6 +82,8 @@ describe("MCP routes: the server a request reaches is the server it was judged a
   /** A model that always calls Bash, declared as localhost:<port>, and one declared by a name. */
   let model: Server;
   let namedModel: Server;
+  /** A legacy HTTP+SSE server (GET /sse, POST /messages?sessionId=…). */
+  let legacy: PolicyServer;
   let proxy: LocalProxy;
   const audit = new MemoryAuditSink();
   const caDir = mkdtempSync(join(tmpdir(), "toolwall-routes-"));
@@ -94,6 +98,7 @@ describe("MCP routes: the server a request reaches is the server it was judged a
     });
     await new Promise<void>((resolve) => redirector.listen(0, "127.0.0.1", resolve));
     const redirectorUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/mcp`;
+    legacy = await startPolicyServer();
     const modelPorts: number[] = [];
     for (const assign of [(s: Server) => (model = s), (s: Server) => (namedModel = s)]) {
       const server = assign(createServer(answerWithBash));
@@ -111,6 +116,7 @@ spec:
     - { name: github, transport: StreamableHTTP, url: "${base}/github/mcp" }
     - { name: notes, transport: StreamableHTTP, url: "${base}/notes/mcp" }
     - { name: redirector, transport: StreamableHTTP, url: "${redirectorUrl}" }
+    - { name: legacy, transport: SSE, url: "${legacy.sseUrl}" }
   llm:
     providers:
       - { host: "localhost:${modelPorts[0]}", dialect: AnthropicMessages }
@@ -120,6 +126,7 @@ spec:
       - { action: Deny, servers: [github], tools: [delete_repo], reason: repositories stay }
       - { action: Deny, servers: [notes], tools: [read_note], reason: notes are private }
       - { action: Deny, tools: [Bash], reason: no shell }
+      - { action: Deny, servers: [legacy], tools: [add], reason: no adding }
 `,
       "routes.yaml",
     );
@@ -148,6 +155,7 @@ spec:
     redirector?.close();
     model?.close();
     namedModel?.close();
+    await legacy?.close();
     rmSync(caDir, { recursive: true, force: true });
   });
 
@@ -275,5 +283,21 @@ spec:
     } finally {
       await dispatcher.close();
     }
+  });
+
+  it("a legacy HTTP+SSE session through HTTP_PROXY keeps the origin's endpoint and is judged", async () => {
+    const dispatcher = new ProxyAgent({ uri: proxy.url, proxyTunnel: false });
+    const viaProxy = ((input: string, init: object) => undiciFetch(input, { ...init, dispatcher })) as never;
+    const client = new Client({ name: "toolwall-adversary", version: "1.0.0" });
+    try {
+      await client.connect(new SSEClientTransport(new URL(legacy.sseUrl), { fetch: viaProxy }));
+      const allowed = await client.callTool({ name: "weather", arguments: { city: "Paris" } });
+      expect(allowed.content).toEqual([{ type: "text", text: "Sunny in Paris" }]);
+      await expect(client.callTool({ name: "add", arguments: { a: 1, b: 2 } })).rejects.toThrow("no adding");
+    } finally {
+      await client.close();
+      await dispatcher.close();
+    }
+    expect(legacy.calls.get("add") ?? 0).toBe(0);
   });
 });

@@ -100,6 +100,10 @@ describe("routing /mcp/<server>", () => {
       "/mcp/legacy/message?sessionId=1",
     );
     expect(proxyPathFor("/mcp", legacy, new URL("http://other:3001/message"))).toBeUndefined();
+    // A sidecar's client talks to the origin: the endpoint keeps its own path (it was /legacy/message).
+    expect(proxyPathFor("", legacy, new URL("http://127.0.0.1:3001/message?sessionId=1"))).toBe(
+      "/message?sessionId=1",
+    );
     const github = servers.get("github") as Parameters<typeof proxyPathFor>[1];
     expect(proxyPathFor("/mcp", github, new URL("https://mcp.github.com/elsewhere"))).toBeUndefined();
   });

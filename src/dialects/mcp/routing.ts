@@ -79,11 +79,13 @@ export function resolveTarget(
 
 /**
  * The path a client must use to reach `endpoint` (a legacy SSE `endpoint` event, resolved) through
- * the proxy, or undefined when the endpoint lies outside what `/<server>/…` can address.
+ * the proxy, or undefined when the endpoint lies outside what `/<server>/…` can address. Prefix ""
+ * is a client that talks to the origin itself (sidecar, explicit proxy): it keeps the origin's path.
  */
 export function proxyPathFor(prefix: string, server: McpTarget["server"], endpoint: URL): string | undefined {
   if (endpoint.origin !== server.url.origin) return undefined;
   const base = serverBase(server.url);
   if (!endpoint.pathname.startsWith(base)) return undefined;
+  if (prefix === "") return `${endpoint.pathname}${endpoint.search}`;
   return `${prefix}/${encodeURIComponent(server.name)}/${endpoint.pathname.slice(base.length)}${endpoint.search}`;
 }
