@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sameJson } from "../../src/dialects/mcp/gate.ts";
-import { classify, parseBody } from "../../src/dialects/mcp/jsonrpc.ts";
+import { classify, idKey, maxJsonDepth, parseBody, parseJson } from "../../src/dialects/mcp/jsonrpc.ts";
 import { type McpRouteError, proxyPathFor, resolveTarget } from "../../src/dialects/mcp/routing.ts";
 import type { DeclaredServer } from "../../src/registry/registry.ts";
 
@@ -29,6 +29,24 @@ describe("JSON-RPC classification", () => {
     ]);
     expect(() => parseBody("{")).toThrow(/not JSON/);
     expect(() => parseBody("[]")).toThrow(/empty batch/);
+  });
+
+  it("reads JSON as clients do (a leading BOM dropped) and refuses nesting past the limit by name", () => {
+    expect(parseJson('\uFEFF{"a":1}', "answer")).toEqual({ a: 1 });
+    expect(parseJson(`${"[".repeat(maxJsonDepth)}${"]".repeat(maxJsonDepth)}`, "answer")).toBeInstanceOf(
+      Array,
+    );
+    const deep = `{"params":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    expect(() => parseBody(deep)).toThrow(`body nests deeper than the limit of ${maxJsonDepth} levels`);
+    // Brackets inside strings are text, not nesting.
+    expect(parseJson(`{"a":"${"[".repeat(1000)}\\"{"}`, "answer")).toEqual({ a: `${"[".repeat(1000)}"{` });
+  });
+
+  it("matches answers to requests as the MCP SDK client does: by Number(id)", () => {
+    for (const spelling of [1, "1", " 1 ", "01", "0x1", "1e0", "1.0"]) expect(idKey(spelling)).toBe(idKey(1));
+    expect(idKey("")).toBe(idKey(0));
+    expect(idKey("a")).not.toBe(idKey("b"));
+    expect(idKey("toolwall-recheck-1")).toBe("s:toolwall-recheck-1");
   });
 });
 
