@@ -83,7 +83,17 @@ export const sidecarCommand: Command = {
       process.once("SIGTERM", resolve);
       process.once("SIGINT", resolve);
     });
-    await sidecar.close();
+    // Kubernetes kills the pod 30 s after SIGTERM: whatever close still waits on after 28 s
+    // (an upstream stream, the state store) must not make the kill the way out.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      sidecar.close(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, 28_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    setTimeout(() => process.exit(), 1000).unref();
     return 0;
   },
 };
