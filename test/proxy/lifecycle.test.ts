@@ -25,12 +25,16 @@ spec:
   return file;
 }
 
+/** Every proxy started, so a failed test leaves no process behind. */
+const children: ChildProcess[] = [];
+
 function startProxy(file: string, admin: string): { child: ChildProcess; output: () => string } {
   const child = spawn(
     process.execPath,
     ["bin/toolwall.js", "proxy", "-f", file, "--listen", "127.0.0.1:0", "--admin", admin],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
+  children.push(child);
   let output = "";
   child.stderr!.on("data", (chunk: Buffer) => {
     output += chunk.toString();
@@ -60,6 +64,7 @@ describe("toolwall proxy lifecycle", () => {
   });
 
   afterAll(() => {
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
     upstream?.closeAllConnections();
     upstream?.close();
   });
