@@ -18,6 +18,8 @@ interface Variant {
   id: (id: number) => unknown;
   bom: boolean;
   sse: boolean;
+  /** The listing is answered twice on the stream, a harmless answer first. */
+  twice?: boolean;
 }
 
 const variants: Variant[] = [
@@ -79,7 +81,10 @@ describe("MCP listings are filtered whatever the answer's id spelling or BOM", (
         const json = `${variant.bom ? "\uFEFF" : ""}${JSON.stringify(answer)}`;
         if (variant.sse) {
           res.writeHead(200, { "content-type": "text/event-stream" });
-          res.end(`event: message\ndata: ${json}\n\n`);
+          const decoy = JSON.stringify({ ...(answer as object), result: { tools: [] } });
+          res.end(
+            `${variant.twice ? `event: message\ndata: ${decoy}\n\n` : ""}event: message\ndata: ${json}\n\n`,
+          );
         } else {
           res.writeHead(200, { "content-type": "application/json" });
           res.end(json);
@@ -117,4 +122,18 @@ spec:
       }
     });
   }
+
+  // A client that keeps the last answer for an id would take the second, unfiltered on main.
+  it("a listing answered twice is filtered both times", async () => {
+    variant = { name: "twice", id: (id) => String(id), bom: false, sse: true, twice: true };
+    const response = await fetch(`${proxy.url}/mcp/raw`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
+    });
+    const text = await response.text();
+    expect(text.match(/"tools"/g)).toHaveLength(2);
+    expect(text).toContain("read_note");
+    expect(text).not.toContain("delete_repo");
+  });
 });

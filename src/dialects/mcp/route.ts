@@ -12,7 +12,7 @@ import {
 import { type DeclaredServer, declaredServers } from "../../registry/registry.ts";
 import type { StateStore } from "../../state/types.ts";
 import { ToolCatalog } from "./catalog.ts";
-import { judgedMethods, listingMethods, type McpContext, McpGate } from "./gate.ts";
+import { judgedMethods, listingMethods, type McpContext, McpGate, sameJson } from "./gate.ts";
 import {
   type Classified,
   errorCodes,
@@ -43,6 +43,11 @@ interface PendingListing {
   params: Record<string, unknown> | undefined;
   /** Sent by Toolwall itself (a re-check): the answer is reviewed and swallowed. */
   internal: boolean;
+  /**
+   * An answer was seen. The entry stays (bounded with the others): a second answer with the same id,
+   * which a client might take instead of the first, is filtered too.
+   */
+  answered?: boolean;
 }
 
 /** A legacy HTTP+SSE session: its GET stream, where answers to its POSTs (and our denials) go. */
@@ -275,8 +280,15 @@ class RouteState {
         ? this.#pendingFor(target, mcpSession)
         : new Map<string, PendingListing>();
     for (const message of parsed.messages) {
-      if (message.kind === "request" && pending.has(idKey(message.message.id))) {
-        // Two requests one answer could match: the answer might be filtered as the wrong listing.
+      const earlier = message.kind === "request" ? pending.get(idKey(message.message.id)) : undefined;
+      if (
+        message.kind === "request" &&
+        earlier &&
+        !earlier.answered &&
+        listingMethods.has(message.message.method) &&
+        (earlier.method !== message.message.method || !sameJson(earlier.params, message.message.params))
+      ) {
+        // Two listings one answer could match: the answer might be filtered as the wrong one.
         answers.push(
           errorResponse(
             message.message.id,
@@ -412,7 +424,8 @@ class RouteState {
     const key = idKey(value.id as string | number);
     const listing = pending.get(key);
     if (!listing) return { value, changed: false, drop: false };
-    pending.delete(key);
+    if (listing.internal) pending.delete(key);
+    else listing.answered = true;
     const result = await this.gate.filterResult(context, listing.method, listing.params, value.result);
     if (listing.internal) {
       const cursor = isObject(result) ? result.nextCursor : undefined;
