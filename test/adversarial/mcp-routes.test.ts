@@ -33,7 +33,12 @@ const call = (tool: string) =>
   });
 
 /** One raw HTTP/1.1 POST: the path goes on the wire exactly as written (no URL normalisation). */
-function post(port: number, path: string, body: string): Promise<{ status: number; text: string }> {
+function post(
+  port: number,
+  path: string,
+  body: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -41,7 +46,11 @@ function post(port: number, path: string, body: string): Promise<{ status: numbe
         port,
         method: "POST",
         path,
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...extraHeaders,
+        },
       },
       (res) => {
         let text = "";
@@ -299,5 +308,13 @@ spec:
       await dispatcher.close();
     }
     expect(legacy.calls.get("add") ?? 0).toBe(0);
+  });
+
+  it("a request body in a Content-Encoding is refused, not forwarded re-serialised under that header", async () => {
+    const answer = await post(proxy.address.port, "/mcp/github", call("read_note"), {
+      "content-encoding": "gzip",
+    });
+    expect(answer.status).toBe(415);
+    expect(answer.text).toContain("Content-Encoding 'gzip'");
   });
 });

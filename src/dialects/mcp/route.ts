@@ -118,8 +118,13 @@ function write(res: ServerResponse, bytes: Buffer): Promise<void> {
 }
 
 function upstreamHeaders(req: IncomingMessage): Record<string, string | string[]> {
-  const headers = forwardableRequestHeaders(req.headers, ["content-length", "accept-encoding"]);
-  // The proxy reads every answer: no compression upstream of it.
+  // What goes upstream is a re-serialisation, never the client's bytes: the client's encoding of
+  // its body does not describe it. The proxy reads every answer: no compression upstream of it.
+  const headers = forwardableRequestHeaders(req.headers, [
+    "content-length",
+    "content-encoding",
+    "accept-encoding",
+  ]);
   headers["accept-encoding"] = "identity";
   return headers;
 }
@@ -255,6 +260,12 @@ class RouteState {
   }
 
   async #post(req: IncomingMessage, res: ServerResponse, route: RouteContext, target: McpTarget) {
+    const encoding = header(req, "content-encoding")?.trim().toLowerCase();
+    if (encoding !== undefined && encoding !== "" && encoding !== "identity")
+      throw new McpRouteError(
+        415,
+        `request bodies with Content-Encoding '${encoding}' are not accepted; send JSON`,
+      );
     const raw = await readLimited(req, maxRequestBytes, "request body");
     let parsed: ReturnType<typeof parseBody>;
     try {
