@@ -121,6 +121,7 @@ export function mcpRouting(
   };
 }
 
+/** A JSON error answer, as the proxy core gives one. */
 function refuse(res: ServerResponse, status: number, message: string): void {
   const body = JSON.stringify({ error: { type: "toolwall_error", message } });
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
@@ -200,11 +201,7 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
       if (res.headersSent) {
         res.destroy();
       } else {
-        const body = JSON.stringify({
-          error: { type: "toolwall_error", message: `upstream failed: ${(error as Error).message}` },
-        });
-        res.writeHead(502, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-        res.end(body);
+        refuse(res, 502, `upstream failed: ${(error as Error).message}`);
       }
     }
   };
