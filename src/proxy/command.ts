@@ -49,7 +49,9 @@ onStateUnavailable applies until it answers again.
 
 Explicit mode (--ca-dir DIR): the same listener is also a forward proxy, so an agent started with
 HTTPS_PROXY=http://LISTEN and HTTP_PROXY=http://LISTEN, trusting DIR/ca.crt (NODE_EXTRA_CA_CERTS) or
-DIR/ca-bundle.pem (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, curl --cacert), is intercepted as in a pod:
+DIR/ca-bundle.pem (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, curl --cacert), is intercepted as in a pod
+(Node agents also need NODE_USE_ENV_PROXY=1: without it Node ignores HTTPS_PROXY; the proxy prints
+the whole environment when it starts):
 LLM providers, declared MCP servers and egress.inspect hosts are TLS-terminated and judged, other
 hosts tunnelled or denied by the policies' egress rules. The CA is generated on first start and kept
 in DIR (ca.key mode 0600, ca.crt, ca-bundle.pem) so it is trusted once.
@@ -127,21 +129,35 @@ ${llmLimitUsage}`,
             documents,
             log,
           });
-    const running = await startLocalProxy({
-      policies,
-      audit: new JsonLineAuditSink(process.stdout),
-      providers: routes,
-      listen,
-      admin,
-      state: { ...(redis ? { redisUrl: redis } : {}), timeoutMs: stateTimeoutMs },
-      mcp: true,
-      log,
-      llm,
-      ...(explicit ?? {}),
-    });
+    let running: Awaited<ReturnType<typeof startLocalProxy>>;
+    try {
+      running = await startLocalProxy({
+        policies,
+        audit: new JsonLineAuditSink(process.stdout),
+        providers: routes,
+        listen,
+        admin,
+        state: { ...(redis ? { redisUrl: redis } : {}), timeoutMs: stateTimeoutMs },
+        mcp: true,
+        log,
+        llm,
+        ...(explicit ? { upstream: explicit.upstream, explicit: explicit.explicit } : {}),
+      });
+    } catch (error) {
+      log(`toolwall proxy: ${(error as Error).message}`);
+      setTimeout(() => process.exit(1), 1000).unref();
+      return 1;
+    }
     log(
       `toolwall proxy: listening on ${running.url} (${routes.map((r) => `${r.prefix} → ${r.upstream.origin}`).join(", ")}); admin on http://${admin.host}:${running.adminAddress?.port}; ${policies.policies.length} polic${policies.policies.length === 1 ? "y" : "ies"}; state in ${redis ? "Redis" : "memory"}`,
     );
+    if (explicit) {
+      const { agentEnvironment } = await import("./explicit.ts");
+      const environment = Object.entries(agentEnvironment(running.url, explicit.trust));
+      log(
+        `toolwall proxy: start the agent with ${environment.map(([name, value]) => `${name}=${value}`).join(" ")} (Node ignores HTTPS_PROXY without NODE_USE_ENV_PROXY=1 and would bypass Toolwall)`,
+      );
+    }
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         log(`toolwall proxy: ${signal}: draining ${running.proxy.openRequests} open request(s)`);
@@ -150,8 +166,12 @@ ${llmLimitUsage}`,
       process.once("SIGTERM", () => stop("SIGTERM"));
       process.once("SIGINT", () => stop("SIGINT"));
     });
-    await running.close(30_000);
+    // 28 s plus at most 1 s to close the rest: out before a 30 s grace period ends.
+    await running.close(28_000);
     log("toolwall proxy: stopped");
+    // The documented drain is 30 s: a handle something left open (a socket, a client) must not
+    // keep the process past it. Unreferenced, the timer fires only if the process would not exit.
+    setTimeout(() => process.exit(), 1000).unref();
     return 0;
   },
 };

@@ -2,8 +2,10 @@ import type { PolicySet, ResolvedCall } from "../policy/evaluate.ts";
 import { resolveCall } from "../policy/evaluate.ts";
 import type { CallFacts, Decision, ToolRegistry } from "../policy/types.ts";
 import { isBlocked } from "../policy/types.ts";
+import { declaredServers } from "../registry/registry.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import { boundedLabel, decisionDuration, toolCalls } from "../telemetry/metrics.ts";
+import type { SessionToolRegistry } from "./registry.ts";
 
 /** Who is calling: one pod (sidecar) or one local process (toolwall proxy). */
 export interface SessionIdentity {
@@ -68,10 +70,40 @@ export interface Decided {
 
 export interface DecideDependencies {
   policies(): PolicySet;
-  registry: ToolRegistry;
+  registry: ToolRegistry & Pick<SessionToolRegistry, "listed" | "refresh">;
   audit: AuditSink;
   identity: SessionIdentity;
   stateful?: StatefulCheck | undefined;
+}
+
+/** allow < a deny recorded only (Audit) < a deny that blocks. */
+function severity(decision: Decision): number {
+  if (decision.action === "allow") return 0;
+  return isBlocked(decision) ? 2 : 1;
+}
+
+const declaredByPolicySet = new WeakMap<PolicySet, readonly string[]>();
+
+/**
+ * The declared MCP servers that could own a bare tool name: those whose complete listing the
+ * registry does not know (a server that listed its tools without this name does not own it). A
+ * shared registry is asked first (one store round trip at most, throttled), so listings seen by
+ * another pod or before a restart count.
+ */
+async function possibleOwners(
+  registry: DecideDependencies["registry"],
+  policies: PolicySet,
+  name: string,
+): Promise<string[]> {
+  let declared = declaredByPolicySet.get(policies);
+  if (!declared) {
+    declared = [...declaredServers(policies).values()].map((server) => server.name);
+    declaredByPolicySet.set(policies, declared);
+  }
+  const unlisted = () => declared.filter((server) => !registry.listed?.(server));
+  if (unlisted().length === 0) return [];
+  await registry.refresh?.();
+  return registry.serverOf(name) === undefined ? unlisted() : [];
 }
 
 /**
@@ -88,18 +120,38 @@ export async function decide(
   const policies = deps.policies();
   const call = { tool: request.name, arguments: request.arguments, server: request.server };
   if (call.server === undefined) delete call.server;
-  const resolved = resolveCall(call, deps.registry);
+  let resolved = resolveCall(call, deps.registry);
   let decision: Decision;
   try {
-    decision =
-      request.argumentsUnreadable && policies.preview(call, deps.registry) === "conditional"
+    let candidates: string[] = [];
+    if (resolved.server === undefined) {
+      candidates = await possibleOwners(deps.registry, policies, request.name);
+      resolved = resolveCall(call, deps.registry);
+    }
+    const evaluateAs = (server: string | undefined): Decision => {
+      const as = server === undefined ? call : { ...call, server };
+      return request.argumentsUnreadable && policies.preview(as, deps.registry) === "conditional"
         ? {
             action: "deny",
             reason: "the call's arguments were cut short or unparsable and a rule needs them",
             rule: "",
             mode: "Enforce",
           }
-        : policies.evaluate(call, request.facts ?? {}, deps.registry);
+        : policies.evaluate(as, request.facts ?? {}, deps.registry);
+    };
+    decision = evaluateAs(undefined);
+    if (resolved.server === undefined) {
+      // A bare name an MCP server whose tools are not known yet could own: deny if any of them would.
+      for (const server of candidates) {
+        const asServer = evaluateAs(server);
+        if (severity(asServer) > severity(decision)) {
+          decision = {
+            ...asServer,
+            reason: `${asServer.reason} ('${request.name}' may be a tool of MCP server '${server}', whose tools are not known yet)`,
+          };
+        }
+      }
+    }
     if (deps.stateful) {
       decision = await deps.stateful.check({
         call: resolved,

@@ -16,7 +16,7 @@ import { UsageError } from "../cli/args.ts";
 import type { PolicyDocument } from "../policy/types.ts";
 import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
-import { writeTrustFiles } from "../tls/trust-files.ts";
+import { type TrustFiles, writeTrustFiles } from "../tls/trust-files.ts";
 import { EgressPolicy } from "../transparent/egress.ts";
 import { parseAuthority } from "../transparent/explicit.ts";
 import { httpInspectHandler } from "../transparent/forward.ts";
@@ -133,7 +133,12 @@ export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOpti
     }
     const name = target.hostname.replace(/^\[|\]$/g, "").toLowerCase();
     const port = target.port ? Number(target.port) : 80;
-    const { destination, decision } = await classify(name, port, "http");
+    const classified = await classify(name, port, "http");
+    const { destination } = classified;
+    const decision =
+      destination && classified.decision.verdict === "tunnel"
+        ? await listener.checkNotInspectedAlias(name, destination, classified.decision)
+        : classified.decision;
     listener.recordDecision(req.socket, destination, name, "http", decision);
     if (decision.verdict === "deny") return refuse(403, decision.reason, decision.rule);
     if (!destination) return refuse(502, `cannot resolve ${name}`);
@@ -174,7 +179,7 @@ export interface ExplicitModeSetupOptions {
  */
 export async function explicitModeSetup(
   options: ExplicitModeSetupOptions,
-): Promise<{ upstream: Upstream; explicit: ExplicitModeOptions }> {
+): Promise<{ upstream: Upstream; explicit: ExplicitModeOptions; trust: TrustFiles }> {
   let resolver: Resolver;
   try {
     resolver = new Resolver(options.resolve);
@@ -200,5 +205,24 @@ export async function explicitModeSetup(
       resolver,
       documents: () => documents,
     },
+    trust,
+  };
+}
+
+/**
+ * The environment an agent needs to go through the explicit proxy at `proxyUrl`. Node (fetch, and
+ * so every official SDK, and node:http/https) ignores HTTPS_PROXY unless NODE_USE_ENV_PROXY=1 (Node
+ * 24): without it the most common agent runtime bypasses Toolwall silently. NODE_EXTRA_CA_CERTS adds
+ * the local CA to Node's roots; SSL_CERT_FILE and REQUESTS_CA_BUNDLE (curl, Python) replace the
+ * roots, so they get the bundle with the public roots in it.
+ */
+export function agentEnvironment(proxyUrl: string, trust: TrustFiles): Record<string, string> {
+  return {
+    HTTPS_PROXY: proxyUrl,
+    HTTP_PROXY: proxyUrl,
+    NODE_USE_ENV_PROXY: "1",
+    NODE_EXTRA_CA_CERTS: trust.caFile,
+    SSL_CERT_FILE: trust.bundleFile,
+    REQUESTS_CA_BUNDLE: trust.bundleFile,
   };
 }

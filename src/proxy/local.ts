@@ -68,6 +68,25 @@ function hostOf(address: AddressInfo): string {
   return address.family === "IPv6" ? `[${address.address}]` : address.address;
 }
 
+function errorCode(error: Error): string {
+  return (error as NodeJS.ErrnoException).code ?? error.message;
+}
+
+/** True when every promise settled before `deadline` (ms since the epoch). */
+async function settledBy(
+  deadline: number,
+  work: readonly (Promise<unknown> | undefined)[],
+): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+  });
+  const done = Promise.allSettled(work).then(() => true as const);
+  const result = await Promise.race([done, late]);
+  clearTimeout(timer);
+  return result;
+}
+
 /** `toolwall proxy`'s process, also started in-process by tests, the demo and the benchmarks. */
 export async function startLocalProxy(options: LocalProxyOptions): Promise<LocalProxy> {
   const upstream = options.upstream ?? new Upstream();
@@ -116,11 +135,36 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
     : undefined;
   let ready = false;
   const admin = options.admin ? createAdminServer(() => ready) : undefined;
-  const address = await proxy.listen(options.listen.host, options.listen.port);
+  const stopAll = async (deadline: number) => {
+    ready = false;
+    const left = () => Math.max(0, deadline - Date.now());
+    // Tunnels keep the listening socket from closing: both wind down within the same time.
+    await Promise.all([proxy.drain(left()), explicit?.close(left())]);
+    // Upstream streams the drain cut may still be open: their pool is destroyed when the deadline passes.
+    const closedInTime = await settledBy(deadline + 1000, [
+      upstream.close(),
+      admin?.close(),
+      shared?.close(),
+    ]);
+    if (!closedInTime) await upstream.agent.destroy();
+  };
+  let address: AddressInfo;
   let adminAddress: AddressInfo | undefined;
-  if (admin && options.admin) {
-    await admin.listen({ host: options.admin.host, port: options.admin.port });
-    adminAddress = admin.server.address() as AddressInfo;
+  try {
+    address = await proxy.listen(options.listen.host, options.listen.port).catch((error: Error) => {
+      throw new Error(`cannot listen on ${options.listen.host}:${options.listen.port}: ${errorCode(error)}`);
+    });
+    if (admin && options.admin) {
+      const where = `${options.admin.host}:${options.admin.port}`;
+      // Serving without health checks or metrics would hide the proxy from its supervisor.
+      await admin.listen({ host: options.admin.host, port: options.admin.port }).catch((error: Error) => {
+        throw new Error(`cannot bind the admin port ${where}: ${errorCode(error)}`);
+      });
+      adminAddress = admin.server.address() as AddressInfo;
+    }
+  } catch (error) {
+    await stopAll(Date.now());
+    throw error;
   }
   ready = true;
   return {
@@ -128,13 +172,6 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
     address,
     adminAddress,
     url: `http://${hostOf(address)}:${address.port}`,
-    async close(timeoutMs = 30_000) {
-      ready = false;
-      // Tunnels keep the listening socket from closing: both wind down within the same time.
-      await Promise.all([proxy.drain(timeoutMs), explicit?.close(timeoutMs)]);
-      await upstream.close();
-      await admin?.close();
-      await shared?.close();
-    },
+    close: (timeoutMs = 30_000) => stopAll(Date.now() + timeoutMs),
   };
 }

@@ -19,9 +19,15 @@ export class SessionToolRegistry implements ProxyToolRegistry {
   readonly #shadows = new Map<string, ShadowedTool>();
   /** server → names of a paginated listing still in progress. */
   readonly #listing = new Map<string, Set<string>>();
+  /** Lower-case names of the servers whose complete listing was seen. */
+  readonly #listed = new Set<string>();
 
   serverOf(tool: string): string | undefined {
     return this.#owner.get(tool.toLowerCase());
+  }
+
+  listed(server: string): boolean {
+    return this.#listed.has(server.toLowerCase());
   }
 
   /** Tools the server offered, lower case. */
@@ -61,6 +67,7 @@ export class SessionToolRegistry implements ProxyToolRegistry {
       this.#forgetMissing(server, this.toolsOf(server), listing);
       this.#byServer.set(server, listing);
       this.#listing.delete(server);
+      this.#listed.add(server.toLowerCase());
     }
     return added;
   }

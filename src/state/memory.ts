@@ -41,6 +41,8 @@ export class MemoryStore implements StateStore {
   readonly #providers: BoundedMap<string, Map<string, string>>;
   readonly #shadows: BoundedMap<string, Map<string, ShadowedTool>>;
   readonly #pins: BoundedMap<string, string>;
+  /** namespace → lower-case server → lower-case tool names. */
+  readonly #serverTools: BoundedMap<string, Map<string, string[]>>;
   readonly #audit: BoundedMap<string, AuditStream>;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -53,6 +55,7 @@ export class MemoryStore implements StateStore {
     this.#providers = new BoundedMap(maxKeys);
     this.#shadows = new BoundedMap(maxKeys);
     this.#pins = new BoundedMap(options.maxPins ?? 100_000);
+    this.#serverTools = new BoundedMap(maxKeys);
     this.#audit = new BoundedMap(options.maxAuditNamespaces ?? 1_000);
   }
 
@@ -121,6 +124,21 @@ export class MemoryStore implements StateStore {
     this.#providers.set(key, known, now + this.#sessionTtlMs);
     this.#shadows.set(key, shadows, now + this.#sessionTtlMs);
     return [...shadows.values()];
+  }
+
+  async recordServerTools(namespace: string, server: string, tools: readonly string[]): Promise<void> {
+    const now = this.#now();
+    const listings = this.#serverTools.get(namespace, now) ?? new Map<string, string[]>();
+    listings.set(
+      server.toLowerCase(),
+      tools.map((tool) => tool.toLowerCase()),
+    );
+    this.#serverTools.set(namespace, listings, now + this.#sessionTtlMs);
+  }
+
+  async serverTools(namespace: string): Promise<Record<string, string[]>> {
+    const listings = this.#serverTools.get(namespace, this.#now());
+    return Object.fromEntries([...(listings ?? [])].map(([server, tools]) => [server, [...tools]]));
   }
 
   async pinIfAbsent(namespace: string, pins: { key: string; sha256: string }[]): Promise<PinResult[]> {

@@ -79,7 +79,11 @@ export class StateGuardCheck implements StatefulCheck {
 
 type ObservingRegistry = SessionToolRegistry & {
   observe(server: string, tools: readonly string[], page?: { first: boolean; last: boolean }): unknown;
+  toolsOf?(server: string): ReadonlySet<string>;
 };
+
+/** How often a process asks the store for listings it lacks (a bare name it cannot place). */
+const refreshIntervalMs = 5_000;
 
 /**
  * Wraps the session's tool registry so that every observed listing also reaches the shared state:
@@ -91,6 +95,8 @@ export class SharedSessionRegistry implements SessionToolRegistry {
   readonly #guard: StateGuard;
   readonly #context: CallContext;
   readonly #log: (message: string) => void;
+  #refreshedAt = 0;
+  #refreshing: Promise<void> | undefined;
 
   constructor(
     inner: ObservingRegistry,
@@ -108,14 +114,44 @@ export class SharedSessionRegistry implements SessionToolRegistry {
     return this.inner.serverOf(tool);
   }
 
+  listed(server: string): boolean {
+    return this.inner.listed?.(server) ?? false;
+  }
+
   observe(server: string, tools: readonly string[], page?: { first: boolean; last: boolean }): unknown {
     const added = this.inner.observe(server, tools, page);
     if (Array.isArray(added)) this.#guard.rememberShadows(this.#context, added as ShadowedTool[]);
-    this.#guard
-      .noteToolList(this.#context, server, tools)
-      .catch((error: Error) =>
-        this.#log(`toolwall: recording the tools of '${server}' failed: ${error.message}`),
-      );
+    const failed = (error: Error) =>
+      this.#log(`toolwall: recording the tools of '${server}' failed: ${error.message}`);
+    this.#guard.noteToolList(this.#context, server, tools).catch(failed);
+    if (page === undefined || page.last) {
+      const listing = this.inner.toolsOf?.(server) ?? tools;
+      this.#guard.store.recordServerTools(this.#context.namespace, server, [...listing]).catch(failed);
+    }
     return added;
+  }
+
+  /**
+   * The listings recorded by other sidecars of the namespace (or this one before a restart), for the
+   * servers this process has not listed yet; asked at most once per refreshIntervalMs.
+   */
+  refresh(): Promise<void> {
+    if (this.#refreshing) return this.#refreshing;
+    if (Date.now() - this.#refreshedAt < refreshIntervalMs) return Promise.resolve();
+    this.#refreshing = this.#guard.store
+      .serverTools(this.#context.namespace)
+      .then((listings) => {
+        for (const [server, tools] of Object.entries(listings)) {
+          if (!this.listed(server)) this.inner.observe(server, tools);
+        }
+      })
+      .catch((error: Error) =>
+        this.#log(`toolwall: reading the shared tool registry failed: ${error.message}`),
+      )
+      .finally(() => {
+        this.#refreshedAt = Date.now();
+        this.#refreshing = undefined;
+      });
+    return this.#refreshing;
   }
 }

@@ -224,6 +224,27 @@ export class RedisStore implements StateStore {
     return shadows;
   }
 
+  async recordServerTools(namespace: string, server: string, tools: readonly string[]): Promise<void> {
+    const key = this.key(namespace, "tools");
+    const listing = JSON.stringify(tools.map((tool) => tool.toLowerCase()));
+    const results = await this.client
+      .pipeline()
+      .hset(key, server.toLowerCase(), listing)
+      .pexpire(key, this.#sessionTtlMs)
+      .exec();
+    for (const [error] of results ?? []) if (error) throw error;
+  }
+
+  async serverTools(namespace: string): Promise<Record<string, string[]>> {
+    const hash = await this.client.hgetall(this.key(namespace, "tools"));
+    const listings: Record<string, string[]> = {};
+    for (const [server, text] of Object.entries(hash)) {
+      const tools: unknown = JSON.parse(text);
+      if (Array.isArray(tools)) listings[server] = tools.filter((t): t is string => typeof t === "string");
+    }
+    return listings;
+  }
+
   async pinIfAbsent(namespace: string, pins: { key: string; sha256: string }[]): Promise<PinResult[]> {
     if (pins.length === 0) return [];
     const args: string[] = [];

@@ -156,6 +156,14 @@ export class ResilientStore implements StateStore {
     return this.#orLocal("noteToolProviders", (s) => s.noteToolProviders(namespace, session, providers));
   }
 
+  recordServerTools(namespace: string, server: string, tools: readonly string[]): Promise<void> {
+    return this.#orLocal("recordServerTools", (s) => s.recordServerTools(namespace, server, tools));
+  }
+
+  serverTools(namespace: string): Promise<Record<string, string[]>> {
+    return this.#orLocal("serverTools", (s) => s.serverTools(namespace));
+  }
+
   /**
    * Pins answered by the primary are remembered locally: while it is away, a definition this process
    * saw pinned is still compared against its pin; only names never seen are trusted on first use.

@@ -84,6 +84,13 @@ export interface StateStore {
   loadSession(namespace: string, session: string, sinceMs: number): Promise<SessionState>;
   /** Records which server offers each tool in the session; returns tools now shadowed. */
   noteToolProviders(namespace: string, session: string, providers: ToolProvider[]): Promise<ShadowedTool[]>;
+  /**
+   * Records the complete tool listing a declared MCP server gave: the namespace's shared tool
+   * registry, which outlives sidecar restarts and is read by every pod of the namespace.
+   */
+  recordServerTools(namespace: string, server: string, tools: readonly string[]): Promise<void>;
+  /** Every listing recorded in the namespace: lower-case server name → lower-case tool names. */
+  serverTools(namespace: string): Promise<Record<string, string[]>>;
   /** First writer wins (HSETNX) per key; returns what is pinned for each. */
   pinIfAbsent(namespace: string, pins: { key: string; sha256: string }[]): Promise<PinResult[]>;
   getPins(namespace: string): Promise<Record<string, string>>;

@@ -59,23 +59,41 @@ export const sidecarCommand: Command = {
     const namespace = (values.namespace as string | undefined) ?? identity.namespace;
     const pod = (values.pod as string | undefined) ?? identity.pod;
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    const sidecar = await startSidecar({
-      policySource: (audit) => openPolicySource(values, { audit, namespace, pod, log }),
-      listen,
-      explicit,
-      redisUrl: (values.redis as string | undefined) ?? process.env.TOOLWALL_REDIS_URL,
-      admin,
-      caDir: (values["ca-dir"] as string | undefined) ?? "/var/run/toolwall/ca",
-      extraCaFiles: stringList(values, "extra-ca"),
-      resolve: stringList(values, "resolve"),
-      namespace,
-      pod,
-    });
+    let sidecar: Awaited<ReturnType<typeof startSidecar>>;
+    try {
+      sidecar = await startSidecar({
+        policySource: (audit) => openPolicySource(values, { audit, namespace, pod, log }),
+        listen,
+        explicit,
+        redisUrl: (values.redis as string | undefined) ?? process.env.TOOLWALL_REDIS_URL,
+        admin,
+        caDir: (values["ca-dir"] as string | undefined) ?? "/var/run/toolwall/ca",
+        extraCaFiles: stringList(values, "extra-ca"),
+        resolve: stringList(values, "resolve"),
+        namespace,
+        pod,
+      });
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      log(`toolwall sidecar: ${(error as Error).message}`);
+      setTimeout(() => process.exit(1), 1000).unref();
+      return 1;
+    }
     await new Promise<void>((resolve) => {
       process.once("SIGTERM", resolve);
       process.once("SIGINT", resolve);
     });
-    await sidecar.close();
+    // Kubernetes kills the pod 30 s after SIGTERM: whatever close still waits on after 28 s
+    // (an upstream stream, the state store) must not make the kill the way out.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      sidecar.close(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, 28_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    setTimeout(() => process.exit(), 1000).unref();
     return 0;
   },
 };

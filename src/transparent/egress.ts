@@ -6,6 +6,7 @@
 import { BlockList, isIP } from "node:net";
 import { compileGlob, type GlobMatcher, isLiteralGlob } from "../policy/glob.ts";
 import { builtinProviderHosts } from "../proxy/providers.ts";
+import { canonicalHost, sameAddress } from "./resolver.ts";
 
 export type Verdict = "inspect" | "tunnel" | "deny";
 
@@ -62,7 +63,7 @@ export const METADATA_ADDRESSES = ["169.254.169.254", "fd00:ec2::254", "169.254.
 export const METADATA_NAMES = ["metadata.google.internal", "metadata"];
 
 interface HostPattern {
-  /** The host glob, lower case, without a trailing dot. */
+  /** The host glob, lower case, without a trailing dot; a literal host in canonicalHost's spelling. */
   host: string;
   /** Matches a lower-case name (src/policy/glob.ts semantics). */
   match: GlobMatcher;
@@ -72,7 +73,7 @@ interface HostPattern {
 }
 
 function hostGlob(glob: string): Pick<HostPattern, "host" | "match"> {
-  const host = glob.toLowerCase().replace(/\.$/, "");
+  const host = canonicalHost(glob);
   return { host, match: compileGlob(host) };
 }
 
@@ -85,14 +86,33 @@ export function hostPattern(text: string): HostPattern {
   };
 }
 
-function findHost(patterns: HostPattern[], name: string | undefined, port: number): HostPattern | undefined {
-  if (name === undefined) return undefined;
-  const lower = name.toLowerCase();
-  return patterns.find((p) => p.match(lower) && (p.port === undefined || p.port === port));
+/**
+ * The first pattern naming the destination: by its name in canonical spelling, or, for a pattern
+ * that is an address (or `localhost`), by the address the connection goes to — another name for
+ * the same address is the same destination.
+ */
+function findHost(
+  patterns: HostPattern[],
+  facts: Pick<ConnectionFacts, "name" | "address" | "port">,
+): HostPattern | undefined {
+  const name = facts.name === undefined ? undefined : canonicalHost(facts.name);
+  return patterns.find(
+    (p) =>
+      (p.port === undefined || p.port === facts.port) &&
+      ((name !== undefined && p.match(name)) ||
+        (facts.address !== "" && isAddressPattern(p.host) && sameAddress(p.host, facts.address))),
+  );
 }
 
-function matchesHost(patterns: HostPattern[], name: string | undefined, port: number): boolean {
-  return findHost(patterns, name, port) !== undefined;
+function isAddressPattern(host: string): boolean {
+  return host === "localhost" || isIP(host) !== 0;
+}
+
+export function matchesHost(
+  patterns: HostPattern[],
+  facts: Pick<ConnectionFacts, "name" | "address" | "port">,
+) {
+  return findHost(patterns, facts) !== undefined;
 }
 
 function blockList(cidrs: string[]): BlockList {
@@ -189,6 +209,18 @@ export class EgressPolicy {
     return [...names];
   }
 
+  /**
+   * The literal hosts the policies declare as inspected (LLM providers, MCP servers, `egress.inspect`)
+   * with their ports: what a connection to a bare address must be checked against, since the same
+   * server may be reached under its address or another name.
+   */
+  declaredInspectedHosts(): { host: string; port: number | undefined }[] {
+    return this.policies
+      .flatMap((p) => [...p.llm, ...p.mcp, ...p.inspect])
+      .filter((pattern) => isLiteralGlob(pattern.host) && !isAddressPattern(pattern.host))
+      .map(({ host, port }) => ({ host, port }));
+  }
+
   /** Every applicable policy decides; deny wins (an Audit policy's deny is recorded, not enforced). */
   classify(facts: ConnectionFacts): EgressDecision {
     if (this.policies.length === 0) return this.decide(undefined, facts);
@@ -206,7 +238,7 @@ export class EgressPolicy {
   }
 
   private builtInVerdict(facts: ConnectionFacts): Verdict {
-    return matchesHost(this.builtInLlm, facts.name, facts.port) ? "inspect" : "tunnel";
+    return matchesHost(this.builtInLlm, facts) ? "inspect" : "tunnel";
   }
 
   private decide(policy: CompiledPolicy | undefined, facts: ConnectionFacts): EgressDecision {
@@ -216,7 +248,7 @@ export class EgressPolicy {
       policy?.rules.find(
         (rule) =>
           rule.action === action &&
-          (matchesHost(rule.hosts, facts.name, facts.port) || contains(rule.cidrs, facts.address)) &&
+          (matchesHost(rule.hosts, facts) || contains(rule.cidrs, facts.address)) &&
           (rule.ports.length === 0 || rule.ports.includes(facts.port)),
       );
     const deny = matching("Deny");
@@ -229,8 +261,7 @@ export class EgressPolicy {
         category: "egress",
       };
     const allow = matching("Allow");
-    const isMetadata =
-      contains(this.metadata, facts.address) || matchesHost(this.metadataNames, facts.name, facts.port);
+    const isMetadata = contains(this.metadata, facts.address) || matchesHost(this.metadataNames, facts);
     if (isMetadata && !allow) {
       return {
         verdict: "deny",
@@ -241,7 +272,7 @@ export class EgressPolicy {
       };
     }
     const allowedByDefault = (policy?.defaultAction ?? "Allow") === "Allow";
-    if (policy && matchesHost(policy.passthrough, facts.name, facts.port)) {
+    if (policy && matchesHost(policy.passthrough, facts)) {
       if (allow || allowedByDefault) {
         return {
           verdict: "tunnel",
@@ -259,7 +290,7 @@ export class EgressPolicy {
         [policy?.inspect ?? [], "inspect", `${id}#egress.inspect`],
       ];
       for (const [patterns, category, rule] of inspected) {
-        const match = findHost(patterns, facts.name, facts.port);
+        const match = findHost(patterns, facts);
         if (match) {
           const decision: EgressDecision = {
             verdict: "inspect",

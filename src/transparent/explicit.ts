@@ -102,9 +102,13 @@ export class ExplicitProxy {
     const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
     const port = url.port ? Number(url.port) : 80;
     const destination = await this.destinationOf(host, port);
-    const decision = this.options
+    const classified = this.options
       .egress()
       .classify({ address: destination?.address ?? "", port, name: host, protocol: "http" });
+    const decision =
+      destination && classified.verdict === "tunnel"
+        ? await this.options.listener.checkNotInspectedAlias(host, destination, classified)
+        : classified;
     const denied = decision.verdict === "deny" || destination === undefined;
     const recorded =
       destination === undefined && decision.verdict !== "deny"

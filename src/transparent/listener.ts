@@ -5,7 +5,7 @@
  * original destination (only when the name really resolves there), or terminates TLS with a leaf of
  * the pod CA and hands the decrypted stream to the inspection handler.
  */
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { connect, createServer, isIP, type Server, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import {
   createSecureContext,
@@ -21,7 +21,7 @@ import { parseClientHello } from "./client-hello.ts";
 import type { ConnectionFacts, EgressDecision, EgressPolicy } from "./egress.ts";
 import { parseHttpHead } from "./http-head.ts";
 import { type OriginalDestination, originalDestination as readOriginalDestination } from "./original-dst.ts";
-import { type Resolver, sameAddress } from "./resolver.ts";
+import { canonicalHost, type Resolver, sameAddress } from "./resolver.ts";
 
 export interface InspectedConnection {
   /** Decrypted (TLS terminated) or plain HTTP stream, the peeked bytes still unread. */
@@ -235,6 +235,9 @@ export class TransparentListener {
     if (decision.verdict === "tunnel" && peeked.name !== undefined) {
       decision = await this.checkNameMatchesAddress(peeked.name, destination, decision);
     }
+    if (decision.verdict === "tunnel" && peeked.protocol !== "unknown") {
+      decision = await this.checkNotInspectedAlias(peeked.name, destination, decision);
+    }
     if (decision.verdict === "inspect" && (peeked.protocol === "unknown" || peeked.name === undefined)) {
       decision = { ...decision, verdict: "deny", reason: "inspected destination did not speak TLS or HTTP" };
     }
@@ -265,6 +268,35 @@ export class TransparentListener {
       mode: "Enforce",
       category: "invalid",
     };
+  }
+
+  /**
+   * A connection addressed by bare address (no name, or an IP literal) that goes where a declared
+   * inspected host resolves is that host reached under another name: refused, or it would pass
+   * unjudged. Names are compared as written; only addresses need resolution. Only for TLS and HTTP:
+   * what speaks neither cannot carry what inspection reads.
+   */
+  async checkNotInspectedAlias(
+    name: string | undefined,
+    destination: OriginalDestination,
+    decision: EgressDecision,
+  ): Promise<EgressDecision> {
+    if (name !== undefined && isIP(canonicalHost(name)) === 0 && canonicalHost(name) !== "localhost")
+      return decision;
+    for (const declared of this.options.egress().declaredInspectedHosts()) {
+      if (declared.port !== undefined && declared.port !== destination.port) continue;
+      const addresses = await this.options.resolver.resolve(declared.host).catch(() => [] as string[]);
+      if (!addresses.some((address) => sameAddress(address, destination.address))) continue;
+      return {
+        ...decision,
+        verdict: "deny",
+        reason: `${name ?? destination.address} is the inspected host ${declared.host} under another name; use ${declared.host}`,
+        rule: "builtin#inspected-host-alias",
+        mode: "Enforce",
+        category: "invalid",
+      };
+    }
+    return decision;
   }
 
   /** Audits a decision taken elsewhere (the explicit proxy's absolute-form requests). */
@@ -385,6 +417,10 @@ export class TransparentListener {
         alpn: false,
         decision,
       });
+      // The peek paused the socket: an HTTP server reads a socket whose handle another HTTP server
+      // consumed before (an explicit proxy's CONNECT) through 'data' events, which a paused socket
+      // never emits. Without this, CONNECT to a plain-HTTP inspected host hung.
+      socket.resume();
       return;
     }
     const key = connectionKey(socket);

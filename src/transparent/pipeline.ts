@@ -5,8 +5,10 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isIP } from "node:net";
 import { anthropicMessages } from "../dialects/anthropic-messages/index.ts";
 import { gemini } from "../dialects/gemini/index.ts";
+import { McpRouteError, normalisePath, serverBase } from "../dialects/mcp/routing.ts";
 import { openaiChat } from "../dialects/openai-chat/index.ts";
 import { openaiResponses } from "../dialects/openai-responses/index.ts";
 import type { PolicyDocument } from "../policy/types.ts";
@@ -14,7 +16,7 @@ import type { LlmDialect } from "../proxy/dialect.ts";
 import { llmRoute } from "../proxy/llm-route.ts";
 import { builtinProviderHosts } from "../proxy/providers.ts";
 import type { ProxyContext, RouteHandler } from "../proxy/server.ts";
-import { hostPattern } from "./egress.ts";
+import { hostPattern, matchesHost } from "./egress.ts";
 import type { RequestHandler } from "./forward.ts";
 import type { InspectedConnection } from "./listener.ts";
 
@@ -32,51 +34,98 @@ export interface PipelineOptions {
   mcp?: RouteHandler;
 }
 
-/** The dialects spoken at a host, or undefined when it is not an LLM provider. */
+/** The dialects spoken at a host (by name, or by address for a provider declared by address). */
 export function llmDialectsFor(
   policies: readonly PolicyDocument[],
   name: string,
   port: number,
+  address = "",
 ): readonly LlmDialect[] | undefined {
-  const matches = (pattern: string) => {
-    const compiled = hostPattern(pattern);
-    return compiled.match(name.toLowerCase()) && (compiled.port === undefined || compiled.port === port);
-  };
-  for (const provider of builtinProviderHosts) if (matches(provider.host)) return provider.dialects;
+  const facts = { name, port, address };
+  for (const provider of builtinProviderHosts)
+    if (matchesHost([hostPattern(provider.host)], facts)) return provider.dialects;
   for (const policy of policies) {
     for (const provider of policy.spec.llm?.providers ?? []) {
-      if (matches(provider.host)) return DIALECTS_BY_NAME[provider.dialect];
+      if (matchesHost([hostPattern(provider.host)], facts)) return DIALECTS_BY_NAME[provider.dialect];
     }
   }
   return undefined;
 }
 
-/** The declared server a connection is for, and the route path the MCP dialect expects for it. */
-export function mcpServerPath(
+/** Where a request to an origin with declared MCP servers goes. */
+export type McpRouting =
+  /** `path` is the MCP route's path for the server that owns the request path. */
+  | { kind: "server"; server: string; path: string }
+  /** The path is under no declared server's base; `failClosed` when an applicable policy says so. */
+  | { kind: "outside"; failClosed: boolean; servers: string[] };
+
+/**
+ * The declared MCP server a request on an inspected connection is for: among every server declared
+ * on the connection's origin (scheme, port, and host compared in canonical spelling or by address),
+ * the one with the longest base path holding the normalised request path, compared without case so
+ * that no spelling the origin may accept escapes judgement. Undefined when no server is declared on
+ * the origin. Throws McpRouteError for paths that cannot be read one way only, or that two servers
+ * could own.
+ */
+export function mcpRouting(
   policies: readonly PolicyDocument[],
-  connection: Pick<InspectedConnection, "serverName" | "port" | "tls">,
+  connection: Pick<InspectedConnection, "serverName" | "port" | "tls"> & {
+    originalDestination?: { address: string };
+  },
   pathname: string,
-): string | undefined {
+): McpRouting | undefined {
+  const scheme = connection.tls ? "https:" : "http:";
+  const facts = {
+    name: connection.serverName,
+    port: connection.port,
+    address: connection.originalDestination?.address ?? "",
+  };
+  const onOrigin: { name: string; url: URL }[] = [];
+  let failClosed = false;
   for (const policy of policies) {
     for (const server of policy.spec.servers ?? []) {
       if (!server.url) continue;
       const url = new URL(server.url);
       const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
-      const scheme = connection.tls ? "https:" : "http:";
-      if (
-        url.hostname.toLowerCase() !== connection.serverName ||
-        port !== connection.port ||
-        url.protocol !== scheme
-      ) {
-        continue;
-      }
-      const name = `/${encodeURIComponent(server.name)}`;
-      if (pathname === url.pathname) return name;
-      const base = url.pathname.slice(0, url.pathname.lastIndexOf("/") + 1);
-      return pathname.startsWith(base) ? `${name}/${pathname.slice(base.length)}` : undefined;
+      if (url.protocol !== scheme || !matchesHost([hostPattern(`${url.hostname}:${port}`)], facts)) continue;
+      onOrigin.push({ name: server.name, url });
+      failClosed ||= policy.spec.failClosed === true;
     }
   }
-  return undefined;
+  if (onOrigin.length === 0) return undefined;
+  const path = normalisePath(pathname).toLowerCase();
+  let best: { name: string; url: URL; base: string; exact: boolean }[] = [];
+  for (const server of onOrigin) {
+    const base = serverBase(server.url).toLowerCase();
+    const exact = path === server.url.pathname.toLowerCase();
+    if (!exact && !path.startsWith(base)) continue;
+    const current = best[0];
+    const longer = !current || base.length > current.base.length || (exact && !current.exact);
+    if (longer) best = [{ ...server, base, exact }];
+    else if (base.length === current.base.length && exact === current.exact && current.name !== server.name)
+      best.push({ ...server, base, exact });
+  }
+  const owner = best[0];
+  if (!owner) return { kind: "outside", failClosed, servers: onOrigin.map((s) => s.name) };
+  if (best.length > 1) {
+    throw new McpRouteError(
+      403,
+      `path ${pathname} could belong to MCP servers ${best.map((s) => `'${s.name}'`).join(" and ")}; refused`,
+    );
+  }
+  const name = `/${encodeURIComponent(owner.name)}`;
+  return {
+    kind: "server",
+    server: owner.name,
+    path: owner.exact ? name : `${name}/${normalisePath(pathname).slice(owner.base.length)}`,
+  };
+}
+
+/** A JSON error answer, as the proxy core gives one. */
+function refuse(res: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ error: { type: "toolwall_error", message } });
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
 }
 
 /** One request of an inspected connection (or an explicit proxy's absolute-form request) into the pipeline. */
@@ -96,22 +145,42 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
     const queryAt = url.indexOf("?");
     const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
     const search = queryAt < 0 ? "" : url.slice(queryAt);
-    const origin = `${connection.tls ? "https" : "http"}://${connection.serverName}:${connection.port}`;
+    const host = isIP(connection.serverName) === 6 ? `[${connection.serverName}]` : connection.serverName;
+    const origin = `${connection.tls ? "https" : "http"}://${host}:${connection.port}`;
     const abort = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) abort.abort(new Error("client disconnected"));
     });
     const policies = options.policies();
-    const dialects = llmDialectsFor(policies, connection.serverName, connection.port);
-    const mcpPath = dialects ? undefined : mcpServerPath(policies, connection, pathname);
+    const dialects = llmDialectsFor(
+      policies,
+      connection.serverName,
+      connection.port,
+      connection.originalDestination.address,
+    );
+    let mcp: McpRouting | undefined;
+    try {
+      mcp = dialects ? undefined : mcpRouting(policies, connection, pathname);
+    } catch (error) {
+      if (!(error instanceof McpRouteError)) throw error;
+      return refuse(res, error.status, error.message);
+    }
+    if (mcp?.kind === "outside" && mcp.failClosed) {
+      return refuse(
+        res,
+        403,
+        `${pathname} is outside every MCP server declared on ${origin} (${mcp.servers.join(", ")}); refused (failClosed)`,
+      );
+    }
     let handler: RouteHandler;
     let path = pathname;
     if (dialects) {
       handler = llmRoutes.get(origin) ?? llmRoute(new URL(origin), dialects);
       llmRoutes.set(origin, handler);
-    } else if (mcpPath !== undefined && options.mcp) {
+    } else if (mcp?.kind === "server") {
+      if (!options.mcp) return refuse(res, 403, `MCP server '${mcp.server}' cannot be judged here; refused`);
       handler = options.mcp;
-      path = mcpPath;
+      path = mcp.path;
     } else {
       handler = (rq, rs, route) => route.context.upstream.relay(rq, rs, new URL(origin + url), route.signal);
     }
@@ -132,11 +201,7 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
       if (res.headersSent) {
         res.destroy();
       } else {
-        const body = JSON.stringify({
-          error: { type: "toolwall_error", message: `upstream failed: ${(error as Error).message}` },
-        });
-        res.writeHead(502, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-        res.end(body);
+        refuse(res, 502, `upstream failed: ${(error as Error).message}`);
       }
     }
   };

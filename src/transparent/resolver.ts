@@ -84,19 +84,40 @@ export class Resolver {
 
 /** Compares addresses across spellings (`::ffff:1.2.3.4` is `1.2.3.4`, IPv6 case and zero runs). */
 export function sameAddress(a: string, b: string): boolean {
-  return canonical(a) === canonical(b);
+  return canonicalHost(a) === canonicalHost(b);
 }
 
-function canonical(address: string): string {
-  const lower = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return mapped[1] as string;
-  if (isIP(lower) !== 6) return lower;
-  const [head = "", tail = ""] = lower.split("::");
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = lower.includes("::") && tail ? tail.split(":") : [];
-  const groups = lower.includes("::")
-    ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups]
-    : lower.split(":");
-  return groups.map((g) => Number.parseInt(g, 16).toString(16)).join(":");
+/**
+ * One spelling per host, so that names compare as the network reads them: IPv4 in dotted quads
+ * (`2130706433`, `0x7f.1` and `127.1` are `127.0.0.1`, as the WHATWG URL parser and inet_aton read
+ * them), IPv6 compressed with IPv4-mapped addresses as IPv4, names lower case without brackets or
+ * trailing dots, and every spelling of the loopback host (`localhost`, `*.localhost`, `127.0.0.1`,
+ * `::1`) as `localhost`.
+ */
+export function canonicalHost(host: string): string {
+  const text = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.+$/, "");
+  let canonical = text;
+  if (isIP(text) === 6) {
+    canonical = new URL(`http://[${text}]/`).hostname.slice(1, -1);
+    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+    if (mapped) {
+      const high = Number.parseInt(mapped[1] as string, 16);
+      const low = Number.parseInt(mapped[2] as string, 16);
+      canonical = [high >> 8, high & 255, low >> 8, low & 255].join(".");
+    }
+  } else if (/^[0-9a-fx.]+$/.test(text)) {
+    // Only digits, dots and hex: the URL parser reads it as an IPv4 address when it is one.
+    try {
+      canonical = new URL(`http://${text}/`).hostname;
+    } catch {
+      canonical = text;
+    }
+  }
+  if (canonical === "localhost" || canonical.endsWith(".localhost")) return "localhost";
+  if (canonical === "127.0.0.1" || canonical === "::1") return "localhost";
+  return canonical;
 }

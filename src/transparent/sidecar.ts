@@ -139,9 +139,28 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   const explicitAddress = await explicit?.listen();
   let closing = false;
   const admin = options.admin ? createAdminServer(() => !closing && source.ready()) : undefined;
+  const close = async () => {
+    closing = true;
+    await source.stop();
+    await explicit?.close();
+    await listener.close();
+    await upstream.close();
+    await shared.close();
+    await admin?.close();
+    audit.flush();
+  };
   let adminAddress: AddressInfo | undefined;
   if (admin && options.admin) {
-    await admin.listen({ host: options.admin.host, port: options.admin.port });
+    const where = `${options.admin.host}:${options.admin.port}`;
+    try {
+      await admin.listen({ host: options.admin.host, port: options.admin.port });
+    } catch (error) {
+      // Serving without health checks or metrics would hide the sidecar from the kubelet.
+      await close();
+      throw new Error(
+        `cannot bind the admin port ${where}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
     adminAddress = admin.server.address() as AddressInfo;
   }
   log(
@@ -157,16 +176,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     explicitAddress,
     adminAddress,
     ca,
-    async close() {
-      closing = true;
-      await source.stop();
-      await explicit?.close();
-      await listener.close();
-      await upstream.close();
-      await shared.close();
-      await admin?.close();
-      audit.flush();
-    },
+    close,
   };
 }
 

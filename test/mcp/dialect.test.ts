@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sameJson } from "../../src/dialects/mcp/gate.ts";
-import { classify, parseBody } from "../../src/dialects/mcp/jsonrpc.ts";
+import { classify, idKey, maxJsonDepth, parseBody, parseJson } from "../../src/dialects/mcp/jsonrpc.ts";
 import { type McpRouteError, proxyPathFor, resolveTarget } from "../../src/dialects/mcp/routing.ts";
 import type { DeclaredServer } from "../../src/registry/registry.ts";
 
@@ -29,6 +29,24 @@ describe("JSON-RPC classification", () => {
     ]);
     expect(() => parseBody("{")).toThrow(/not JSON/);
     expect(() => parseBody("[]")).toThrow(/empty batch/);
+  });
+
+  it("reads JSON as clients do (a leading BOM dropped) and refuses nesting past the limit by name", () => {
+    expect(parseJson('\uFEFF{"a":1}', "answer")).toEqual({ a: 1 });
+    expect(parseJson(`${"[".repeat(maxJsonDepth)}${"]".repeat(maxJsonDepth)}`, "answer")).toBeInstanceOf(
+      Array,
+    );
+    const deep = `{"params":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    expect(() => parseBody(deep)).toThrow(`body nests deeper than the limit of ${maxJsonDepth} levels`);
+    // Brackets inside strings are text, not nesting.
+    expect(parseJson(`{"a":"${"[".repeat(1000)}\\"{"}`, "answer")).toEqual({ a: `${"[".repeat(1000)}"{` });
+  });
+
+  it("matches answers to requests as the MCP SDK client does: by Number(id)", () => {
+    for (const spelling of [1, "1", " 1 ", "01", "0x1", "1e0", "1.0"]) expect(idKey(spelling)).toBe(idKey(1));
+    expect(idKey("")).toBe(idKey(0));
+    expect(idKey("a")).not.toBe(idKey("b"));
+    expect(idKey("toolwall-recheck-1")).toBe("s:toolwall-recheck-1");
   });
 });
 
@@ -60,9 +78,38 @@ describe("routing /mcp/<server>", () => {
     };
     expect(status("/nope")).toBe(404);
     expect(status("/files")).toBe(400);
-    expect(status("/github/http://evil.example/x")).toBe(400);
-    expect(status("/github//evil.example/x")).toBe(200);
-    expect(resolveTarget(servers, "/github//evil.example/x", "").url.origin).toBe("https://mcp.github.com");
+    for (const path of ["/github/http://evil.example/x", "/github//evil.example/x"]) {
+      const url = resolveTarget(servers, path, "").url;
+      expect(url.origin).toBe("https://mcp.github.com");
+      expect(url.pathname.startsWith("/api/")).toBe(true);
+    }
+  });
+
+  // Issue 10 class 12: `/mcp/notes/../github/mcp` ran a tool on github judged as notes, and
+  // `/mcp/github/../admin/mcp` reached an undeclared server.
+  it("normalises the path before routing: the server named is the server reached, within its base", () => {
+    const shared = new Map<string, DeclaredServer>([
+      ["github", { name: "github", transport: "StreamableHTTP", url: new URL("http://h:1/github/mcp") }],
+      ["notes", { name: "notes", transport: "StreamableHTTP", url: new URL("http://h:1/notes/mcp") }],
+    ]);
+    const reach = (path: string) => {
+      try {
+        const target = resolveTarget(shared, path, "");
+        return `${target.server.name} ${target.url.pathname}`;
+      } catch (error) {
+        return String((error as McpRouteError).status);
+      }
+    };
+    expect(reach("/notes/../github/mcp")).toBe("github /github/mcp");
+    expect(reach("/notes/%2e%2e/github/mcp")).toBe("github /github/mcp");
+    expect(reach("/notes/.%2E/github/mcp")).toBe("github /github/mcp");
+    expect(reach("/notes\\..\\github\\mcp")).toBe("github /github/mcp");
+    expect(reach("/github/../admin/mcp")).toBe("404");
+    expect(reach("/github/x/../../../admin/mcp")).toBe("404");
+    expect(reach("/github/mcp/../../notes/mcp")).toBe("notes /notes/mcp");
+    expect(reach("/github/..%2Fadmin/mcp")).toBe("400");
+    expect(reach("/github/%5C..%5Cadmin")).toBe("400");
+    expect(reach("/%zz")).toBe("400");
   });
 
   it("rewrites a legacy endpoint to a proxy path, and refuses one it cannot address", () => {
@@ -71,6 +118,10 @@ describe("routing /mcp/<server>", () => {
       "/mcp/legacy/message?sessionId=1",
     );
     expect(proxyPathFor("/mcp", legacy, new URL("http://other:3001/message"))).toBeUndefined();
+    // A sidecar's client talks to the origin: the endpoint keeps its own path (it was /legacy/message).
+    expect(proxyPathFor("", legacy, new URL("http://127.0.0.1:3001/message?sessionId=1"))).toBe(
+      "/message?sessionId=1",
+    );
     const github = servers.get("github") as Parameters<typeof proxyPathFor>[1];
     expect(proxyPathFor("/mcp", github, new URL("https://mcp.github.com/elsewhere"))).toBeUndefined();
   });

@@ -70,6 +70,12 @@ describe("toolwall proxy --ca-dir", () => {
   it("creates the CA on first start, loads the same one on the next, and denies CONNECT by egress policy", async () => {
     const first = await runOnce();
     expect(first.stderr).toContain(`created the CA in ${caDir}`);
+    // What a Node agent needs to go through it, NODE_USE_ENV_PROXY=1 included (issue 10 item 6).
+    expect(first.stderr).toMatch(
+      new RegExp(
+        `start the agent with HTTPS_PROXY=http://\\S+ HTTP_PROXY=\\S+ NODE_USE_ENV_PROXY=1 NODE_EXTRA_CA_CERTS=${caDir}/ca\\.crt`,
+      ),
+    );
     expect(first.answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
     expect(first.answer).toContain("x-toolwall-rule: agents/laptop#egress.rules[no-paste]");
     expect(first.code).toBe(0);

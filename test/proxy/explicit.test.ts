@@ -23,12 +23,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ReplayServer, startReplayServer } from "../../src/demo/replay.ts";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
-import { explicitModeSetup } from "../../src/proxy/explicit.ts";
+import { agentEnvironment, explicitModeSetup } from "../../src/proxy/explicit.ts";
 import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
 import { providerRoutes } from "../../src/proxy/providers.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
 import { connections } from "../../src/telemetry/metrics.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
+import type { TrustFiles } from "../../src/tls/trust-files.ts";
 import { type PolicyServer, startPolicyServer } from "../mcp/policy-server.ts";
 
 const LLM = "llm.toolwall-test.example";
@@ -70,6 +71,7 @@ describe("toolwall proxy explicit mode (HTTPS_PROXY / HTTP_PROXY)", () => {
   let caPem: string;
   let mcpServer: PolicyServer;
   let mcpUrl: string;
+  let trust: TrustFiles;
 
   beforeAll(async () => {
     upstreamCa = await CertificateAuthority.create({ commonName: "upstream test CA" });
@@ -131,6 +133,7 @@ spec:
       documents,
       log: () => {},
     });
+    trust = setup.trust;
     proxy = await startLocalProxy({
       policies: PolicySet.fromDocuments(documents),
       audit,
@@ -138,7 +141,8 @@ spec:
       listen: { host: "127.0.0.1", port: 0 },
       mcp: true,
       log: () => {},
-      ...setup,
+      upstream: setup.upstream,
+      explicit: setup.explicit,
     });
     proxyPort = proxy.address.port;
     caPem = readFileSync(join(caDir, "ca.crt"), "utf8");
@@ -239,6 +243,40 @@ spec:
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout)).toMatchObject({ upstream: TUNNELLED, path: "/t" });
     expect(audit.events.at(-1)).toMatchObject({ verdict: "tunnel", host: TUNNELLED, protocol: "tls" });
+  });
+
+  /** A Node agent process (the official Anthropic SDK on the built-in fetch) with `env` only. */
+  function nodeAgent(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+    const script = `
+      import Anthropic from "@anthropic-ai/sdk";
+      const client = new Anthropic({ apiKey: "sk-ant-test-key", baseURL: process.argv[1], maxRetries: 0,
+        defaultHeaders: { "x-fixture": "anthropic-messages/blocked-name.json" } });
+      const message = await client.messages.create(${JSON.stringify(request)});
+      console.log(JSON.stringify(message.content));`;
+    return new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        ["--input-type=module", "-e", script, `https://${LLM}:${llmPort}`],
+        { env: { PATH: process.env.PATH ?? "", ...env }, timeout: 20_000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  // Issue 10 item 6: Node ignores HTTPS_PROXY unless NODE_USE_ENV_PROXY=1 — the agent went around Toolwall.
+  it("gives a Node agent the environment that takes its SDK through the proxy (NODE_USE_ENV_PROXY=1)", async () => {
+    const environment = agentEnvironment(proxy.url, trust);
+    expect(environment).toMatchObject({ NODE_USE_ENV_PROXY: "1", HTTPS_PROXY: proxy.url });
+    const through = await nodeAgent(environment);
+    expect(through.code, through.stderr).toBe(0);
+    expect(JSON.parse(through.stdout)).toEqual([
+      expect.objectContaining({ type: "text", text: BLOCKED_TEXT }),
+    ]);
+    // Without it, Node dials the provider itself: the name only the proxy can resolve is unknown.
+    const { NODE_USE_ENV_PROXY: _, ...withoutFlag } = environment;
+    const around = await nodeAgent(withoutFlag);
+    expect(around.code).not.toBe(0);
+    expect(around.stderr).toMatch(/ENOTFOUND|EAI_AGAIN|Connection error/);
   });
 
   async function deniedConnections(): Promise<number> {

@@ -80,6 +80,16 @@ for (const [name, makeStore, skip] of implementations) {
       return ns;
     };
 
+    it("keeps each server's latest complete tool listing per namespace (the shared tool registry)", async () => {
+      fresh();
+      expect(await store.serverTools(ns)).toEqual({});
+      await store.recordServerTools(ns, "GitHub", ["Delete_Repo", "get_issue"]);
+      await store.recordServerTools(ns, "notes", []);
+      await store.recordServerTools(`${ns}-other`, "github", ["x"]);
+      await store.recordServerTools(ns, "github", ["delete_repo"]);
+      expect(await store.serverTools(ns)).toEqual({ github: ["delete_repo"], notes: [] });
+    });
+
     it("appends each call to the session window and loads it back oldest first", async () => {
       fresh();
       const now = Date.now();

@@ -66,6 +66,39 @@ export function classify(value: unknown): Classified {
   return { kind: "invalid", message: value, problem: "neither a request, a notification nor a response" };
 }
 
+/** Deepest nesting of arrays and objects accepted in one JSON text (MCP messages nest a few levels). */
+export const maxJsonDepth = 256;
+
+/** Thrown for JSON text Toolwall will not read; the message names the problem or the limit. */
+export class JsonTextError extends Error {}
+
+/**
+ * Parses one JSON text as the clients read it: a leading byte order mark is dropped (as
+ * `Response.json()` and TextDecoder do), nesting deeper than maxJsonDepth is refused before parsing
+ * (so no recursion anywhere later can run out of stack).
+ */
+export function parseJson(text: string, what: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const code = body.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > maxJsonDepth)
+        throw new JsonTextError(`${what} nests deeper than the limit of ${maxJsonDepth} levels`);
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  try {
+    return JSON.parse(body);
+  } catch (error) {
+    throw new JsonTextError(`${what} is not JSON: ${(error as Error).message}`);
+  }
+}
+
 export interface ParsedBody {
   batch: boolean;
   messages: Classified[];
@@ -73,12 +106,7 @@ export interface ParsedBody {
 
 /** Parses a POST body. Throws with a clear message on text that is not JSON or an empty batch. */
 export function parseBody(text: string): ParsedBody {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`body is not JSON: ${(error as Error).message}`);
-  }
+  const value = parseJson(text, "body");
   if (Array.isArray(value)) {
     if (value.length === 0) throw new Error("empty batch");
     return { batch: true, messages: value.map(classify) };
@@ -94,7 +122,12 @@ export function resultResponse(id: JsonRpcId, result: unknown): JsonRpcResponse 
   return { jsonrpc: "2.0", id, result };
 }
 
-/** A Map key for an id: 1 and "1" are different ids. */
-export function idKey(id: JsonRpcId): string {
-  return typeof id === "number" ? `n:${id}` : `s:${id}`;
+/**
+ * A Map key for an id, matching answers to requests the way clients do: the MCP SDK looks an answer
+ * up by `Number(id)`, so `1`, `"1"`, `"01"` and `" 1e0 "` are one id; other ids compare as strings.
+ * What any client could take for the answer to a request is treated as that answer.
+ */
+export function idKey(id: unknown): string {
+  const number = typeof id === "object" && id !== null ? Number.NaN : Number(id);
+  return Number.isFinite(number) ? `n:${number}` : `s:${String(id)}`;
 }

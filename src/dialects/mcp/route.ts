@@ -12,14 +12,16 @@ import {
 import { type DeclaredServer, declaredServers } from "../../registry/registry.ts";
 import type { StateStore } from "../../state/types.ts";
 import { ToolCatalog } from "./catalog.ts";
-import { judgedMethods, listingMethods, type McpContext, McpGate } from "./gate.ts";
+import { judgedMethods, listingMethods, type McpContext, McpGate, sameJson } from "./gate.ts";
 import {
   type Classified,
   errorCodes,
   errorResponse,
   idKey,
   type JsonRpcResponse,
+  JsonTextError,
   parseBody,
+  parseJson,
 } from "./jsonrpc.ts";
 import { McpRouteError, type McpTarget, proxyPathFor, resolveTarget } from "./routing.ts";
 import { replaceEventData } from "./sse.ts";
@@ -41,6 +43,11 @@ interface PendingListing {
   params: Record<string, unknown> | undefined;
   /** Sent by Toolwall itself (a re-check): the answer is reviewed and swallowed. */
   internal: boolean;
+  /**
+   * An answer was seen. The entry stays (bounded with the others): a second answer with the same id,
+   * which a client might take instead of the first, is filtered too.
+   */
+  answered?: boolean;
 }
 
 /** A legacy HTTP+SSE session: its GET stream, where answers to its POSTs (and our denials) go. */
@@ -111,8 +118,13 @@ function write(res: ServerResponse, bytes: Buffer): Promise<void> {
 }
 
 function upstreamHeaders(req: IncomingMessage): Record<string, string | string[]> {
-  const headers = forwardableRequestHeaders(req.headers, ["content-length", "accept-encoding"]);
-  // The proxy reads every answer: no compression upstream of it.
+  // What goes upstream is a re-serialisation, never the client's bytes: the client's encoding of
+  // its body does not describe it. The proxy reads every answer: no compression upstream of it.
+  const headers = forwardableRequestHeaders(req.headers, [
+    "content-length",
+    "content-encoding",
+    "accept-encoding",
+  ]);
   headers["accept-encoding"] = "identity";
   return headers;
 }
@@ -219,10 +231,11 @@ class RouteState {
 
   /**
    * An upstream request without a body timeout: an MCP stream (a GET stream, a legacy session, a long
-   * tool call answered in SSE) may stay quiet for long; it ends when either side closes it.
+   * tool call answered in SSE) may stay quiet for long; it ends when either side closes it. A
+   * redirect is an McpRouteError, never relayed.
    */
-  #request(request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
-    return this.#context.upstream.agent.request({
+  async #request(request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
+    const response = await this.#context.upstream.agent.request({
       origin: request.url.origin,
       path: request.url.pathname + request.url.search,
       method: request.method as Dispatcher.HttpMethod,
@@ -231,6 +244,15 @@ class RouteState {
       signal: request.signal,
       bodyTimeout: 0,
     });
+    if (response.statusCode >= 300 && response.statusCode < 400 && response.headers.location !== undefined) {
+      // A redirect would send the client to a URL nobody judged (another server, around the proxy).
+      await response.body.dump();
+      throw new McpRouteError(
+        502,
+        `MCP server at ${request.url.origin} answered ${response.statusCode} with a redirect; Toolwall does not relay redirects from MCP servers`,
+      );
+    }
+    return response;
   }
 
   #legacyKey(server: string, url: URL): string {
@@ -238,6 +260,12 @@ class RouteState {
   }
 
   async #post(req: IncomingMessage, res: ServerResponse, route: RouteContext, target: McpTarget) {
+    const encoding = header(req, "content-encoding")?.trim().toLowerCase();
+    if (encoding !== undefined && encoding !== "" && encoding !== "identity")
+      throw new McpRouteError(
+        415,
+        `request bodies with Content-Encoding '${encoding}' are not accepted; send JSON`,
+      );
     const raw = await readLimited(req, maxRequestBytes, "request body");
     let parsed: ReturnType<typeof parseBody>;
     try {
@@ -263,6 +291,24 @@ class RouteState {
         ? this.#pendingFor(target, mcpSession)
         : new Map<string, PendingListing>();
     for (const message of parsed.messages) {
+      const earlier = message.kind === "request" ? pending.get(idKey(message.message.id)) : undefined;
+      if (
+        message.kind === "request" &&
+        earlier &&
+        !earlier.answered &&
+        listingMethods.has(message.message.method) &&
+        (earlier.method !== message.message.method || !sameJson(earlier.params, message.message.params))
+      ) {
+        // Two listings one answer could match: the answer might be filtered as the wrong one.
+        answers.push(
+          errorResponse(
+            message.message.id,
+            errorCodes.invalidRequest,
+            `request id ${JSON.stringify(message.message.id)} is already used by a listing request awaiting its answer`,
+          ),
+        );
+        continue;
+      }
       const outcome = await this.#judge(context, message);
       if (outcome.answer) answers.push(outcome.answer);
       if (!outcome.forward) continue;
@@ -389,21 +435,22 @@ class RouteState {
     const key = idKey(value.id as string | number);
     const listing = pending.get(key);
     if (!listing) return { value, changed: false, drop: false };
-    pending.delete(key);
+    if (listing.internal) pending.delete(key);
+    else listing.answered = true;
     const result = await this.gate.filterResult(context, listing.method, listing.params, value.result);
     if (listing.internal) {
       const cursor = isObject(result) ? result.nextCursor : undefined;
       if (typeof cursor === "string" && session.legacy) this.#sendRecheck(session.legacy, cursor);
       return { value, changed: false, drop: true };
     }
-    return {
-      value: result === value.result ? value : { ...value, result },
-      changed: result !== value.result,
-      drop: false,
-    };
+    // Always re-serialised: the client receives the listing that was judged, not the upstream's bytes.
+    return { value: result === value.result ? value : { ...value, result }, changed: true, drop: false };
   }
 
-  /** The messages of one JSON text, processed; `value` undefined when every message was swallowed. */
+  /**
+   * The messages of one JSON text, processed; `value` undefined when every message was swallowed.
+   * Throws JsonTextError for text that is not JSON: it is never relayed unread.
+   */
   async #processData(
     data: string,
     context: McpContext,
@@ -411,12 +458,7 @@ class RouteState {
     target: McpTarget,
     session: { id: string | undefined; legacy: LegacySession | undefined },
   ): Promise<{ value: unknown; changed: boolean }> {
-    let value: unknown;
-    try {
-      value = JSON.parse(data);
-    } catch {
-      return { value: undefined, changed: false };
-    }
+    const value = parseJson(data, "upstream message");
     if (Array.isArray(value)) {
       const out: unknown[] = [];
       let changed = false;
@@ -447,10 +489,19 @@ class RouteState {
       "upstream JSON answer",
     );
     const headers = forwardableResponseHeaders(response.headers, ["content-length", "content-encoding"]);
-    const processed = await this.#processData(body.toString("utf8"), context, pending, target, {
-      id: context.mcpSession,
-      legacy: undefined,
-    });
+    let processed: { value: unknown; changed: boolean };
+    try {
+      processed = await this.#processData(body.toString("utf8"), context, pending, target, {
+        id: context.mcpSession,
+        legacy: undefined,
+      });
+    } catch (error) {
+      if (!(error instanceof JsonTextError)) throw error;
+      throw new McpRouteError(
+        502,
+        `MCP server '${target.server.name}' answered with unreadable JSON: ${error.message}`,
+      );
+    }
     if (answers.length === 0 && !processed.changed) {
       res.writeHead(response.statusCode, { ...headers, "content-length": body.length });
       res.end(body);
@@ -504,12 +555,19 @@ class RouteState {
         await write(res, replaceEventData(event.raw, path, parser.lineEnding));
         return;
       }
-      if (event.data === undefined) {
+      if (event.data === undefined || event.data.trim() === "") {
         await write(res, event.raw);
         return;
       }
       const listings = session.legacy?.pending ?? pending;
-      const processed = await this.#processData(event.data, context, listings, target, session);
+      let processed: { value: unknown; changed: boolean };
+      try {
+        processed = await this.#processData(event.data, context, listings, target, session);
+      } catch (error) {
+        if (!(error instanceof JsonTextError)) throw error;
+        this.#context.log(`toolwall mcp: ${target.server.name}: event dropped: ${error.message}`);
+        return;
+      }
       if (!processed.changed) await write(res, event.raw);
       else if (processed.value !== undefined)
         await write(res, replaceEventData(event.raw, JSON.stringify(processed.value), parser.lineEnding));
@@ -653,21 +711,23 @@ async function readAnswer(
   if (response.statusCode >= 300) return undefined;
   const find = (value: unknown): JsonRpcResponse | undefined => {
     const items = Array.isArray(value) ? value : [value];
-    return items.find((item) => isObject(item) && item.id === id) as JsonRpcResponse | undefined;
+    return items.find((item) => isObject(item) && idKey(item.id) === idKey(id)) as
+      | JsonRpcResponse
+      | undefined;
   };
   if (contentType(response.headers) === "text/event-stream") {
     const parser = new SseParser();
     for (const event of [...parser.push(body), ...parser.end()]) {
       if (event.data === undefined) continue;
       try {
-        const found = find(JSON.parse(event.data));
+        const found = find(parseJson(event.data, "re-check answer"));
         if (found) return found;
       } catch {}
     }
     return undefined;
   }
   try {
-    return find(JSON.parse(body.toString("utf8")));
+    return find(parseJson(body.toString("utf8"), "re-check answer"));
   } catch {
     return undefined;
   }
