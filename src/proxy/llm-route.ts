@@ -67,16 +67,24 @@ function stripSetOf(policies: PolicySet): PolicySet {
   return set;
 }
 
-function parseObject(bytes: Buffer): Record<string, unknown> | undefined {
+/**
+ * The request body as an object, read like the response side (one BOM dropped, nesting bounded);
+ * undefined when it is not a JSON object (the upstream will refuse it; nothing to judge).
+ */
+function parseObject(bytes: Buffer, maxDepth: number): Record<string, unknown> | undefined {
   if (bytes.length === 0) return undefined;
+  let value: unknown;
   try {
-    const value = JSON.parse(bytes.toString("utf8")) as unknown;
-    return value !== null && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
+    value = readJson(bytes.toString("utf8"), maxDepth, "the request body");
+  } catch (error) {
+    if (error instanceof ResponseRefused && error.rule === "json depth") {
+      throw new RequestRejected(400, error.message);
+    }
     return undefined;
   }
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 interface PreparedTurn {
@@ -94,6 +102,7 @@ async function prepareTurn(
   route: RouteContext,
   url: URL,
   raw: Buffer,
+  maxJsonDepth: number,
 ): Promise<PreparedTurn> {
   const policies = context.policies();
   const { registry, audit, identity } = context;
@@ -104,7 +113,7 @@ async function prepareTurn(
     requestId: route.requestId,
     dialect: dialect.name,
   };
-  const body = parseObject(raw);
+  const body = parseObject(raw, maxJsonDepth);
   let changed = false;
   let streaming = false;
   let offered = new Set<string>();
@@ -399,7 +408,7 @@ export function llmRoute(
       }
       const limits = limitsOf(dialect.name);
       const body = await readRequest(req);
-      const prepared = await prepareTurn(context, dialect, route, url, body);
+      const prepared = await prepareTurn(context, dialect, route, url, body, limits.maxJsonDepth);
       const headers = forwardableRequestHeaders(req.headers, [
         "content-length",
         "accept-encoding",
