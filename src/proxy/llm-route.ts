@@ -5,7 +5,7 @@ import { PolicySet } from "../policy/evaluate.ts";
 import type { Severity } from "../policy/types.ts";
 import type { AuditEvent } from "../telemetry/audit.ts";
 import { responsesRefused, upstreamDuration } from "../telemetry/metrics.ts";
-import type { LlmDialect, ResponseSide, StreamRewriter, Turn } from "./dialect.ts";
+import type { LlmDialect, StreamRewriter, Turn } from "./dialect.ts";
 import { defaultLlmLimits, type LlmLimits, readJson } from "./framing.ts";
 import { JsonArrayCanonicaliser } from "./json-array.ts";
 import { ResponseRefused, refusalMessage } from "./refusal.ts";
@@ -355,7 +355,7 @@ function refuse(
   context: ProxyContext,
   route: RouteContext,
   res: ServerResponse,
-  dialect: { name: string; response?: ResponseSide } | undefined,
+  dialect: LlmDialect | undefined,
   framing: Framing | undefined,
   error: ResponseRefused,
 ): void {
@@ -368,7 +368,7 @@ function refuse(
     return;
   }
   const body = JSON.stringify(
-    dialect?.response?.refusalBody(message) ?? { error: { type: "toolwall_refused", message } },
+    dialect?.response.refusalBody(message) ?? { error: { type: "toolwall_refused", message } },
   );
   res.writeHead(502, {
     "content-type": "application/json",

@@ -14,8 +14,9 @@
  *
  *   rawAnswer({ status?, reason?, headers?, body?, chunks?, transferEncoding?, gzip? }) → Answer
  *     headers: [name, value][] (order and duplicates kept); default content-type application/json.
- *     body: the entity (string or Buffer); `gzip: true` compresses it and adds content-encoding: gzip
- *       (set `headers` yourself for other encodings, or pass an already encoded body).
+ *     body: the entity (string or Buffer); `encoding` ("gzip", "deflate", "br"; `gzip: true` is
+ *       encoding "gzip") compresses it and adds its content-encoding header (or set `headers` yourself
+ *       and pass an already encoded body).
  *     chunks: cut points (byte offsets in the encoded body) where separate socket writes start;
  *     transferEncoding "chunked" frames the body as HTTP chunks at those cut points, otherwise a
  *       content-length is sent (unless `contentLength: false`, then the body ends with the socket).
@@ -25,7 +26,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { cutAt } from "../../src/demo/replay.ts";
 
 export interface RawRequest {
@@ -61,6 +62,7 @@ export interface RawAnswerOptions {
   headers?: readonly (readonly [string, string])[];
   body?: string | Buffer;
   gzip?: boolean;
+  encoding?: "gzip" | "deflate" | "br";
   /** Byte offsets into the (encoded) body where a new socket write starts. */
   chunks?: readonly number[];
   transferEncoding?: "chunked";
@@ -68,6 +70,8 @@ export interface RawAnswerOptions {
   contentLength?: boolean;
   delayMs?: number;
 }
+
+const encoders = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as const;
 
 /** An answer built from parts; see the file header. */
 export function rawAnswer(options: RawAnswerOptions = {}): Answer {
@@ -77,9 +81,10 @@ export function rawAnswer(options: RawAnswerOptions = {}): Answer {
     headers.push(["content-type", "application/json"]);
   }
   let body = Buffer.from(options.body ?? "");
-  if (options.gzip) {
-    body = gzipSync(body);
-    headers.push(["content-encoding", "gzip"]);
+  const encoding = options.encoding ?? (options.gzip ? "gzip" : undefined);
+  if (encoding) {
+    body = encoders[encoding](body);
+    headers.push(["content-encoding", encoding]);
   }
   const pieces = cutAt(body, options.chunks ?? []);
   if (options.transferEncoding === "chunked") headers.push(["transfer-encoding", "chunked"]);
