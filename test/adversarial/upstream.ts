@@ -6,8 +6,9 @@
  * writes its own head).
  *
  * Stable API (other branches build on it):
- *   const upstream = await startRawUpstream((request) => rawAnswer({ body: "…" }));
- *   upstream.url               — http://127.0.0.1:port, the base URL to put behind the proxy
+ *   const upstream = await startRawUpstream((request) => rawAnswer({ body: "…" }), { tls? });
+ *   upstream.url               — http://127.0.0.1:port (https://localhost:port with `tls`: a leaf
+ *                                certificate and key in PEM), the base URL to put behind the proxy
  *   upstream.requests          — every request received (method, path, headers, body)
  *   upstream.respond = fn      — change the responder between tests
  *   await upstream.close()
@@ -23,7 +24,8 @@
  *     delayMs: pause between writes.
  *   An Answer is a list of socket writes ({ bytes, delayMs }); tests may build one by hand.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
@@ -125,7 +127,15 @@ function parseJson(body: Buffer): unknown {
   }
 }
 
-export async function startRawUpstream(respond: Responder): Promise<RawUpstream> {
+export interface RawUpstreamOptions {
+  /** Serve HTTPS on `localhost` with this certificate (issued for "localhost") and key, PEM. */
+  tls?: { certificatePem: string; keyPem: string };
+}
+
+export async function startRawUpstream(
+  respond: Responder,
+  options: RawUpstreamOptions = {},
+): Promise<RawUpstream> {
   const requests: RawRequest[] = [];
   const upstream: RawUpstream = {
     url: "",
@@ -134,7 +144,7 @@ export async function startRawUpstream(respond: Responder): Promise<RawUpstream>
     close: async () => {},
   };
   const sockets = new Set<Socket>();
-  const server: Server = createServer(async (req, res) => {
+  const handle: RequestListener = async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
     const body = Buffer.concat(chunks);
@@ -154,14 +164,17 @@ export async function startRawUpstream(respond: Responder): Promise<RawUpstream>
     } catch {
       socket.destroy();
     }
-  });
-  server.on("connection", (socket) => {
+  };
+  const server: Server = options.tls
+    ? createTlsServer({ cert: options.tls.certificatePem, key: options.tls.keyPem }, handle)
+    : createServer(handle);
+  server.on(options.tls ? "secureConnection" : "connection", (socket: Socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  upstream.url = `http://127.0.0.1:${port}`;
+  upstream.url = options.tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
   upstream.close = async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
