@@ -1,5 +1,6 @@
 import type { Decided } from "./decide.ts";
 import type { Turn } from "./dialect.ts";
+import { isObject, tryParse } from "./json-values.ts";
 
 /**
  * One streamed tool call under judgement, shared by the dialects whose calls arrive in pieces.
@@ -13,17 +14,28 @@ export interface HeldOutcome {
   message: string;
   /** The arguments as judged (parsed JSON; `{input: text}` for free-form input; the text if unparsable). */
   judged: unknown;
-  /** The argument text was not JSON (cut short or malformed). */
+  /** The arguments were not a JSON object (cut short, malformed, another JSON type). */
   unreadable: boolean;
 }
 
-function parseArguments(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === "") return { ok: true, value: {} };
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
+/** Arguments as the policy reads them, with whether a rule that needs them can read them. */
+export interface ReadArguments {
+  value: unknown;
+  /** Not a JSON object (cut short, malformed, another JSON type): denied whenever a rule needs them. */
+  unreadable: boolean;
+}
+
+/** Argument text (JSON): empty means `{}`; unparsable text is judged as itself, unreadable. */
+export function readArguments(text: string, freeText = false): ReadArguments {
+  if (freeText) return { value: { input: text }, unreadable: false };
+  if (text.trim() === "") return { value: {}, unreadable: false };
+  const value = tryParse(text);
+  return value === undefined ? { value: text, unreadable: true } : objectArguments(value);
+}
+
+/** Arguments that arrive as JSON already (Anthropic `input`, Gemini `args`): absent means `{}`. */
+export function objectArguments(value: unknown): ReadArguments {
+  return value === undefined ? { value: {}, unreadable: false } : { value, unreadable: !isObject(value) };
 }
 
 export class HeldCall {
@@ -82,22 +94,27 @@ export class HeldCall {
    */
   async finish(truncated: boolean, whole?: string): Promise<HeldOutcome> {
     const text = whole ?? this.#argumentText;
-    const parsed = this.#freeText ? { ok: true as const, value: { input: text } } : parseArguments(text);
+    const parsed = readArguments(text, this.#freeText);
     const detail = truncated ? { ...this.#detail, truncated: true } : this.#detail;
-    const seen = parsed.ok ? parsed.value : text;
+    const seen = parsed.value;
     if (this.#decided) {
       this.#decided.record(seen, truncated ? { truncated: true } : undefined);
       return {
         allowed: !this.#decided.blocked,
         message: this.#decided.message,
         judged: seen,
-        unreadable: !parsed.ok,
+        unreadable: parsed.unreadable,
       };
     }
     const decided = await this.#turn.decide(this.name, seen, {
       detail,
-      ...(parsed.ok ? {} : { argumentsUnreadable: true }),
+      ...(parsed.unreadable ? { argumentsUnreadable: true } : {}),
     });
-    return { allowed: !decided.blocked, message: decided.message, judged: seen, unreadable: !parsed.ok };
+    return {
+      allowed: !decided.blocked,
+      message: decided.message,
+      judged: seen,
+      unreadable: parsed.unreadable,
+    };
   }
 }

@@ -323,6 +323,14 @@ describe("Anthropic: non-streaming (classes 8, 9)", () => {
     expect(turn.judged).toEqual([]);
   });
 
+  it("judges input that is not a JSON object as unreadable: denied when a rule needs it", async () => {
+    const turn = recordingTurn("anthropic-messages");
+    const stringInput = { type: "tool_use", id: "t", name: "Bash", input: "rm -rf /" };
+    const result = await rewriteBody(anthropicResponse, turn, message([stringInput]));
+    expect(turn.judged).toEqual([{ name: "Bash", args: "rm -rf /", allowed: false }]);
+    expect(JSON.stringify(result)).not.toContain('"tool_use"');
+  });
+
   it("the SDK raises the refusal body as an API error", () => {
     expect(anthropicResponse.refusalBody("no")).toEqual({
       type: "error",

@@ -128,6 +128,18 @@ describe("Gemini: objects where arrays are expected (class 9)", () => {
   });
 });
 
+describe("Gemini: arguments", () => {
+  it("judges args that are not an object as unreadable: denied when a rule needs them", async () => {
+    const turn = recordingTurn("gemini");
+    await rewriteBody(
+      geminiResponse,
+      turn,
+      response([candidate([{ functionCall: { name: "Bash", args: ["rm", "-rf", "/"] } }])]),
+    );
+    expect(turn.judged).toEqual([{ name: "Bash", args: ["rm", "-rf", "/"], allowed: false }]);
+  });
+});
+
 describe("Gemini: every streamed chunk is read, not pre-filtered by text", () => {
   it("judges a call behind an escaped key", async () => {
     const escaped = `{"candidates":[{"content":{"role":"model","parts":[{"function\\u0043all":{"name":"Bash","args":{"command":"rm -rf /"}}}]}}]}`;

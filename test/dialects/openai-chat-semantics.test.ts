@@ -249,6 +249,18 @@ describe("Chat: non-streaming (class 9)", () => {
     expect(turn.judged).toEqual([]);
   });
 
+  it("judges arguments that are JSON but not an object as unreadable", async () => {
+    const turn = recordingTurn("openai-chat");
+    const text = JSON.stringify("rm -rf /");
+    const message = {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ ...bash, function: { name: "Bash", arguments: text } }],
+    };
+    await rewriteBody(openaiChatResponse, turn, completion(message));
+    expect(turn.judged).toEqual([{ name: "Bash", args: "rm -rf /", allowed: false }]);
+  });
+
   it("judges a legacy function_call next to tool_calls", async () => {
     const turn = recordingTurn("openai-chat");
     const message = {

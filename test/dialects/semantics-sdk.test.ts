@@ -119,7 +119,22 @@ describe("Anthropic SDK (messages.stream)", () => {
     );
   });
 
-  it('class 6: an argument delta with index "0"', async () => {
+  // Bash judged with no arguments ({}), then arguments aimed at it after the decision: the SDK
+  // applies a delta to content.at(index), "0" included.
+  for (const index of ["0", 0]) {
+    it(`classes 6 and 7: an argument delta with index ${JSON.stringify(index)} after content_block_stop`, async () => {
+      await attack(
+        "anthropic.stream",
+        anthropic.start() +
+          anthropic.tool("Bash") +
+          anthropic.stop() +
+          anthropic.delta(rm, index) +
+          anthropic.end,
+      );
+    });
+  }
+
+  it('class 6: an argument delta with index "0" inside the block', async () => {
     await attack(
       "anthropic.stream",
       anthropic.start() +
@@ -127,19 +142,6 @@ describe("Anthropic SDK (messages.stream)", () => {
         anthropic.delta(rm, "0") +
         anthropic.stop() +
         anthropic.end,
-    );
-  });
-
-  it("class 7: argument deltas after content_block_stop", async () => {
-    const body =
-      anthropic.start() +
-      anthropic.tool("Bash") +
-      anthropic.delta(ls.slice(0, -2)) +
-      anthropic.delta('"}') +
-      anthropic.stop();
-    await attack(
-      "anthropic.stream",
-      body + anthropic.delta("", 0).replace('""', JSON.stringify(" && rm -rf /")) + anthropic.end,
     );
   });
 
@@ -333,6 +335,31 @@ describe("OpenAI Chat SDK", () => {
         chunk({}, "tool_calls") +
         sseEvent("[DONE]"),
     );
+  });
+
+  it("judges a stored completion retrieved by id", async () => {
+    const completion = {
+      id: "c",
+      object: "chat.completion",
+      created: 1,
+      model: "g",
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "t", type: "function", function: { name: "delete_repo", arguments: "{}" } }],
+          },
+          finish_reason: "tool_calls",
+        },
+      ],
+    };
+    rig.upstream.respond = () =>
+      rawAnswer({ headers: [["content-type", "application/json"]], body: JSON.stringify(completion) });
+    const openai = new OpenAI({ apiKey: "sk-test", baseURL: `${rig.proxy.url}/openai/v1`, maxRetries: 0 });
+    const retrieved = await openai.chat.completions.retrieve("c");
+    expect(retrieved.choices[0]?.message.tool_calls ?? []).toEqual([]);
   });
 
   it("class 9: choices as an object in a whole completion", async () => {

@@ -1,5 +1,5 @@
 import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../proxy/dialect.ts";
-import { HeldCall } from "../../proxy/held-call.ts";
+import { HeldCall, objectArguments } from "../../proxy/held-call.ts";
 import { isObject, type JsonObject, stringAt } from "../../proxy/json-values.ts";
 import { indexAt, parseEventData, refuse, refusing } from "../../proxy/refusal.ts";
 import { formatEvent, type LineEnding, type SseEvent, SseParser } from "../../proxy/sse.ts";
@@ -349,8 +349,10 @@ async function judgeContent(content: unknown, turn: Turn, where: string): Promis
       judged.content.push(block);
       continue;
     }
-    const decided = await turn.decide(toolName(block, where), block.input ?? {}, {
+    const args = objectArguments(block.input);
+    const decided = await turn.decide(toolName(block, where), args.value, {
       detail: { callId: stringAt(block, "id") ?? "" },
+      ...(args.unreadable ? { argumentsUnreadable: true } : {}),
     });
     if (decided.blocked) {
       judged.blocked++;

@@ -1,4 +1,5 @@
 import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../proxy/dialect.ts";
+import { objectArguments } from "../../proxy/held-call.ts";
 import { type ArrayPiece, JsonArraySplitter } from "../../proxy/json-array.ts";
 import { isObject, type JsonObject, stringAt, tryParse } from "../../proxy/json-values.ts";
 import { refuse, refusing } from "../../proxy/refusal.ts";
@@ -58,9 +59,10 @@ async function rewriteCandidates(body: JsonObject, turn: Turn): Promise<JsonObje
         continue;
       }
       const streamedArgs = call.partialArgs !== undefined || call.willContinue !== undefined;
-      const decided = await turn.decide(call.name as string, call.args ?? {}, {
+      const args = objectArguments(call.args);
+      const decided = await turn.decide(call.name as string, args.value, {
         detail: { callId: stringAt(call, "id") ?? "" },
-        ...(streamedArgs ? { argumentsUnreadable: true } : {}),
+        ...(streamedArgs || args.unreadable ? { argumentsUnreadable: true } : {}),
       });
       if (decided.blocked) {
         candidateChanged = true;

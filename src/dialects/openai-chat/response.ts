@@ -1,5 +1,5 @@
 import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../proxy/dialect.ts";
-import { HeldCall } from "../../proxy/held-call.ts";
+import { HeldCall, readArguments } from "../../proxy/held-call.ts";
 import { arrayAt, isObject, type JsonObject, numberAt, objectAt, tryParse } from "../../proxy/json-values.ts";
 import { indexAt, openaiError, printable, refuse, refusing } from "../../proxy/refusal.ts";
 import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
@@ -400,10 +400,10 @@ async function rewriteCompletion(body: JsonObject, turn: Turn): Promise<JsonObje
     let legacyBlocked = false;
     for (const [position, call] of calls.entries()) {
       const { name, text, custom, id } = wholeCall(call, "message.tool_calls");
-      const parsed = custom ? { input: text } : text.trim() === "" ? {} : tryParse(text);
-      const decided = await turn.decide(name, parsed ?? text, {
+      const args = readArguments(text, custom);
+      const decided = await turn.decide(name, args.value, {
         detail: { callId: id },
-        ...(parsed === undefined ? { argumentsUnreadable: true } : {}),
+        ...(args.unreadable ? { argumentsUnreadable: true } : {}),
       });
       const isLegacy = legacy !== undefined && position === calls.length - 1;
       if (decided.blocked) {

@@ -1,5 +1,5 @@
 import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../proxy/dialect.ts";
-import { HeldCall } from "../../proxy/held-call.ts";
+import { HeldCall, readArguments } from "../../proxy/held-call.ts";
 import { isObject, type JsonObject, stringAt } from "../../proxy/json-values.ts";
 import { indexAt, openaiError, parseEventData, printable, refuse, refusing } from "../../proxy/refusal.ts";
 import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
@@ -184,17 +184,6 @@ function sameIdentity(a: CallIdentity, b: CallIdentity): boolean {
   return a.type === b.type && a.id === b.id && a.callId === b.callId && a.name === b.name;
 }
 
-/** How an argument text is judged: free-form input as `{input}`, JSON parsed (unparsable: unreadable). */
-function judgedArguments(type: string, text: string): { value: unknown; unreadable: boolean } {
-  if (type === "custom_tool_call") return { value: { input: text }, unreadable: false };
-  if (text.trim() === "") return { value: {}, unreadable: false };
-  try {
-    return { value: JSON.parse(text), unreadable: false };
-  } catch {
-    return { value: text, unreadable: true };
-  }
-}
-
 interface JudgedOutput {
   output: unknown[];
   changed: boolean;
@@ -224,7 +213,7 @@ async function judgeOutput(
       judged.output.push(decidedBefore);
       continue;
     }
-    const args = judgedArguments(type, text);
+    const args = readArguments(text, type === "custom_tool_call");
     const decided = await turn.decide(identity.name, args.value, {
       detail: { callId: identity.callId ?? "" },
       ...(args.unreadable ? { argumentsUnreadable: true } : {}),
