@@ -133,7 +133,16 @@ export class JsonArrayCanonicaliser {
 
   push(chunk: Buffer): Buffer[] {
     const out: Buffer[] = [];
-    for (const piece of this.#splitter.push(chunk)) this.#piece(piece, out);
+    // A refusal drops this chunk's output: the counts must describe what the client got.
+    const before = { opened: this.#opened, elements: this.#elements, closed: this.#closed };
+    try {
+      for (const piece of this.#splitter.push(chunk)) this.#piece(piece, out);
+    } catch (error) {
+      this.#opened = before.opened;
+      this.#elements = before.elements;
+      this.#closed = before.closed;
+      throw error;
+    }
     if (this.#splitter.pendingBytes > this.#options.maxEventBytes) {
       throw new ResponseRefused(
         `an array element is larger than the limit of ${this.#options.maxEventBytes} bytes`,
@@ -150,6 +159,14 @@ export class JsonArrayCanonicaliser {
       else out.push(Buffer.concat([this.#prefix(), piece.raw]));
     }
     return out;
+  }
+
+  /** Ends what was written so far as a complete array whose last element is `error`. */
+  closingError(error: unknown): Buffer {
+    if (this.#closed) return Buffer.alloc(0);
+    const text = `${this.#prefix().toString()}${JSON.stringify(error)}]`;
+    this.#closed = true;
+    return Buffer.from(text);
   }
 
   #prefix(): Buffer {

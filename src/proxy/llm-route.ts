@@ -10,7 +10,7 @@ import { defaultLlmLimits, type LlmLimits, readJson } from "./framing.ts";
 import { JsonArrayCanonicaliser } from "./json-array.ts";
 import { ResponseRefused, refusalMessage } from "./refusal.ts";
 import type { ProxyContext, RouteContext, RouteHandler } from "./server.ts";
-import { SseCanonicaliser } from "./sse.ts";
+import { formatEvent, SseCanonicaliser } from "./sse.ts";
 import {
   decodedBody,
   decodedRequestBody,
@@ -316,14 +316,11 @@ async function pumpStream(
   else res.end();
 }
 
-/** The refusal as the client's SDK reads an error inside a stream (each throws on it). */
-function streamError(dialect: string, message: string): Buffer {
-  const data = JSON.stringify({
-    type: "error",
-    error: { type: "toolwall_refused", code: 502, status: "UNAVAILABLE", message },
-  });
+/** The refusal as an event the dialect's SDK raises inside a stream (the dialect's own error body). */
+function streamError(dialect: LlmDialect, message: string): Buffer {
+  const data = JSON.stringify(dialect.response.refusalBody(message));
   // Gemini's reader ignores an event that does not start with `data:`; the others need the name.
-  return Buffer.from(dialect === "gemini" ? `data: ${data}\n\n` : `event: error\ndata: ${data}\n\n`);
+  return formatEvent(dialect.name === "gemini" ? { data } : { event: "error", data }, "\n");
 }
 
 /** A refused response in the audit trail, the metrics and the log. */
@@ -356,14 +353,17 @@ function refuse(
   route: RouteContext,
   res: ServerResponse,
   dialect: LlmDialect | undefined,
-  framing: Framing | undefined,
+  stream: Canonicaliser | undefined,
   error: ResponseRefused,
 ): void {
   const name = dialect?.name ?? "none";
   const message = refusalMessage(error.message);
   recordRefusal(context, route.requestId, name, error);
   if (res.headersSent) {
-    if (framing === "sse" && !res.destroyed) res.end(streamError(name, message));
+    if (res.destroyed || !dialect) res.destroy();
+    else if (stream instanceof SseCanonicaliser) res.end(streamError(dialect, message));
+    else if (stream instanceof JsonArrayCanonicaliser)
+      res.end(stream.closingError(dialect.response.refusalBody(message)));
     else res.destroy();
     return;
   }
@@ -400,7 +400,7 @@ export function llmRoute(
     const url = new URL(upstreamBase.origin + basePath + route.path + route.search);
     const method = req.method ?? "GET";
     const dialect = dialects.find((d) => d.handles(method, route.path));
-    let framing: Framing | undefined;
+    let stream: SseCanonicaliser | JsonArrayCanonicaliser | undefined;
     try {
       if (!dialect) {
         await context.upstream.relay(req, res, url, route.signal, { refuseRedirects: true });
@@ -434,7 +434,12 @@ export function llmRoute(
         await pipeline(response.body, res);
         return;
       }
-      framing = framingOf(route.path, route.search, prepared.streaming, response.headers["content-type"]);
+      const framing = framingOf(
+        route.path,
+        route.search,
+        prepared.streaming,
+        response.headers["content-type"],
+      );
       const decoded = decodedBody(
         response.body,
         response.headers["content-encoding"],
@@ -443,16 +448,14 @@ export function llmRoute(
       const responseHeaders = forwardableResponseHeaders(response.headers, representationHeaders);
       responseHeaders["content-type"] = canonicalContentType[framing];
       if (framing !== "json") {
-        const canonicaliser =
-          framing === "sse" ? new SseCanonicaliser(limits) : new JsonArrayCanonicaliser(limits);
-        const streamFraming = framing;
+        stream = framing === "sse" ? new SseCanonicaliser(limits) : new JsonArrayCanonicaliser(limits);
         res.writeHead(response.statusCode, responseHeaders);
         res.flushHeaders();
         await pumpStream(
           res,
           decoded,
-          canonicaliser,
-          (emit) => dialect.response.streamRewriter(prepared.turn, emit, streamFraming),
+          stream,
+          (emit) => dialect.response.streamRewriter(prepared.turn, emit, framing),
           limits.maxHeldBytes,
         );
         return;
@@ -480,7 +483,7 @@ export function llmRoute(
         return;
       }
       if (!(error instanceof ResponseRefused)) throw error;
-      refuse(context, route, res, dialect, framing, error);
+      refuse(context, route, res, dialect, stream, error);
     }
   };
 }

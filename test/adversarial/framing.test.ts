@@ -9,6 +9,7 @@ import {
   type SdkClient,
   sdkClients,
   startAdversarialRig,
+  weatherCall,
 } from "./sdk.ts";
 import { type Answer, type RawUpstream, rawAnswer, startRawUpstream } from "./upstream.ts";
 
@@ -203,4 +204,32 @@ describe("a stream that is not what the proxy can judge", () => {
       expect(refused).toMatchObject([{ rule: "not json", action: "deny" }]);
     },
   );
+});
+
+describe("a JSON-array stream that is not what the proxy can judge", () => {
+  it("is closed as a complete array whose last element is the dialect's error, and audited", async () => {
+    const element = JSON.parse(canonicalAnswer("gemini.generate", weatherCall)) as unknown;
+    rig.upstream.respond = () =>
+      rawAnswer({
+        headers: [["content-type", "application/json"]],
+        body: `[${JSON.stringify(element)},\r\n{"candidates": nope}]`,
+        // The good element arrives on its own, so it has gone out before the bad one is read.
+        chunks: [JSON.stringify(element).length + 2],
+        delayMs: 50,
+      });
+    const before = rig.audit.events.length;
+    const response = await fetch(
+      `${rig.proxy.url}/gemini/v1beta/models/gemini-2.5-flash:streamGenerateContent`,
+      { method: "POST", headers: { "content-type": "application/json" }, body: "{}" },
+    );
+    const array = (await response.json()) as { error?: { code: number; message: string } }[];
+    expect(array).toHaveLength(2);
+    expect(array[1]!.error).toMatchObject({
+      code: 502,
+      message: expect.stringMatching(/Toolwall refused .*not JSON/),
+    });
+    expect(
+      rig.audit.events.slice(before).filter((event) => event.type === "llm_response_refused"),
+    ).toHaveLength(1);
+  });
 });
