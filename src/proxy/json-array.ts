@@ -1,7 +1,8 @@
 /**
  * Splits a JSON array that arrives incrementally (Gemini's streamGenerateContent without alt=sse) into
  * its top-level elements, keeping every byte: the brackets, commas and whitespace between elements come
- * out as separators, so the output can be reassembled byte-identical.
+ * out as separators. JsonArrayCanonicaliser reads an LLM answer through it strictly and re-serialises
+ * it before a dialect sees it.
  */
 
 import { readJson } from "./framing.ts";
