@@ -8,6 +8,7 @@ import {
   runSdk,
   type SdkClient,
   sdkClients,
+  sseEvent,
   startAdversarialRig,
   weatherCall,
 } from "./sdk.ts";
@@ -231,5 +232,40 @@ describe("a JSON-array stream that is not what the proxy can judge", () => {
     expect(
       rig.audit.events.slice(before).filter((event) => event.type === "llm_response_refused"),
     ).toHaveLength(1);
+  });
+});
+
+describe("streaming", () => {
+  it("passes text on at once: the first event reaches the client while the upstream still waits", async () => {
+    const text = [
+      sseEvent(
+        { type: "message_start", message: { id: "m", type: "message", role: "assistant", content: [] } },
+        "message_start",
+      ),
+      sseEvent(
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        "content_block_start",
+      ),
+      sseEvent(
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello" } },
+        "content_block_delta",
+      ),
+    ].join("");
+    const rest = sseEvent({ type: "content_block_stop", index: 0 }, "content_block_stop");
+    rig.upstream.respond = () => [
+      ...rawAnswer({ headers: [["content-type", "text/event-stream"]], body: text, contentLength: false }),
+      { bytes: Buffer.from(rest), delayMs: 3000 },
+    ];
+    const started = performance.now();
+    const response = await fetch(`${rig.proxy.url}/anthropic/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ stream: true, messages: [] }),
+    });
+    const reader = response.body!.getReader();
+    let received = "";
+    while (!received.includes("Hello")) received += new TextDecoder().decode((await reader.read()).value);
+    expect(performance.now() - started).toBeLessThan(2000);
+    await reader.cancel();
   });
 });
