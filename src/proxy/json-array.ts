@@ -1,7 +1,8 @@
 /**
  * Splits a JSON array that arrives incrementally (Gemini's streamGenerateContent without alt=sse) into
  * its top-level elements, keeping every byte: the brackets, commas and whitespace between elements come
- * out as separators, so the output can be reassembled byte-identical.
+ * out as separators. JsonArrayCanonicaliser reads an LLM answer through it strictly and re-serialises
+ * it before a dialect sees it.
  */
 
 import { readJson } from "./framing.ts";
@@ -133,7 +134,16 @@ export class JsonArrayCanonicaliser {
 
   push(chunk: Buffer): Buffer[] {
     const out: Buffer[] = [];
-    for (const piece of this.#splitter.push(chunk)) this.#piece(piece, out);
+    // A refusal drops this chunk's output: the counts must describe what the client got.
+    const before = { opened: this.#opened, elements: this.#elements, closed: this.#closed };
+    try {
+      for (const piece of this.#splitter.push(chunk)) this.#piece(piece, out);
+    } catch (error) {
+      this.#opened = before.opened;
+      this.#elements = before.elements;
+      this.#closed = before.closed;
+      throw error;
+    }
     if (this.#splitter.pendingBytes > this.#options.maxEventBytes) {
       throw new ResponseRefused(
         `an array element is larger than the limit of ${this.#options.maxEventBytes} bytes`,
@@ -150,6 +160,14 @@ export class JsonArrayCanonicaliser {
       else out.push(Buffer.concat([this.#prefix(), piece.raw]));
     }
     return out;
+  }
+
+  /** Ends what was written so far as a complete array whose last element is `error`. */
+  closingError(error: unknown): Buffer {
+    if (this.#closed) return Buffer.alloc(0);
+    const text = `${this.#prefix().toString()}${JSON.stringify(error)}]`;
+    this.#closed = true;
+    return Buffer.from(text);
   }
 
   #prefix(): Buffer {

@@ -5,12 +5,12 @@ import { PolicySet } from "../policy/evaluate.ts";
 import type { Severity } from "../policy/types.ts";
 import type { AuditEvent } from "../telemetry/audit.ts";
 import { responsesRefused, upstreamDuration } from "../telemetry/metrics.ts";
-import type { LlmDialect, ResponseSide, StreamRewriter, Turn } from "./dialect.ts";
+import type { LlmDialect, StreamRewriter, Turn } from "./dialect.ts";
 import { defaultLlmLimits, type LlmLimits, readJson } from "./framing.ts";
 import { JsonArrayCanonicaliser } from "./json-array.ts";
 import { ResponseRefused, refusalMessage } from "./refusal.ts";
 import type { ProxyContext, RouteContext, RouteHandler } from "./server.ts";
-import { SseCanonicaliser } from "./sse.ts";
+import { formatEvent, SseCanonicaliser } from "./sse.ts";
 import {
   decodedBody,
   decodedRequestBody,
@@ -67,16 +67,24 @@ function stripSetOf(policies: PolicySet): PolicySet {
   return set;
 }
 
-function parseObject(bytes: Buffer): Record<string, unknown> | undefined {
+/**
+ * The request body as an object, read like the response side (one BOM dropped, nesting bounded);
+ * undefined when it is not a JSON object (the upstream will refuse it; nothing to judge).
+ */
+function parseObject(bytes: Buffer, maxDepth: number): Record<string, unknown> | undefined {
   if (bytes.length === 0) return undefined;
+  let value: unknown;
   try {
-    const value = JSON.parse(bytes.toString("utf8")) as unknown;
-    return value !== null && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
+    value = readJson(bytes.toString("utf8"), maxDepth, "the request body");
+  } catch (error) {
+    if (error instanceof ResponseRefused && error.rule === "json depth") {
+      throw new RequestRejected(400, error.message);
+    }
     return undefined;
   }
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 interface PreparedTurn {
@@ -94,6 +102,7 @@ async function prepareTurn(
   route: RouteContext,
   url: URL,
   raw: Buffer,
+  maxJsonDepth: number,
 ): Promise<PreparedTurn> {
   const policies = context.policies();
   const { registry, audit, identity } = context;
@@ -104,7 +113,7 @@ async function prepareTurn(
     requestId: route.requestId,
     dialect: dialect.name,
   };
-  const body = parseObject(raw);
+  const body = parseObject(raw, maxJsonDepth);
   let changed = false;
   let streaming = false;
   let offered = new Set<string>();
@@ -307,14 +316,11 @@ async function pumpStream(
   else res.end();
 }
 
-/** The refusal as the client's SDK reads an error inside a stream (each throws on it). */
-function streamError(dialect: string, message: string): Buffer {
-  const data = JSON.stringify({
-    type: "error",
-    error: { type: "toolwall_refused", code: 502, status: "UNAVAILABLE", message },
-  });
+/** The refusal as an event the dialect's SDK raises inside a stream (the dialect's own error body). */
+function streamError(dialect: LlmDialect, message: string): Buffer {
+  const data = JSON.stringify(dialect.response.refusalBody(message));
   // Gemini's reader ignores an event that does not start with `data:`; the others need the name.
-  return Buffer.from(dialect === "gemini" ? `data: ${data}\n\n` : `event: error\ndata: ${data}\n\n`);
+  return formatEvent(dialect.name === "gemini" ? { data } : { event: "error", data }, "\n");
 }
 
 /** A refused response in the audit trail, the metrics and the log. */
@@ -346,20 +352,23 @@ function refuse(
   context: ProxyContext,
   route: RouteContext,
   res: ServerResponse,
-  dialect: { name: string; response?: ResponseSide } | undefined,
-  framing: Framing | undefined,
+  dialect: LlmDialect | undefined,
+  stream: Canonicaliser | undefined,
   error: ResponseRefused,
 ): void {
   const name = dialect?.name ?? "none";
   const message = refusalMessage(error.message);
   recordRefusal(context, route.requestId, name, error);
   if (res.headersSent) {
-    if (framing === "sse" && !res.destroyed) res.end(streamError(name, message));
+    if (res.destroyed || !dialect) res.destroy();
+    else if (stream instanceof SseCanonicaliser) res.end(streamError(dialect, message));
+    else if (stream instanceof JsonArrayCanonicaliser)
+      res.end(stream.closingError(dialect.response.refusalBody(message)));
     else res.destroy();
     return;
   }
   const body = JSON.stringify(
-    dialect?.response?.refusalBody(message) ?? { error: { type: "toolwall_refused", message } },
+    dialect?.response.refusalBody(message) ?? { error: { type: "toolwall_refused", message } },
   );
   res.writeHead(502, {
     "content-type": "application/json",
@@ -391,7 +400,7 @@ export function llmRoute(
     const url = new URL(upstreamBase.origin + basePath + route.path + route.search);
     const method = req.method ?? "GET";
     const dialect = dialects.find((d) => d.handles(method, route.path));
-    let framing: Framing | undefined;
+    let stream: SseCanonicaliser | JsonArrayCanonicaliser | undefined;
     try {
       if (!dialect) {
         await context.upstream.relay(req, res, url, route.signal, { refuseRedirects: true });
@@ -399,7 +408,7 @@ export function llmRoute(
       }
       const limits = limitsOf(dialect.name);
       const body = await readRequest(req);
-      const prepared = await prepareTurn(context, dialect, route, url, body);
+      const prepared = await prepareTurn(context, dialect, route, url, body, limits.maxJsonDepth);
       const headers = forwardableRequestHeaders(req.headers, [
         "content-length",
         "accept-encoding",
@@ -425,7 +434,12 @@ export function llmRoute(
         await pipeline(response.body, res);
         return;
       }
-      framing = framingOf(route.path, route.search, prepared.streaming, response.headers["content-type"]);
+      const framing = framingOf(
+        route.path,
+        route.search,
+        prepared.streaming,
+        response.headers["content-type"],
+      );
       const decoded = decodedBody(
         response.body,
         response.headers["content-encoding"],
@@ -434,16 +448,14 @@ export function llmRoute(
       const responseHeaders = forwardableResponseHeaders(response.headers, representationHeaders);
       responseHeaders["content-type"] = canonicalContentType[framing];
       if (framing !== "json") {
-        const canonicaliser =
-          framing === "sse" ? new SseCanonicaliser(limits) : new JsonArrayCanonicaliser(limits);
-        const streamFraming = framing;
+        stream = framing === "sse" ? new SseCanonicaliser(limits) : new JsonArrayCanonicaliser(limits);
         res.writeHead(response.statusCode, responseHeaders);
         res.flushHeaders();
         await pumpStream(
           res,
           decoded,
-          canonicaliser,
-          (emit) => dialect.response.streamRewriter(prepared.turn, emit, streamFraming),
+          stream,
+          (emit) => dialect.response.streamRewriter(prepared.turn, emit, framing),
           limits.maxHeldBytes,
         );
         return;
@@ -471,7 +483,7 @@ export function llmRoute(
         return;
       }
       if (!(error instanceof ResponseRefused)) throw error;
-      refuse(context, route, res, dialect, framing, error);
+      refuse(context, route, res, dialect, stream, error);
     }
   };
 }

@@ -2,10 +2,11 @@ import { readJson } from "./framing.ts";
 import { ResponseRefused } from "./refusal.ts";
 
 /**
- * Incremental Server-Sent Events parsing that keeps each event's original bytes, so an event the
- * proxy lets through is written out byte-identical and only rewritten events are serialised anew.
- * Works on bytes: line terminators (CRLF, LF, CR) are ASCII, so a multi-byte UTF-8 character split
- * across network chunks is only decoded once its event is complete.
+ * Incremental Server-Sent Events parsing that keeps each event's original bytes (the MCP route relays
+ * them as received). An LLM answer is first read strictly and re-serialised by SseCanonicaliser, so
+ * the dialects judge, and the client receives, only its canonical form. Works on bytes: line
+ * terminators (CRLF, LF, CR) are ASCII, so a multi-byte UTF-8 character split across network chunks
+ * is only decoded once its event is complete.
  */
 
 export interface SseEvent {

@@ -1,5 +1,6 @@
 import { type Command, stringList, UsageError } from "../cli/args.ts";
 import { policySourceOptions, policySourceUsage } from "../cli/policy-source.ts";
+import { llmLimitUsage, parseLlmLimits } from "../proxy/framing.ts";
 
 const USAGE = `Usage: toolwall sidecar [flags]
 
@@ -18,6 +19,7 @@ ${policySourceUsage}
   --resolve NAME=IP    resolve NAME to IP[,IP…] like curl's --resolve (repeatable)
   --namespace NS       pod namespace (default $TOOLWALL_POD_NAMESPACE, $POD_NAMESPACE or "default")
   --pod NAME           pod name (default $TOOLWALL_POD_NAME, $POD_NAME or the host name)
+${llmLimitUsage.replace(/^/gm, "  ")}
   -h, --help           show this help`;
 
 export const sidecarCommand: Command = {
@@ -35,6 +37,7 @@ export const sidecarCommand: Command = {
     resolve: { type: "string", multiple: true },
     namespace: { type: "string" },
     pod: { type: "string" },
+    "llm-limit": { type: "string", multiple: true },
   },
   async run(values) {
     const { defaultPodIdentity, parseHostPort, startSidecar } = await import("./sidecar.ts");
@@ -56,6 +59,12 @@ export const sidecarCommand: Command = {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
+    let llm: ReturnType<typeof parseLlmLimits>;
+    try {
+      llm = parseLlmLimits(stringList(values, "llm-limit"));
+    } catch (error) {
+      throw new UsageError(`--llm-limit: ${(error as Error).message}`);
+    }
     const namespace = (values.namespace as string | undefined) ?? identity.namespace;
     const pod = (values.pod as string | undefined) ?? identity.pod;
     const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -72,6 +81,7 @@ export const sidecarCommand: Command = {
         resolve: stringList(values, "resolve"),
         namespace,
         pod,
+        llm,
       });
     } catch (error) {
       if (error instanceof UsageError) throw error;

@@ -13,7 +13,7 @@ import { openaiChat } from "../dialects/openai-chat/index.ts";
 import { openaiResponses } from "../dialects/openai-responses/index.ts";
 import type { PolicyDocument } from "../policy/types.ts";
 import type { LlmDialect } from "../proxy/dialect.ts";
-import { llmRoute } from "../proxy/llm-route.ts";
+import { type LlmRouteOptions, llmRoute } from "../proxy/llm-route.ts";
 import { builtinProviderHosts } from "../proxy/providers.ts";
 import type { ProxyContext, RouteHandler } from "../proxy/server.ts";
 import { hostPattern, matchesHost } from "./egress.ts";
@@ -32,6 +32,8 @@ export interface PipelineOptions {
   policies: () => readonly PolicyDocument[];
   /** The MCP dialect's route handler (mounted at /mcp in local mode). */
   mcp?: RouteHandler;
+  /** Bounds on LLM responses (`--llm-limit`; defaults: src/proxy/framing.ts). */
+  llm?: LlmRouteOptions;
 }
 
 /** The dialects spoken at a host (by name, or by address for a provider declared by address). */
@@ -175,7 +177,7 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
     let handler: RouteHandler;
     let path = pathname;
     if (dialects) {
-      handler = llmRoutes.get(origin) ?? llmRoute(new URL(origin), dialects);
+      handler = llmRoutes.get(origin) ?? llmRoute(new URL(origin), dialects, options.llm);
       llmRoutes.set(origin, handler);
     } else if (mcp?.kind === "server") {
       if (!options.mcp) return refuse(res, 403, `MCP server '${mcp.server}' cannot be judged here; refused`);

@@ -12,6 +12,7 @@ import { mcpRoute } from "../dialects/mcp/route.ts";
 import type { PolicySet } from "../policy/evaluate.ts";
 import type { PolicyDocument } from "../policy/types.ts";
 import { createAdminServer } from "../proxy/admin.ts";
+import type { LlmRouteOptions } from "../proxy/llm-route.ts";
 import { createProxyContext } from "../proxy/server.ts";
 import { Upstream } from "../proxy/upstream.ts";
 import { openProxyState } from "../state/proxy-state.ts";
@@ -27,6 +28,8 @@ import { pipelineRequestHandler } from "./pipeline.ts";
 import { Resolver } from "./resolver.ts";
 
 export interface SidecarOptions {
+  /** Bounds on LLM responses (`--llm-limit`); defaults from src/proxy/framing.ts. */
+  llm?: LlmRouteOptions;
   /** Opens the controller's bundle (BundleClient) or policy files; consulted per connection and per call. */
   policySource: (audit: AuditSink) => Promise<OpenedPolicySource>;
   /** The transparent listener; undefined: explicit mode only (a laptop, no iptables). */
@@ -119,6 +122,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     context,
     policies: documents,
     mcp: mcpRoute({ store: shared.store }).handler,
+    ...(options.llm ? { llm: options.llm } : {}),
   });
   const listener = new TransparentListener({
     host: options.listen?.host ?? "::",

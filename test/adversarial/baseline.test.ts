@@ -41,3 +41,26 @@ describe.each(sdkClients)("%s, well-formed answer", (client) => {
     expectNoDeniedCall(outcome);
   });
 });
+
+describe("over HTTPS", () => {
+  it.each(sdkClients)(
+    "%s: the raw upstream serves TLS and a denied call is still removed",
+    async (client) => {
+      const tls = await startAdversarialRig({ tls: true });
+      try {
+        expect(tls.upstream.url).toMatch(/^https:\/\/localhost:/);
+        tls.upstream.respond = () =>
+          rawAnswer({
+            headers: [["content-type", canonicalContentType(client)]],
+            body: canonicalAnswer(client, bashCall),
+          });
+        const outcome = await runSdk(tls, client);
+        expect(outcome.error).toBeUndefined();
+        expectNoDeniedCall(outcome);
+        expect(tls.upstream.requests).toHaveLength(1);
+      } finally {
+        await tls.close();
+      }
+    },
+  );
+});

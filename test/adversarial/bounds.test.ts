@@ -196,3 +196,44 @@ describe("LLM request bounds", () => {
     expect(await response.text()).toContain("within 67108864 bytes");
   });
 });
+
+describe("LLM request reading", () => {
+  it("refuses a request nested past the depth limit, naming it", async () => {
+    const response = await anthropic(rig.proxy.url, `{"messages":${"[".repeat(200)}${"]".repeat(200)}}`);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(`nested deeper than the limit of ${limits.maxJsonDepth} levels`);
+  });
+
+  it("reads a request with a BOM like the response side: its denied tools are stripped", async () => {
+    const strip = await startAdversarialRig({
+      policy: `
+apiVersion: toolwall.io/v1alpha1
+kind: MCPPolicy
+metadata: { name: strip, namespace: agents }
+spec:
+  llm: { stripDeniedTools: true }
+  toolPolicy:
+    rules:
+      - { action: Deny, tools: [Bash], reason: no shell }
+`,
+    });
+    try {
+      strip.upstream.respond = () => rawAnswer({ body: canonicalAnswer("anthropic.create", weatherCall) });
+      const request = {
+        model: "m",
+        max_tokens: 10,
+        messages: [{ role: "user", content: "hi" }],
+        tools: [
+          { name: "Bash", input_schema: { type: "object" } },
+          { name: "get_weather", input_schema: { type: "object" } },
+        ],
+      };
+      const response = await anthropic(strip.proxy.url, `\uFEFF${JSON.stringify(request)}`);
+      expect(response.status).toBe(200);
+      const tools = (strip.upstream.requests[0]!.json as { tools: { name: string }[] }).tools;
+      expect(tools.map((tool) => tool.name)).toEqual(["get_weather"]);
+    } finally {
+      await strip.close();
+    }
+  });
+});

@@ -17,7 +17,8 @@ import { rawAnswer } from "./upstream.ts";
 /**
  * Differential fuzzing of response framing: for every official SDK, generated framings of a response
  * carrying a tool call (content types, duplicate headers, BOMs, line endings, multi-line and
- * continuation data, comments, extra fields, escaped keys, chunking, gzip). Whatever call the SDK
+ * continuation data, comments, extra fields, escaped keys, chunking, HTTP chunked framing, gzip,
+ * deflate and br). Whatever call the SDK
  * ends up holding must be one the proxy decided to allow in that very exchange (an allowed
  * tool_call_intercepted audit event with the same name and arguments); a denied one never.
  */
@@ -38,7 +39,8 @@ interface Framing {
   extraFields: boolean;
   noSpaceAfterColon: boolean;
   escapeKeys: boolean;
-  gzip: boolean;
+  encoding: "identity" | "gzip" | "deflate" | "br";
+  chunked: boolean;
   cuts: number[];
 }
 
@@ -64,7 +66,8 @@ const framing: fc.Arbitrary<Framing> = fc.record({
   extraFields: fc.boolean(),
   noSpaceAfterColon: fc.boolean(),
   escapeKeys: fc.boolean(),
-  gzip: fc.boolean(),
+  encoding: fc.constantFrom("identity" as const, "gzip" as const, "deflate" as const, "br" as const),
+  chunked: fc.boolean(),
   cuts: fc.array(fc.nat({ max: 3000 }), { maxLength: 8 }),
 });
 
@@ -127,7 +130,8 @@ describe("differential framing fuzzer", () => {
           rawAnswer({
             headers: f.contentTypes.map((type) => ["content-type", type] as const),
             body,
-            gzip: f.gzip,
+            ...(f.encoding === "identity" ? {} : { encoding: f.encoding }),
+            ...(f.chunked ? { transferEncoding: "chunked" as const } : {}),
             chunks: f.cuts,
           });
         const before = rig.audit.events.length;

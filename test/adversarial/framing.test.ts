@@ -8,7 +8,9 @@ import {
   runSdk,
   type SdkClient,
   sdkClients,
+  sseEvent,
   startAdversarialRig,
+  weatherCall,
 } from "./sdk.ts";
 import { type Answer, type RawUpstream, rawAnswer, startRawUpstream } from "./upstream.ts";
 
@@ -203,4 +205,67 @@ describe("a stream that is not what the proxy can judge", () => {
       expect(refused).toMatchObject([{ rule: "not json", action: "deny" }]);
     },
   );
+});
+
+describe("a JSON-array stream that is not what the proxy can judge", () => {
+  it("is closed as a complete array whose last element is the dialect's error, and audited", async () => {
+    const element = JSON.parse(canonicalAnswer("gemini.generate", weatherCall)) as unknown;
+    rig.upstream.respond = () =>
+      rawAnswer({
+        headers: [["content-type", "application/json"]],
+        body: `[${JSON.stringify(element)},\r\n{"candidates": nope}]`,
+        // The good element arrives on its own, so it has gone out before the bad one is read.
+        chunks: [JSON.stringify(element).length + 2],
+        delayMs: 50,
+      });
+    const before = rig.audit.events.length;
+    const response = await fetch(
+      `${rig.proxy.url}/gemini/v1beta/models/gemini-2.5-flash:streamGenerateContent`,
+      { method: "POST", headers: { "content-type": "application/json" }, body: "{}" },
+    );
+    const array = (await response.json()) as { error?: { code: number; message: string } }[];
+    expect(array).toHaveLength(2);
+    expect(array[1]!.error).toMatchObject({
+      code: 502,
+      message: expect.stringMatching(/Toolwall refused .*not JSON/),
+    });
+    expect(
+      rig.audit.events.slice(before).filter((event) => event.type === "llm_response_refused"),
+    ).toHaveLength(1);
+  });
+});
+
+describe("streaming", () => {
+  it("passes text on at once: the first event reaches the client while the upstream still waits", async () => {
+    const text = [
+      sseEvent(
+        { type: "message_start", message: { id: "m", type: "message", role: "assistant", content: [] } },
+        "message_start",
+      ),
+      sseEvent(
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        "content_block_start",
+      ),
+      sseEvent(
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello" } },
+        "content_block_delta",
+      ),
+    ].join("");
+    const rest = sseEvent({ type: "content_block_stop", index: 0 }, "content_block_stop");
+    rig.upstream.respond = () => [
+      ...rawAnswer({ headers: [["content-type", "text/event-stream"]], body: text, contentLength: false }),
+      { bytes: Buffer.from(rest), delayMs: 3000 },
+    ];
+    const started = performance.now();
+    const response = await fetch(`${rig.proxy.url}/anthropic/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ stream: true, messages: [] }),
+    });
+    const reader = response.body!.getReader();
+    let received = "";
+    while (!received.includes("Hello")) received += new TextDecoder().decode((await reader.read()).value);
+    expect(performance.now() - started).toBeLessThan(2000);
+    await reader.cancel();
+  });
 });

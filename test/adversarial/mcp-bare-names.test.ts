@@ -58,7 +58,7 @@ describe("bare MCP tool names are judged by every server that could own them", (
   const pods: { proxy: LocalProxy; guard: StateGuard }[] = [];
 
   async function startPod(pod: string) {
-    const guard = openState({
+    const guard = await openState({
       redisUrl: redis.url,
       registry: new Registry(),
       log: () => {},

@@ -4,6 +4,7 @@
  *
  * Stable API (other branches build on it):
  *   const rig = await startAdversarialRig();        — raw upstream + proxy under `adversarialPolicy`
+ *     ({ policy, llm: { limits }, tls: true } — another policy, response bounds, an HTTPS upstream)
  *   rig.upstream.respond = (request) => rawAnswer({...});
  *   const outcome = await runSdk(rig, "anthropic.stream");
  *   expectNoDeniedCall(outcome);                     — the SDK holds no call the policy denies
@@ -26,7 +27,9 @@ import { parsePolicies } from "../../src/policy/load.ts";
 import type { LlmRouteOptions } from "../../src/proxy/llm-route.ts";
 import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
 import { builtinProviders, providerRoutes } from "../../src/proxy/providers.ts";
+import { Upstream } from "../../src/proxy/upstream.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
+import { CertificateAuthority } from "../../src/tls/ca.ts";
 import { type RawUpstream, rawAnswer, startRawUpstream } from "./upstream.ts";
 
 /** Denies `Bash` and `delete_repo` by name; everything else is allowed. */
@@ -80,10 +83,16 @@ export interface AdversarialRig {
 export interface RigOptions {
   policy?: string;
   llm?: LlmRouteOptions;
+  /** The upstream speaks HTTPS (a fresh CA the proxy's upstream client trusts). */
+  tls?: boolean;
 }
 
 export async function startAdversarialRig(options: RigOptions = {}): Promise<AdversarialRig> {
-  const upstream = await startRawUpstream(() => rawAnswer({ status: 500, body: '{"error":"no responder"}' }));
+  const ca = options.tls ? await CertificateAuthority.create() : undefined;
+  const upstream = await startRawUpstream(
+    () => rawAnswer({ status: 500, body: '{"error":"no responder"}' }),
+    ca ? { tls: await ca.leafFor("localhost") } : {},
+  );
   const audit = new MemoryAuditSink();
   const policies = PolicySet.fromDocuments(
     parsePolicies(options.policy ?? adversarialPolicy, "adversarial.yaml").policies,
@@ -98,6 +107,7 @@ export async function startAdversarialRig(options: RigOptions = {}): Promise<Adv
     state: {},
     log: () => {},
     ...(options.llm ? { llm: options.llm } : {}),
+    ...(ca ? { upstream: new Upstream({ connect: { ca: [ca.certificatePem] } }) } : {}),
   });
   return {
     upstream,

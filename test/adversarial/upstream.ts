@@ -6,26 +6,29 @@
  * writes its own head).
  *
  * Stable API (other branches build on it):
- *   const upstream = await startRawUpstream((request) => rawAnswer({ body: "…" }));
- *   upstream.url               — http://127.0.0.1:port, the base URL to put behind the proxy
+ *   const upstream = await startRawUpstream((request) => rawAnswer({ body: "…" }), { tls? });
+ *   upstream.url               — http://127.0.0.1:port (https://localhost:port with `tls`: a leaf
+ *                                certificate and key in PEM), the base URL to put behind the proxy
  *   upstream.requests          — every request received (method, path, headers, body)
  *   upstream.respond = fn      — change the responder between tests
  *   await upstream.close()
  *
  *   rawAnswer({ status?, reason?, headers?, body?, chunks?, transferEncoding?, gzip? }) → Answer
  *     headers: [name, value][] (order and duplicates kept); default content-type application/json.
- *     body: the entity (string or Buffer); `gzip: true` compresses it and adds content-encoding: gzip
- *       (set `headers` yourself for other encodings, or pass an already encoded body).
+ *     body: the entity (string or Buffer); `encoding` ("gzip", "deflate", "br"; `gzip: true` is
+ *       encoding "gzip") compresses it and adds its content-encoding header (or set `headers` yourself
+ *       and pass an already encoded body).
  *     chunks: cut points (byte offsets in the encoded body) where separate socket writes start;
  *     transferEncoding "chunked" frames the body as HTTP chunks at those cut points, otherwise a
  *       content-length is sent (unless `contentLength: false`, then the body ends with the socket).
  *     delayMs: pause between writes.
  *   An Answer is a list of socket writes ({ bytes, delayMs }); tests may build one by hand.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { cutAt } from "../../src/demo/replay.ts";
 
 export interface RawRequest {
@@ -61,6 +64,7 @@ export interface RawAnswerOptions {
   headers?: readonly (readonly [string, string])[];
   body?: string | Buffer;
   gzip?: boolean;
+  encoding?: "gzip" | "deflate" | "br";
   /** Byte offsets into the (encoded) body where a new socket write starts. */
   chunks?: readonly number[];
   transferEncoding?: "chunked";
@@ -68,6 +72,8 @@ export interface RawAnswerOptions {
   contentLength?: boolean;
   delayMs?: number;
 }
+
+const encoders = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as const;
 
 /** An answer built from parts; see the file header. */
 export function rawAnswer(options: RawAnswerOptions = {}): Answer {
@@ -77,9 +83,10 @@ export function rawAnswer(options: RawAnswerOptions = {}): Answer {
     headers.push(["content-type", "application/json"]);
   }
   let body = Buffer.from(options.body ?? "");
-  if (options.gzip) {
-    body = gzipSync(body);
-    headers.push(["content-encoding", "gzip"]);
+  const encoding = options.encoding ?? (options.gzip ? "gzip" : undefined);
+  if (encoding) {
+    body = encoders[encoding](body);
+    headers.push(["content-encoding", encoding]);
   }
   const pieces = cutAt(body, options.chunks ?? []);
   if (options.transferEncoding === "chunked") headers.push(["transfer-encoding", "chunked"]);
@@ -120,7 +127,15 @@ function parseJson(body: Buffer): unknown {
   }
 }
 
-export async function startRawUpstream(respond: Responder): Promise<RawUpstream> {
+export interface RawUpstreamOptions {
+  /** Serve HTTPS on `localhost` with this certificate (issued for "localhost") and key, PEM. */
+  tls?: { certificatePem: string; keyPem: string };
+}
+
+export async function startRawUpstream(
+  respond: Responder,
+  options: RawUpstreamOptions = {},
+): Promise<RawUpstream> {
   const requests: RawRequest[] = [];
   const upstream: RawUpstream = {
     url: "",
@@ -129,7 +144,7 @@ export async function startRawUpstream(respond: Responder): Promise<RawUpstream>
     close: async () => {},
   };
   const sockets = new Set<Socket>();
-  const server: Server = createServer(async (req, res) => {
+  const handle: RequestListener = async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
     const body = Buffer.concat(chunks);
@@ -149,14 +164,17 @@ export async function startRawUpstream(respond: Responder): Promise<RawUpstream>
     } catch {
       socket.destroy();
     }
-  });
-  server.on("connection", (socket) => {
+  };
+  const server: Server = options.tls
+    ? createTlsServer({ cert: options.tls.certificatePem, key: options.tls.keyPem }, handle)
+    : createServer(handle);
+  server.on(options.tls ? "secureConnection" : "connection", (socket: Socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  upstream.url = `http://127.0.0.1:${port}`;
+  upstream.url = options.tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
   upstream.close = async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
