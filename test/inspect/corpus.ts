@@ -69,3 +69,35 @@ export function measure(threshold: Severity, malicious = loadMalicious(), benign
     flaggedBenign,
   };
 }
+
+/** Attack families of the development set (names from the public poisoning taxonomies). */
+export const DEV_FAMILIES = [
+  "command-injection",
+  "dependency-injection",
+  "redirection",
+  "fs-network",
+  "preference",
+  "shadowing",
+  "overlap",
+] as const;
+
+/** One development example: a poisoned (or, for family `benign`, a tricky but harmless) definition. */
+export interface DevEntry {
+  id: string;
+  family: (typeof DEV_FAMILIES)[number] | "benign";
+  style: string;
+  /** `rewrite` of a real tool, an `injected` tool, or `benign`. */
+  kind: "rewrite" | "injected" | "benign";
+  tool: ToolDefinition;
+  /** Server offering the tool when it is judged with neighbours. */
+  server?: string;
+  /** Tools of other servers listed next to it (shadowing, overlap). */
+  neighbours?: { server: string; tool: ToolDefinition }[];
+}
+
+/** The development set written for the intent and listing analysis: test/inspect/corpus/dev-*.json. */
+export function loadDev(): DevEntry[] {
+  return readdirSync(corpusDir)
+    .filter((file) => file.startsWith("dev-") && file.endsWith(".json"))
+    .flatMap((file) => JSON.parse(readFileSync(join(corpusDir, file), "utf8")) as DevEntry[]);
+}
