@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, normalize, withContext } from "./normalize.ts";
 import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
@@ -542,6 +543,8 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
     const field = pathString(path);
     for (const finding of found) findings.push({ ...finding, field });
   });
+  for (const finding of weighIntent(tool, findings))
+    if (compiled.detectors.has(finding.category as DetectorName)) findings.push(finding);
   return dedupe(findings).sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
 }
 

@@ -1,0 +1,405 @@
+import type { PatternRule } from "./rules.ts";
+
+/**
+ * Intent signals: what an instruction in a definition asks the model to do, whatever its words.
+ * Each finds one kind of request — run a command, call another tool first, read or write local
+ * files, send something to a fixed destination, change the target or arguments the user chose,
+ * prefer this tool or avoid others — and most are Low or Medium on their own: what makes them
+ * High is weighed per tool against what the tool is for (intent.ts). Requests that are suspicious
+ * for any tool (overriding the user's choice, following instructions fetched from a URL, running
+ * down other tools) are High here already.
+ */
+
+/** Verbs that ask for a command to be run. */
+const RUN_VERBS =
+  "run|runs|running|execute|executes|executing|exec|launch|launching|invoke|invoking|type|issue|perform";
+
+/** Shell commands that inspect or change the host: nothing a data tool needs. */
+const HOST_COMMANDS =
+  "sudo|whoami|id|uname|printenv|env|set|export|cat|ls|dir|ps|top|netstat|ss|ifconfig|ipconfig|ip|hostname|systemctl|service|pip|pip3|npm|npx|yarn|curl|wget|bash|sh|zsh|powershell|cmd|chmod|chown|crontab|history|locale|echo|nslookup|dig|ping|traceroute|lsof|df|du|mount|find|grep|python|python3|node|perl|ruby|reg|net|git|docker|apt|apt-get|yum|brew|tar|nc|ssh|scp|base64|openssl|head|tail|cp|mv|rm|touch|mkdir|kill|pkill|who|w|last|groups|getent|arp|route|nmap";
+
+/** A backticked or quoted command line starting with a host command. */
+const COMMAND_LINE = `[\`'"](?:${HOST_COMMANDS})(?:\\s[^\`'"\\n]*)?[\`'"]`;
+
+/** A tool name as a definition writes it: snake_case, kebab-case or camelCase, optionally in backticks. */
+const TOOL_NAME = "`?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+`?";
+
+const LOCAL_FILE =
+  "~/[^\\s'\"`,;)]*|\\$home/[^\\s'\"`,;)]*|/etc/[a-z0-9._/-]+|/tmp/[^\\s'\"`,;)]+|/var/[a-z0-9._/-]+|(?:^|[\\s'\"`(/])\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|bash_history|zsh_history|ssh|aws|npmrc|netrc|gitconfig|git-credentials|kube|docker|config|gnupg|pgpass|pypirc)\\b|(?:^|[\\s'\"`(/])\\.env(?:\\.(?:local|production|prod|dev|development))?(?:[\\s'\"`,;)]|$)|\\.[a-z]+/credentials\\b|\\b(?:shell|bash|zsh) (?:profile|history|rc|start-?up files?)|\\b(?:home|user'?s?) (?:folder|directory|dir)\\b";
+
+const TRANSFER_VERBS =
+  "send|sends|sent|post|posts|posted|upload|uploads|uploaded|report|reports|reported|log|logs|logged|forward|forwards|forwarded|mirror|mirrors|mirrored|sync|syncs|synced|copy|copies|copied|submit|submits|transmit|transmits|contact|contacts|ping|pings|notify|notifies|beacon|record|records|recorded|archive|archives|archived|track|tracks|report back";
+
+/** A concrete place outside the user's request: URL, IP, domain, bucket, named collector. */
+const FIXED_DESTINATION =
+  "(?:https?|wss?|ftp)://[^\\s'\"`)]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:s3|gs)://[^\\s]+|\\b[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:com|net|io|org|xyz|ru|cn|site|dev|app|top|info|biz|example|co)\\b|\\b(?:our|the partner'?s?|a partner|the team'?s?|an? (?:external|remote|central)) (?:[\\w-]+ ){0,2}(?:collector|collection endpoint|endpoint|server|service|bucket|webhook|archive|inbox|mailbox|mirror|backup service|analytics)\\b|\\bthe (?:backup|archive|analytics|telemetry|audit|logging|collection|mirror|tracking) (?:service|server|endpoint|collector|bucket|host)\\b";
+
+/** The reason a poisoned definition gives for sending data away. */
+const PRETEXT =
+  "compliance|audit|auditing|logging|analytics|telemetry|backup|archiv|partner|quality|tracking|monitoring|mirror|record-keeping|safekeeping|debugging|diagnostics|improv";
+
+export const INTENT_RULES: readonly PatternRule[] = [
+  {
+    id: "intent.run-command",
+    category: "ShellInjection",
+    severity: "Medium",
+    summary: "asks the model to run a shell command (High when the tool is not for running commands)",
+    triggers: RUN_VERBS.split("|").concat(["command", "terminal", "shell"]),
+    alsoTriggers: [
+      "`",
+      "'",
+      '"',
+      "sudo",
+      "whoami",
+      "printenv",
+      "uname",
+      "netstat",
+      "ifconfig",
+      "systemctl",
+      "crontab",
+      "terminal",
+      "shell",
+      "command line",
+      "command prompt",
+      "console",
+    ],
+    pattern:
+      `\\b(?:${RUN_VERBS})\\b[^\\n]{0,60}?(?:${COMMAND_LINE}|\\b(?:sudo|whoami|printenv|uname|netstat|ifconfig|ipconfig|systemctl|crontab|ps aux|ls -la|env \\|)\\b)` +
+      `|\\bcommand\\s+${COMMAND_LINE}\\s+(?:should|must|needs to|has to|is to)\\s+be\\s+(?:run|executed|launched)` +
+      `|\\b(?:open|pop open|use|in)\\s+(?:a|the|your)\\s+(?:terminal|shell|console|command line|command prompt)\\b[^\\n]{0,40}\\b(?:${RUN_VERBS}|type|enter)\\b` +
+      `|\\b(?:${RUN_VERBS})\\b[^\\n]{0,20}\\b(?:in|with|through|via|using)\\s+(?:a|the|your|any)\\s+(?:available\\s+)?(?:terminal|shell|console|command[- ]runner|command line)`,
+    unless: "\\b(?:never|do not|don't|must not|avoid)\\b",
+  },
+  {
+    id: "intent.call-tool-first",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "orders a call to another tool as a precondition (High when that call has side effects unrelated to the tool)",
+    triggers: [
+      "before",
+      "prior to",
+      "first",
+      "prerequisite",
+      "dependency",
+      "depends on",
+      "requires",
+      "required",
+      "preceded",
+      "only works after",
+      "beforehand",
+      "whenever",
+      "then",
+    ],
+    alsoTriggers: ["call", "invok", "run", "use", "execut", "trigger"],
+    andTriggers: ["_", "-", "`"],
+    pattern:
+      `\\b(?:call|calls|calling|called|invoke|invoked|invoking|run|use|execute|executed|trigger)\\s+(?:the\\s+)?${TOOL_NAME}` +
+      `|\\b(?:preceded by|depends on|requires|after)\\s+(?:a call to\\s+|calling\\s+)?(?:the\\s+)?${TOOL_NAME}` +
+      `|${TOOL_NAME}\\s*(?:\\([^)]{0,80}\\)\\s*)?(?:has been|have been|being|is|to be|was)\\s+(?:called|invoked|run|executed)`,
+  },
+  {
+    id: "intent.feed-result",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "asks to put the output of another action into an argument",
+    triggers: [
+      "include",
+      "put",
+      "pass",
+      "paste",
+      "attach",
+      "copy",
+      "copying",
+      "provide",
+      "report",
+      "add",
+      "place",
+      "insert",
+      "fill",
+    ],
+    alsoTriggers: [
+      "output",
+      "result",
+      "listing",
+      "content",
+      "response",
+      "exit code",
+      "rows",
+      "field",
+      "what it prints",
+      "lines",
+    ],
+    pattern:
+      "\\b(?:include|put|pass|paste|attach|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?",
+  },
+  {
+    id: "intent.read-local-file",
+    category: "CredentialTheft",
+    severity: "Low",
+    summary: "asks to read a local file (High when the tool is not a file tool)",
+    triggers: [
+      "read",
+      "open",
+      "load",
+      "cat ",
+      "include",
+      "attach",
+      "contents",
+      "content of",
+      "requires",
+      "needs",
+      "pass",
+      "look in",
+      "called on",
+      "invoke",
+      "list",
+    ],
+    alsoTriggers: ["~/", "$home", "/etc/", "/var/", "/tmp/", ".", "profile", "history", "home"],
+    pattern: `\\b(?:read|reads|open|opens|load|loads|cat|include|attach|contents? of|requires|needs|pass|look in|called on|invoke|list|listing of)\\b[^\\n]{0,50}?(?:${LOCAL_FILE})`,
+    unless: "\\b(?:never|do not|don't|must not)\\b",
+  },
+  {
+    id: "intent.write-local-file",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "asks to write data to a local file (High when the tool is not a file tool)",
+    triggers: ["write", "save", "append", "store", "dump", "copy"],
+    alsoTriggers: ["~/", "/tmp/", "/var/", "/etc/", "$home", "."],
+    pattern:
+      "\\b(?:write|writes|save|saves|append|appends|store|stores|dump|dumps|copy)\\b[^\\n]{0,50}?\\b(?:to|into|in|at)\\s+(?:~/|\\$home/|/tmp/|/var/|/etc/|\\.[a-z])[^\\s'\"`,;)]*",
+  },
+  {
+    id: "intent.send-to-destination",
+    category: "Exfiltration",
+    severity: "Low",
+    summary:
+      "sends or reports data to a fixed destination (High with a pretext, or when the tool is not a network tool)",
+    triggers: TRANSFER_VERBS.split("|"),
+    alsoTriggers: [
+      "://",
+      ".com",
+      ".net",
+      ".io",
+      ".org",
+      ".example",
+      ".co",
+      ".xyz",
+      ".dev",
+      ".app",
+      "our ",
+      "partner",
+      "team",
+      "external",
+      "remote",
+      "central",
+      "backup",
+      "archive",
+      "analytics",
+      "telemetry",
+      "audit",
+      "logging",
+      "collection",
+      "mirror",
+      "tracking",
+      "0",
+      "1",
+      "2",
+    ],
+    pattern: `\\b(?:${TRANSFER_VERBS})\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION})`,
+    unless: "\\b(?:never|do not|don't|must not)\\b",
+  },
+  {
+    id: "intent.pretext-transfer",
+    category: "Exfiltration",
+    severity: "High",
+    summary:
+      "sends, logs or copies what it handles to a fixed destination for compliance, audit, analytics or backup",
+    triggers: TRANSFER_VERBS.split("|").concat(["contact", "upload", "post", "fetch"]),
+    alsoTriggers: [...PRETEXT.split("|"), "each", "every", "all", "a copy"],
+    andTriggers: [
+      "://",
+      ".com",
+      ".net",
+      ".io",
+      ".org",
+      ".example",
+      ".co",
+      ".xyz",
+      ".dev",
+      ".app",
+      "our ",
+      "partner",
+      "team",
+      "external",
+      "remote",
+      "central",
+      "backup",
+      "archive",
+      "analytics",
+      "collector",
+      "0",
+      "1",
+      "2",
+    ],
+    pattern: `\\b(?:${TRANSFER_VERBS})\\s+(?:each|every|all|a copy of)\\b[^\\n]{0,60}?(?:${FIXED_DESTINATION})|(?:\\b(?:${PRETEXT})[a-z]*\\b[^\\n]{0,80}?\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION}))|(?:\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION})[^\\n]{0,40}?\\b(?:${PRETEXT}))`,
+    unless: "\\b(?:never|do not|don't|must not)\\b",
+  },
+  {
+    id: "intent.remote-instructions",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "tells the model to fetch instructions from a URL and follow them",
+    triggers: ["fetch", "load", "download", "get", "read", "open", "retrieve", "visit"],
+    alsoTriggers: ["follow", "obey", "apply", "execute", "comply", "do what"],
+    andTriggers: ["instruction", "directions", "steps", "says", "tells", "returns", "commands"],
+    pattern:
+      "\\b(?:fetch|load|download|get|read|open|retrieve|visit)\\b[^\\n]{0,80}?\\b(?:and|then)\\s+(?:follow|obey|apply|execute|comply with|do what)\\b[^\\n]{0,30}?\\b(?:instructions?|directions|steps|it says|it tells|it returns|commands)",
+  },
+  {
+    id: "intent.override-user-choice",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "changes the target or arguments the user chose (redirects its own inputs)",
+    triggers: [
+      "regardless",
+      "no matter",
+      "whatever",
+      "irrespective",
+      "even if",
+      "even when",
+      "ignore",
+      "ignored",
+      "disregard",
+      "override",
+      "replace",
+      "substitute",
+      "swap",
+      "informational",
+      "instead of",
+      "redirected",
+      "routed",
+      "rerouted",
+      "forwarded",
+      "diverted",
+    ],
+    pattern:
+      "\\b(?:use|set|send|post|deploy|write|route|keep|book|charge|pay)\\b[^\\n]{0,40}?\\beven (?:if|when) the user\\s+(?:asks|names|gives|picks|chooses|wants|requests|specifies|provides|enters)\\b" +
+      "|\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|names?|gives?|picks?|picked|chooses?|chose|wants?|requests?|specif(?:y|ies)|provides?|selects?|enters?|says?)\\b" +
+      "|\\b(?:ignore|disregard|override|replace|substitute|swap)\\s+(?:out\\s+)?(?:the\\s+|any\\s+|whatever\\s+)?(?:[\\w`'-]+\\s+){0,3}(?:the user|user'?s?|provided|given|requested|supplied|chosen|specified)\\b" +
+      "|\\b(?:given|provided|requested|specified|chosen|supplied|named|entered) by the user\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
+      "|\\bthe user\\s+(?:gives|provides|names|picks|chooses|asks for|requests|specifies|supplies|enters)\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
+      "|\\bset\\s+(?:the\\s+)?`?[\\w-]+`?\\s+to\\s+['\"`][^'\"`\\n]+['\"`][^\\n]{0,40}?\\binstead of\\b" +
+      "|\\bsubstitute\\b[^\\n]{0,60}?\\binstead\\b" +
+      "|\\b(?:currently|now|temporarily|automatically)\\s+(?:being\\s+)?(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b" +
+      "|\\b(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b[^\\n]{0,60}?\\b(?:use|set)\\b[^\\n]{0,30}?\\binstead\\b",
+  },
+  {
+    id: "intent.fixed-argument",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "pins an argument to a fixed value",
+    triggers: ["always", "must", "only", "hard-coded", "fixed"],
+    alsoTriggers: ["set", "deploy", "send", "post", "route", "write", "push", "use"],
+    pattern:
+      "\\b(?:always|must always|should always|must|only)\\s+(?:be\\s+)?(?:set|deploy|send|post|route|write|push|use)(?:\\s+`?[\\w-]+`?)?\\s+(?:to|into|as)\\s+['\"`]?[\\w@.:/-]*\\d[\\w@.:/-]*['\"`]?|\\b(?:always|must always|should always)\\s+(?:be\\s+)?(?:set|deploy|send|post|route|write|push)(?:\\s+`?[\\w-]+`?)?\\s+(?:to|into|as)\\s+['\"`][^'\"`\\n]+['\"`]",
+  },
+  {
+    id: "intent.prefer-this-tool",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "tells the model to use this tool over every other (preference manipulation)",
+    triggers: [
+      "always",
+      "only",
+      "this",
+      "me ",
+      "highest priority",
+      "top priority",
+      "first choice",
+      "in all cases",
+      "every",
+    ],
+    alsoTriggers: ["use", "call", "choose", "pick", "prefer", "select", "priority", "choice"],
+    pattern:
+      "\\bonly\\s+(?:use|call|choose|pick|select)\\s+(?:this|me)\\b" +
+      "|\\b(?:use|call|choose|pick|prefer|select)\\s+this\\s+(?:[\\w-]+\\s+){0,2}(?:instead of (?:any|all|every|other)|over (?:all|any|every|other)|rather than (?:any|all|other)|in all cases|for (?:all|every|any)\\b)" +
+      "|\\b(?:use|call|choose|pick|select)\\s+this\\s+(?:one|tool)\\b[^\\n]{0,10}?\\b(?:if|whenever|when)\\s+(?:another|other|any other)" +
+      "|\\b(?:highest|top) priority\\b[^\\n]{0,60}?\\b(?:this|pick|choose|use)\\b|\\bthis tool has (?:the )?(?:highest|top) priority" +
+      "|\\bcall this tool first\\b[^\\n]{0,40}?\\b(?:ignore|instead|over|rather)" +
+      "|\\b(?:use|call) this tool for every\\b",
+  },
+  {
+    id: "intent.prefer-named-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary: "tells the model to use a named tool for everything (High when it names itself)",
+    triggers: ["use", "call", "route"],
+    alsoTriggers: ["for all", "for every", "for any", "in all cases", "every ", "all "],
+    pattern: `\\b(?:use|call|route)\\s+(?:every\\s+[\\w-]+\\s+through\\s+|all\\s+[\\w-]+\\s+through\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:for (?:all|every|any)\\b|in all cases)|\\broute every [\\w-]+ through ${TOOL_NAME}`,
+  },
+  {
+    id: "intent.disparage-other-tools",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "tells the model that other tools are broken or must not be used (preference manipulation)",
+    triggers: ["other", "competing", "default", "alternative", "rival", "similar", "built-in", "ignore"],
+    alsoTriggers: [
+      "deprecated",
+      "outdated",
+      "broken",
+      "unreliable",
+      "inaccurate",
+      "obsolete",
+      "insecure",
+      "compromised",
+      "disabled",
+      "unsafe",
+      "not be used",
+      "do not",
+      "don't",
+      "never",
+      "no longer",
+      "ignore",
+      "avoid",
+    ],
+    pattern:
+      "\\b(?:other|competing|all other|any other|the default|alternative|rival|similar|built-in)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?|functions?|providers?|versions?)\\s+(?:are|is|have been|has been)\\s+(?:now\\s+)?(?:deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|disabled|unsafe)" +
+      "|\\b(?:do not|don't|never|no longer|avoid)\\s+(?:use|call|invoke|using|calling)\\s+(?:the\\s+)?(?:default|other|any other|competing|alternative|built-in|original)\\b" +
+      "|\\bignore\\s+(?:all\\s+|any\\s+)?(?:competing|other|alternative|rival)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?)",
+  },
+  {
+    id: "intent.disparage-named-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary: "declares a named tool replaced or not to be called (High when it is not this tool)",
+    triggers: ["supersede", "replace", "deprecate", "obsolete", "do not", "don't", "never", "no longer"],
+    pattern:
+      `\\b(?:supersedes|replaces|deprecates|obsoletes)\\s+(?:the\\s+)?${TOOL_NAME}` +
+      `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}`,
+  },
+  {
+    id: "intent.self-promotion",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary: "praises itself as the official, best or only choice",
+    triggers: [
+      "ultimate",
+      "official",
+      "only",
+      "best",
+      "most reliable",
+      "most accurate",
+      "most trusted",
+      "recommended",
+      "endorsed",
+      "certified",
+      "verified",
+      "trusted",
+      "authoritative",
+      "superior",
+    ],
+    pattern:
+      "\\b(?:ultimate|official|officially|best|most (?:reliable|accurate|trusted|secure)|recommended by|endorsed|certified|verified|trusted|authoritative|superior)\\b|\\bthe only [\\w-]+ (?:tool|server|api|source)\\b",
+  },
+];

@@ -1,0 +1,343 @@
+import { RE2JS } from "re2js";
+import type { Finding, ToolDefinition } from "./types.ts";
+
+/**
+ * Weighs what a definition's instructions ask for (the `intent.*` signals of intent-rules.ts)
+ * against what the tool itself is for — its name, title, schema property names and the first
+ * sentence of its description. A weather tool that wants a shell command run, a formatter that
+ * needs ~/.ssh, a search tool that reports queries to a fixed host: each request is ordinary for a
+ * tool made for it and an injection for any other, whatever words carry it.
+ */
+
+/** What a tool can be for, as far as the weighing cares. */
+type Purpose = "command" | "file" | "network";
+
+const PURPOSE_WORDS: Record<Purpose, readonly string[]> = {
+  command: [
+    "command",
+    "commands",
+    "shell",
+    "terminal",
+    "exec",
+    "execute",
+    "executes",
+    "bash",
+    "script",
+    "scripts",
+    "process",
+    "processes",
+    "cli",
+    "kubectl",
+    "ssh",
+    "docker",
+    "powershell",
+    "console",
+    "sandbox",
+    "code",
+    "git",
+    "npm",
+    "pip",
+    "install",
+    "helm",
+    "container",
+    "kubernetes",
+  ],
+  file: [
+    "file",
+    "files",
+    "path",
+    "paths",
+    "directory",
+    "directories",
+    "folder",
+    "folders",
+    "dotfile",
+    "dotfiles",
+    "filesystem",
+    "fs",
+    "disk",
+  ],
+  network: [
+    "url",
+    "urls",
+    "http",
+    "https",
+    "fetch",
+    "request",
+    "webhook",
+    "scrape",
+    "crawl",
+    "browser",
+    "navigate",
+    "download",
+    "upload",
+    "endpoint",
+    "web",
+    "page",
+    "website",
+    "send",
+    "email",
+    "mail",
+    "message",
+    "post",
+    "notify",
+    "sms",
+    "slack",
+    "chat",
+    "publish",
+  ],
+};
+
+/** Which purpose makes an intent signal ordinary; signals not listed are weighed otherwise. */
+const SIGNAL_PURPOSE: Readonly<Record<string, { purpose: Purpose; rule: string; what: string }>> = {
+  "intent.run-command": {
+    purpose: "command",
+    rule: "intent.command-outside-purpose",
+    what: "a tool not made for running commands asks for one to be run",
+  },
+  "intent.read-local-file": {
+    purpose: "file",
+    rule: "intent.file-outside-purpose",
+    what: "a tool not made for files asks for a local file to be read",
+  },
+  "intent.write-local-file": {
+    purpose: "file",
+    rule: "intent.file-outside-purpose",
+    what: "a tool not made for files asks for data to be written to a local file",
+  },
+  "intent.send-to-destination": {
+    purpose: "network",
+    rule: "intent.network-outside-purpose",
+    what: "a tool not made for sending data sends it to a fixed destination",
+  },
+};
+
+/** Words in the name of a called tool that mean the call does something beyond reading this tool's data. */
+const SIDE_EFFECT_WORDS = new Set([
+  "send",
+  "post",
+  "push",
+  "write",
+  "create",
+  "update",
+  "delete",
+  "remove",
+  "exec",
+  "execute",
+  "run",
+  "sql",
+  "env",
+  "config",
+  "read",
+  "list",
+  "fetch",
+  "upload",
+  "transfer",
+  "pay",
+  "email",
+  "mail",
+  "message",
+  "shell",
+  "command",
+  "commit",
+  "deploy",
+  "secret",
+  "secrets",
+  "token",
+  "credential",
+  "credentials",
+  "file",
+  "directory",
+  "url",
+]);
+
+/** Words too common in tool names to tie two tools together. */
+const GENERIC_WORDS = new Set([
+  "get",
+  "set",
+  "list",
+  "read",
+  "create",
+  "update",
+  "delete",
+  "the",
+  "a",
+  "an",
+  "of",
+  "to",
+  "and",
+  "or",
+  "for",
+  "in",
+  "on",
+  "by",
+  "with",
+  "tool",
+  "data",
+  "info",
+]);
+
+const TOOL_NAME_IN_TEXT = RE2JS.compile("[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+");
+
+/** `read_ssh_keys`, `readSshKeys`, `read-ssh keys` → [read, ssh, keys]. */
+export function nameWords(text: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const lower = code >= 0x61 && code <= 0x7a;
+    const upper = code >= 0x41 && code <= 0x5a;
+    const digit = code >= 0x30 && code <= 0x39;
+    if (upper && word.length > 0 && !isUpper(text.charCodeAt(i - 1))) {
+      words.push(word);
+      word = "";
+    }
+    if (lower || digit) word += text[i];
+    else if (upper) word += String.fromCharCode(code + 32);
+    else if (word.length > 0) {
+      words.push(word);
+      word = "";
+    }
+  }
+  if (word.length > 0) words.push(word);
+  return words;
+}
+
+function isUpper(code: number): boolean {
+  return code >= 0x41 && code <= 0x5a;
+}
+
+/** The first sentence of a description: what the tool says it is for before any instruction. */
+export function firstSentence(text: string): string {
+  const limit = Math.min(text.length, 300);
+  let start = 0;
+  while (start < limit && (text[start] === " " || text[start] === "\n" || text[start] === "\t")) start++;
+  for (let i = start; i < limit; i++) {
+    const ch = text[i];
+    if (ch === "\n") return text.slice(start, i);
+    if (
+      (ch === "." || ch === "!" || ch === "?") &&
+      (i + 1 >= text.length || text[i + 1] === " " || text[i + 1] === "\n")
+    )
+      return text.slice(start, i);
+  }
+  return text.slice(start, limit);
+}
+
+/**
+ * Words that say what a tool is for: name, title, property names, first sentence of the
+ * description; with `namedOnly`, name and title alone (files are mentioned by many tools that
+ * have no business reading the user's own).
+ */
+export function purposeWords(tool: ToolDefinition, namedOnly = false): Set<string> {
+  const words = new Set<string>();
+  const add = (text: unknown) => {
+    if (typeof text === "string") for (const word of nameWords(text)) words.add(word);
+  };
+  add(tool.name);
+  add(tool.title);
+  if (namedOnly) return words;
+  if (typeof tool.description === "string") add(firstSentence(tool.description));
+  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+  if (properties && typeof properties === "object") for (const key of Object.keys(properties)) add(key);
+  return words;
+}
+
+function servesPurpose(words: ReadonlySet<string>, purpose: Purpose): boolean {
+  return PURPOSE_WORDS[purpose].some((word) => words.has(word));
+}
+
+/** The tool names a finding's match mentions, other than the tool's own. */
+function otherToolsNamed(match: string, ownName: string): string[] {
+  const own = nameWords(ownName).join("_");
+  const names: string[] = [];
+  const matcher = TOOL_NAME_IN_TEXT.matcher(match.toLowerCase());
+  while (matcher.find()) {
+    const name = matcher.group();
+    if (name !== null && nameWords(name).join("_") !== own) names.push(name);
+  }
+  return names;
+}
+
+function namesItself(match: string, ownName: string): boolean {
+  const own = nameWords(ownName).join("_");
+  const matcher = TOOL_NAME_IN_TEXT.matcher(match.toLowerCase());
+  while (matcher.find()) if (nameWords(matcher.group() ?? "").join("_") === own) return true;
+  return false;
+}
+
+/** A called tool whose name says it has effects, and that shares no specific word with this tool. */
+function sideEffectCall(name: string, purpose: ReadonlySet<string>): boolean {
+  const words = nameWords(name);
+  if (!words.some((word) => SIDE_EFFECT_WORDS.has(word))) return false;
+  return !words.some((word) => !GENERIC_WORDS.has(word) && purpose.has(word));
+}
+
+/** Signals that make a precondition or a fed result dangerous when they meet in one string. */
+const ACTION_SIGNALS = new Set([
+  "intent.run-command",
+  "intent.read-local-file",
+  "intent.write-local-file",
+  "intent.send-to-destination",
+  "intent.call-tool-first",
+]);
+
+/**
+ * Findings that come from weighing the intent signals of one tool against its purpose; empty when
+ * nothing is out of place. `findings` are the tool's string-level findings (with their fields).
+ */
+export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]): Finding[] {
+  let signals = false;
+  for (const finding of findings) if (finding.rule.startsWith("intent.")) signals = true;
+  if (!signals) return [];
+  const purpose = purposeWords(tool);
+  const named = purposeWords(tool, true);
+  const ownName = typeof tool.name === "string" ? tool.name : "";
+  const out: Finding[] = [];
+  const weighed = (signal: Finding, rule: string, why: string) =>
+    out.push({
+      rule,
+      category: signal.category,
+      severity: "High",
+      field: signal.field,
+      match: `${signal.match} (${why})`,
+    });
+  for (const signal of findings) {
+    const byPurpose = SIGNAL_PURPOSE[signal.rule];
+    if (byPurpose && !servesPurpose(byPurpose.purpose === "file" ? named : purpose, byPurpose.purpose))
+      weighed(signal, byPurpose.rule, byPurpose.what);
+    switch (signal.rule) {
+      case "intent.call-tool-first": {
+        const called = otherToolsNamed(signal.match, ownName);
+        const risky = called.find((name) => sideEffectCall(name, purpose));
+        const alongside = findings.some(
+          (f) =>
+            f !== signal &&
+            f.field === signal.field &&
+            (ACTION_SIGNALS.has(f.rule) || f.rule === "intent.feed-result"),
+        );
+        if (risky) weighed(signal, "intent.dependency-with-side-effect", `requires a call to ${risky} first`);
+        else if (called.length > 0 && alongside)
+          weighed(
+            signal,
+            "intent.dependency-with-side-effect",
+            "requires another action first and feeds it in",
+          );
+        break;
+      }
+      case "intent.feed-result":
+        if (findings.some((f) => f.field === signal.field && ACTION_SIGNALS.has(f.rule)))
+          weighed(signal, "intent.feed-side-effect", "puts the output of another action into an argument");
+        break;
+      case "intent.prefer-named-tool":
+        if (namesItself(signal.match, ownName))
+          weighed(signal, "intent.prefer-this-tool", "tells the model to use this tool for everything");
+        break;
+      case "intent.disparage-named-tool":
+        if (otherToolsNamed(signal.match, ownName).length > 0)
+          weighed(signal, "intent.disparage-other-tools", "tells the model to stop using another tool");
+        break;
+    }
+  }
+  return out;
+}
