@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { nameWords } from "./names.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
 
 /**
@@ -178,34 +179,6 @@ const GENERIC_WORDS = new Set([
 ]);
 
 const TOOL_NAME_IN_TEXT = RE2JS.compile("[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+");
-
-/** `read_ssh_keys`, `readSshKeys`, `read-ssh keys` → [read, ssh, keys]. */
-export function nameWords(text: string): string[] {
-  const words: string[] = [];
-  let word = "";
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    const lower = code >= 0x61 && code <= 0x7a;
-    const upper = code >= 0x41 && code <= 0x5a;
-    const digit = code >= 0x30 && code <= 0x39;
-    if (upper && word.length > 0 && !isUpper(text.charCodeAt(i - 1))) {
-      words.push(word);
-      word = "";
-    }
-    if (lower || digit) word += text[i];
-    else if (upper) word += String.fromCharCode(code + 32);
-    else if (word.length > 0) {
-      words.push(word);
-      word = "";
-    }
-  }
-  if (word.length > 0) words.push(word);
-  return words;
-}
-
-function isUpper(code: number): boolean {
-  return code >= 0x41 && code <= 0x5a;
-}
 
 /** The first sentence of a description: what the tool says it is for before any instruction. */
 export function firstSentence(text: string): string {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileInspection, inspectTool } from "../../src/inspect/index.ts";
+import { inspectListing } from "../../src/inspect/listing.ts";
 import type { DetectorName, Severity, ToolDefinition } from "../../src/inspect/types.ts";
 
 const corpusDir = join(import.meta.dirname, "corpus");
@@ -100,4 +101,23 @@ export function loadDev(): DevEntry[] {
   return readdirSync(corpusDir)
     .filter((file) => file.startsWith("dev-") && file.endsWith(".json"))
     .flatMap((file) => JSON.parse(readFileSync(join(corpusDir, file), "utf8")) as DevEntry[]);
+}
+
+/** Detection per development family at a threshold, each example judged after its neighbours. */
+export function measureDev(
+  threshold: Severity,
+  dev = loadDev(),
+): Map<DevEntry["family"], { detected: number; total: number; missed: string[] }> {
+  const compiled = compileInspection({ threshold });
+  const out = new Map<DevEntry["family"], { detected: number; total: number; missed: string[] }>();
+  for (const entry of dev) {
+    const listing = [...(entry.neighbours ?? []), { server: entry.server ?? "dev", tool: entry.tool }];
+    const flagged = inspectListing(listing, compiled).at(-1)!.flagged;
+    const figures = out.get(entry.family) ?? { detected: 0, total: 0, missed: [] };
+    figures.total++;
+    if (flagged) figures.detected++;
+    else figures.missed.push(entry.id);
+    out.set(entry.family, figures);
+  }
+  return out;
 }

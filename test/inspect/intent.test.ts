@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { inspectTool } from "../../src/inspect/engine.ts";
-import { firstSentence, nameWords, purposeWords } from "../../src/inspect/intent.ts";
+import { firstSentence, purposeWords } from "../../src/inspect/intent.ts";
+import { nameWords } from "../../src/inspect/names.ts";
 import type { ToolDefinition } from "../../src/inspect/types.ts";
 
 const tool = (

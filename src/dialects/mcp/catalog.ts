@@ -1,4 +1,5 @@
-import { compileInspection, inspectTool } from "../../inspect/engine.ts";
+import { compileInspection, inspectTool, withFindings } from "../../inspect/engine.ts";
+import { ListingNeighbours } from "../../inspect/listing.ts";
 import { diffToolDefinitions } from "../../inspect/pinning.ts";
 import type { Finding, InspectionResult, ToolDefinition } from "../../inspect/types.ts";
 import type { CompiledPolicy } from "../../policy/compile.ts";
@@ -65,6 +66,8 @@ export class ToolCatalog {
   readonly #pins = new Map<string, string>();
   /** server → lower-case tool name → latest reviewed definition. */
   readonly #known = new Map<string, Map<string, Known>>();
+  /** Every server's tools, for judging a definition against its neighbours (shadowing, overlap). */
+  readonly #neighbours = new ListingNeighbours();
 
   constructor(options: {
     policies: () => PolicySet;
@@ -119,6 +122,7 @@ export class ToolCatalog {
     this.#known.set(server, known);
     const config = this.#configuration();
     const inspections = tools.map((tool) => this.#inspect(config, tool));
+    if (config.inspecting.length > 0) this.#judgeWithNeighbours(server, tools, inspections);
     const statuses = await this.#pinStatuses(config, server, tools, inspections);
     const reviews: ToolReview[] = [];
     tools.forEach((tool, i) => {
@@ -161,6 +165,27 @@ export class ToolCatalog {
       result: inspectTool(tool, compileInspection(policy.spec.inspection)),
     }));
     return { hash: results[0]?.result.hash ?? inspectTool(tool, disabledInspection).hash, results };
+  }
+
+  #judgeWithNeighbours(
+    server: string,
+    tools: readonly ToolDefinition[],
+    inspections: { hash: string; results: { policy: CompiledPolicy; result: InspectionResult }[] }[],
+  ): void {
+    const extra = this.#neighbours.judge(
+      server,
+      tools,
+      inspections.map((inspection) => inspection.hash),
+      inspections.map((inspection) => inspection.results[0]?.result.findings ?? []),
+    );
+    inspections.forEach((inspection, i) => {
+      const found = extra[i]!;
+      if (found.length === 0) return;
+      inspection.results = inspection.results.map(({ policy, result }) => ({
+        policy,
+        result: withFindings(result, found, compileInspection(policy.spec.inspection)),
+      }));
+    });
   }
 
   async #pinStatuses(
