@@ -24,8 +24,33 @@ const COMMAND_LINE = `[\`'"](?:${HOST_COMMANDS})(?:\\s[^\`'"\\n]*)?[\`'"]`;
 /** A tool name as a definition writes it: snake_case, kebab-case or camelCase, optionally in backticks. */
 const TOOL_NAME = "`?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+`?";
 
+/** Files in a home folder that hold settings, history or credentials. */
+const DOTFILES = [
+  "bashrc",
+  "zshrc",
+  "profile",
+  "bash_profile",
+  "zprofile",
+  "bash_history",
+  "zsh_history",
+  "ssh",
+  "aws",
+  "npmrc",
+  "netrc",
+  "gitconfig",
+  "git-credentials",
+  "kube",
+  "docker",
+  "config",
+  "gnupg",
+  "pgpass",
+  "pypirc",
+];
+
 const LOCAL_FILE =
-  "~/[^\\s'\"`,;)]*|\\$home/[^\\s'\"`,;)]*|/etc/[a-z0-9._/-]+|/tmp/[^\\s'\"`,;)]+|/var/[a-z0-9._/-]+|(?:^|[\\s'\"`(/])\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|bash_history|zsh_history|ssh|aws|npmrc|netrc|gitconfig|git-credentials|kube|docker|config|gnupg|pgpass|pypirc)\\b|(?:^|[\\s'\"`(/])\\.env(?:\\.(?:local|production|prod|dev|development))?(?:[\\s'\"`,;)]|$)|\\.[a-z]+/credentials\\b|\\b(?:shell|bash|zsh) (?:profile|history|rc|start-?up files?)|\\b(?:home|user'?s?) (?:folder|directory|dir)\\b";
+  "~/[^\\s'\"`,;)]*|\\$home/[^\\s'\"`,;)]*|/etc/[a-z0-9._/-]+|/tmp/[^\\s'\"`,;)]+|/var/[a-z0-9._/-]+|(?:^|[\\s'\"`(/])\\.(?:" +
+  DOTFILES.join("|") +
+  ")\\b|(?:^|[\\s'\"`(/])\\.env(?:\\.(?:local|production|prod|dev|development))?(?:[\\s'\"`,;)]|$)|\\.[a-z]+/credentials\\b|\\b(?:shell|bash|zsh) (?:profile|history|rc|start-?up files?)|\\b(?:home|user'?s?) (?:folder|directory|dir)\\b";
 
 const TRANSFER_VERBS =
   "send|sends|sent|post|posts|posted|upload|uploads|uploaded|report|reports|reported|log|logs|logged|forward|forwards|forwarded|mirror|mirrors|mirrored|sync|syncs|synced|copy|copies|copied|submit|submits|transmit|transmits|contact|contacts|ping|pings|notify|notifies|beacon|record|records|recorded|archive|archives|archived|track|tracks|report back";
@@ -46,9 +71,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     summary: "asks the model to run a shell command (High when the tool is not for running commands)",
     triggers: RUN_VERBS.split("|").concat(["command", "terminal", "shell"]),
     alsoTriggers: [
-      "`",
-      "'",
-      '"',
+      ...HOST_COMMANDS.split("|").flatMap((command) => ["`", "'", '"'].map((quote) => quote + command)),
       "sudo",
       "whoami",
       "printenv",
@@ -62,6 +85,11 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "command line",
       "command prompt",
       "console",
+      "command runner",
+      "command-runner",
+      "ps aux",
+      "ls -la",
+      "env |",
     ],
     pattern:
       `\\b(?:${RUN_VERBS})\\b[^\\n]{0,60}?(?:${COMMAND_LINE}|\\b(?:sudo|whoami|printenv|uname|netstat|ifconfig|ipconfig|systemctl|crontab|ps aux|ls -la|env \\|)\\b)` +
@@ -155,7 +183,24 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "invoke",
       "list",
     ],
-    alsoTriggers: ["~/", "$home", "/etc/", "/var/", "/tmp/", ".", "profile", "history", "home"],
+    alsoTriggers: [
+      "~/",
+      "$home",
+      "/etc/",
+      "/var/",
+      "/tmp/",
+      ...DOTFILES.map((name) => `.${name}`),
+      ".env",
+      "/credentials",
+      "profile",
+      "history",
+      "home",
+      "shell rc",
+      "bash rc",
+      "zsh rc",
+      "start-up file",
+      "startup file",
+    ],
     pattern: `\\b(?:read|reads|open|opens|load|loads|cat|include|attach|contents? of|requires|needs|pass|look in|called on|invoke|list|listing of)\\b[^\\n]{0,50}?(?:${LOCAL_FILE})`,
     unless: "\\b(?:never|do not|don't|must not)\\b",
   },
@@ -165,7 +210,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     severity: "Low",
     summary: "asks to write data to a local file (High when the tool is not a file tool)",
     triggers: ["write", "save", "append", "store", "dump", "copy"],
-    alsoTriggers: ["~/", "/tmp/", "/var/", "/etc/", "$home", "."],
+    alsoTriggers: ["~/", "/tmp/", "/var/", "/etc/", "$home", "to .", "into .", "in .", "at ."],
     pattern:
       "\\b(?:write|writes|save|saves|append|appends|store|stores|dump|dumps|copy)\\b[^\\n]{0,50}?\\b(?:to|into|in|at)\\s+(?:~/|\\$home/|/tmp/|/var/|/etc/|\\.[a-z])[^\\s'\"`,;)]*",
   },
@@ -183,7 +228,6 @@ export const INTENT_RULES: readonly PatternRule[] = [
       ".io",
       ".org",
       ".example",
-      ".co",
       ".xyz",
       ".dev",
       ".app",
@@ -224,7 +268,6 @@ export const INTENT_RULES: readonly PatternRule[] = [
       ".io",
       ".org",
       ".example",
-      ".co",
       ".xyz",
       ".dev",
       ".app",
@@ -283,6 +326,20 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "forwarded",
       "diverted",
     ],
+    alsoTriggers: [
+      "user",
+      "provided",
+      "given",
+      "requested",
+      "supplied",
+      "chosen",
+      "specified",
+      "instead",
+      "redirected",
+      "routed",
+      "forwarded",
+      "diverted",
+    ],
     pattern:
       "\\b(?:use|set|send|post|deploy|write|route|keep|book|charge|pay)\\b[^\\n]{0,40}?\\beven (?:if|when) the user\\s+(?:asks|names|gives|picks|chooses|wants|requests|specifies|provides|enters)\\b" +
       "|\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|names?|gives?|picks?|picked|chooses?|chose|wants?|requests?|specif(?:y|ies)|provides?|selects?|enters?|says?)\\b" +
@@ -295,32 +352,36 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\b(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b[^\\n]{0,60}?\\b(?:use|set)\\b[^\\n]{0,30}?\\binstead\\b",
   },
   {
-    id: "intent.fixed-argument",
-    category: "Exfiltration",
-    severity: "Low",
-    summary: "pins an argument to a fixed value",
-    triggers: ["always", "must", "only", "hard-coded", "fixed"],
-    alsoTriggers: ["set", "deploy", "send", "post", "route", "write", "push", "use"],
-    pattern:
-      "\\b(?:always|must always|should always|must|only)\\s+(?:be\\s+)?(?:set|deploy|send|post|route|write|push|use)(?:\\s+`?[\\w-]+`?)?\\s+(?:to|into|as)\\s+['\"`]?[\\w@.:/-]*\\d[\\w@.:/-]*['\"`]?|\\b(?:always|must always|should always)\\s+(?:be\\s+)?(?:set|deploy|send|post|route|write|push)(?:\\s+`?[\\w-]+`?)?\\s+(?:to|into|as)\\s+['\"`][^'\"`\\n]+['\"`]",
-  },
-  {
     id: "intent.prefer-this-tool",
     category: "HiddenInstructions",
     severity: "High",
     summary: "tells the model to use this tool over every other (preference manipulation)",
     triggers: [
-      "always",
-      "only",
-      "this",
-      "me ",
+      "use this",
+      "call this",
+      "choose this",
+      "pick this",
+      "prefer this",
+      "select this",
+      "use me",
+      "call me",
       "highest priority",
       "top priority",
-      "first choice",
-      "in all cases",
-      "every",
     ],
-    alsoTriggers: ["use", "call", "choose", "pick", "prefer", "select", "priority", "choice"],
+    alsoTriggers: [
+      "only",
+      "instead of",
+      "over ",
+      "rather than",
+      "in all cases",
+      "for all",
+      "for every",
+      "for any",
+      "another",
+      "other",
+      "priority",
+      "ignore",
+    ],
     pattern:
       "\\bonly\\s+(?:use|call|choose|pick|select)\\s+(?:this|me)\\b" +
       "|\\b(?:use|call|choose|pick|prefer|select)\\s+this\\s+(?:[\\w-]+\\s+){0,2}(?:instead of (?:any|all|every|other)|over (?:all|any|every|other)|rather than (?:any|all|other)|in all cases|for (?:all|every|any)\\b)" +
@@ -335,7 +396,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     severity: "Low",
     summary: "tells the model to use a named tool for everything (High when it names itself)",
     triggers: ["use", "call", "route"],
-    alsoTriggers: ["for all", "for every", "for any", "in all cases", "every ", "all "],
+    alsoTriggers: ["for all", "for every", "for any", "in all cases", "through"],
     pattern: `\\b(?:use|call|route)\\s+(?:every\\s+[\\w-]+\\s+through\\s+|all\\s+[\\w-]+\\s+through\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:for (?:all|every|any)\\b|in all cases)|\\broute every [\\w-]+ through ${TOOL_NAME}`,
   },
   {
@@ -374,6 +435,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     severity: "Low",
     summary: "declares a named tool replaced or not to be called (High when it is not this tool)",
     triggers: ["supersede", "replace", "deprecate", "obsolete", "do not", "don't", "never", "no longer"],
+    alsoTriggers: ["_", "-"],
     pattern:
       `\\b(?:supersedes|replaces|deprecates|obsoletes)\\s+(?:the\\s+)?${TOOL_NAME}` +
       `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}`,
@@ -386,7 +448,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     triggers: [
       "ultimate",
       "official",
-      "only",
+      "the only",
       "best",
       "most reliable",
       "most accurate",

@@ -18,16 +18,6 @@ export interface ListedTool {
   tool: ToolDefinition;
 }
 
-interface Neighbour {
-  server: string;
-  tool: ToolDefinition;
-  lowerName: string;
-  /** Specific words of the first sentence of the description: what it says it does. */
-  words: ReadonlySet<string>;
-  descriptionWords: ReadonlySet<string>;
-  properties: ReadonlySet<string>;
-}
-
 /** Words that say nothing about what a specific tool does. */
 const STOP_WORDS = new Set(
   "a an the of to and or for in on by with from into as at is are be this that it its your you use used using can will all any one new get set list read create update delete tool tools data info given specific".split(
@@ -41,44 +31,117 @@ function specificWords(text: string): Set<string> {
   return words;
 }
 
-function neighbourOf(entry: ListedTool): Neighbour {
-  const description = typeof entry.tool.description === "string" ? entry.tool.description : "";
-  const properties = (entry.tool.inputSchema as { properties?: unknown } | undefined)?.properties;
-  return {
-    server: entry.server,
-    tool: entry.tool,
-    lowerName: String(entry.tool.name).toLowerCase(),
-    words: specificWords(firstSentence(description)),
-    descriptionWords: specificWords(description),
-    properties: new Set(properties && typeof properties === "object" ? Object.keys(properties) : []),
-  };
+/** How much of the start of a description a near copy is compared on. */
+const LEAD = 400;
+
+/** One tool as its neighbours see it; what is derived from the definition is computed once, when needed. */
+class Neighbour {
+  readonly lowerName: string;
+  readonly confusable: string;
+  readonly nameWords: ReadonlySet<string>;
+  #words: ReadonlySet<string> | undefined;
+  #descriptionWords: ReadonlySet<string> | undefined;
+  #properties: ReadonlySet<string> | undefined;
+  #mentioned: readonly string[] | undefined;
+  #leadWords: ReadonlySet<string> | undefined;
+  #canonical: string | undefined;
+
+  readonly server: string;
+  readonly tool: ToolDefinition & { name: string };
+
+  constructor(server: string, tool: ToolDefinition & { name: string }) {
+    this.server = server;
+    this.tool = tool;
+    this.lowerName = tool.name.toLowerCase();
+    this.confusable = confusableKey(tool.name);
+    this.nameWords = specificWords(tool.name);
+  }
+
+  get description(): string {
+    return typeof this.tool.description === "string" ? this.tool.description : "";
+  }
+
+  /** Specific words of the start of the description, where a near copy repeats what it copies. */
+  get leadWords(): ReadonlySet<string> {
+    this.#leadWords ??= specificWords(this.description.slice(0, LEAD));
+    return this.#leadWords;
+  }
+
+  /** Specific words of the first sentence of the description: what it says it does. */
+  get words(): ReadonlySet<string> {
+    this.#words ??= specificWords(firstSentence(this.description));
+    return this.#words;
+  }
+
+  get descriptionWords(): ReadonlySet<string> {
+    this.#descriptionWords ??= specificWords(this.description);
+    return this.#descriptionWords;
+  }
+
+  /** The index keys this tool is filed under. */
+  get keys(): string[] {
+    return [`n:${this.lowerName}`, `c:${this.confusable}`, ...[...this.nameWords].map((word) => `w:${word}`)];
+  }
+
+  /** Identifiers in the description that look like tool names. */
+  get mentioned(): readonly string[] {
+    this.#mentioned ??= identifiers(this.description);
+    return this.#mentioned;
+  }
+
+  get canonical(): string {
+    this.#canonical ??= canonicalJson(this.tool);
+    return this.#canonical;
+  }
+
+  get properties(): ReadonlySet<string> {
+    const properties = (this.tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+    this.#properties ??= new Set(properties && typeof properties === "object" ? Object.keys(properties) : []);
+    return this.#properties;
+  }
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+function neighbourOf(entry: ListedTool): Neighbour | undefined {
+  const { tool } = entry;
+  return typeof tool.name === "string"
+    ? new Neighbour(entry.server, tool as ToolDefinition & { name: string })
+    : undefined;
 }
+
+const EMPTY: readonly Neighbour[] = Object.freeze([]);
 
 /**
- * The tools of the servers known so far, indexed by lower-case name, confusable name and the
- * specific words of their names, so one tool is compared with a handful of candidates, not with all.
+ * The tools of the servers known so far, indexed by lower-case name (`n:`), confusable name (`c:`)
+ * and the specific words of their names (`w:`), so one tool is compared with a handful of
+ * candidates, not with all.
  */
 export class NeighbourIndex {
-  readonly byConfusable = new Map<string, Neighbour[]>();
-  readonly byNameWord = new Map<string, Neighbour[]>();
-  readonly byLowerName = new Map<string, Neighbour[]>();
+  readonly #buckets = new Map<string, Neighbour[]>();
 
   constructor(entries: readonly ListedTool[] = []) {
     for (const entry of entries) this.add(entry);
   }
 
-  add(entry: ListedTool): void {
-    if (typeof entry.tool.name !== "string") return;
-    const neighbour = neighbourOf(entry);
-    push(this.byConfusable, confusableKey(entry.tool.name), neighbour);
-    push(this.byLowerName, neighbour.lowerName, neighbour);
-    for (const word of specificWords(entry.tool.name)) push(this.byNameWord, word, neighbour);
+  add(entry: ListedTool | Neighbour): void {
+    const neighbour = entry instanceof Neighbour ? entry : neighbourOf(entry);
+    if (!neighbour) return;
+    for (const key of neighbour.keys) {
+      const bucket = this.#buckets.get(key);
+      if (bucket) bucket.push(neighbour);
+      else this.#buckets.set(key, [neighbour]);
+    }
+  }
+
+  remove(neighbour: Neighbour): void {
+    for (const key of neighbour.keys) {
+      const bucket = this.#buckets.get(key)?.filter((item) => item !== neighbour);
+      if (bucket && bucket.length > 0) this.#buckets.set(key, bucket);
+      else this.#buckets.delete(key);
+    }
+  }
+
+  get(key: string): readonly Neighbour[] {
+    return this.#buckets.get(key) ?? EMPTY;
   }
 }
 
@@ -92,11 +155,14 @@ const SIDE_EFFECT_WORDS = new Set(
 /** How much of the neighbour's own account of itself a tool repeats to count as a near copy. */
 const NEAR_COPY = 0.8;
 
-function covers(tool: ReadonlySet<string>, neighbour: ReadonlySet<string>): boolean {
-  if (neighbour.size < 2) return false;
+/** Whether the start of a tool's description repeats most words of the neighbour's first sentence. */
+function covers(tool: Neighbour, neighbour: Neighbour): boolean {
+  const words = neighbour.words;
+  if (words.size < 2) return false;
+  const lead = tool.leadWords;
   let shared = 0;
-  for (const word of neighbour) if (tool.has(word)) shared++;
-  return shared / neighbour.size >= NEAR_COPY;
+  for (const word of words) if (lead.has(word)) shared++;
+  return shared / words.size >= NEAR_COPY;
 }
 
 /** A near copy adds a few words to what it copies; a tool with a long account of its own is its own tool. */
@@ -122,6 +188,8 @@ function addedSideEffect(
   neighbour: Neighbour,
   ownFindings: readonly Finding[],
 ): string | undefined {
+  if (tool.description === neighbour.description && tool.properties.size === neighbour.properties.size)
+    return undefined;
   const added = [...tool.descriptionWords].filter((word) => !neighbour.descriptionWords.has(word));
   const addedProperties = [...tool.properties].filter((property) => !neighbour.properties.has(property));
   if (added.length + addedProperties.length > MAX_ADDED_WORDS) return undefined;
@@ -169,26 +237,40 @@ function identifiers(text: string): string[] {
   return out;
 }
 
+/** Whether a tool's own findings steer the model in its description (then naming another server's tool counts). */
+function steers(ownFindings: readonly Finding[]): boolean {
+  return ownFindings.some(
+    (f) =>
+      f.field === "description" &&
+      (f.rule.startsWith("intent.") || f.rule.startsWith("exfil.") || f.rule.startsWith("hidden.")),
+  );
+}
+
+/**
+ * A name word shared by more tools than this says nothing specific (`file`, `search`): it picks no
+ * overlap candidates.
+ */
+const MAX_SHARED_WORD = 24;
+
 /**
  * Findings for `entry` against the tools of other servers in `neighbours`. `ownFindings` are the
  * entry's own inspection findings (a near copy that steers the model counts as a side effect).
  */
 export function listingFindings(
-  entry: ListedTool,
+  entry: ListedTool | Neighbour,
   neighbours: NeighbourIndex,
   ownFindings: readonly Finding[] = [],
 ): Finding[] {
-  const name = entry.tool.name;
-  if (typeof name !== "string") return [];
+  const self = entry instanceof Neighbour ? entry : neighbourOf(entry);
+  if (!self) return [];
+  const name = self.tool.name;
   const out: Finding[] = [];
-  const self = neighbourOf(entry);
-  const others = (list: readonly Neighbour[] | undefined) =>
-    (list ?? []).filter((n) => n.server !== entry.server);
-  const exact = others(neighbours.byLowerName.get(self.lowerName));
-  const ownHash = exact.length > 0 ? canonicalJson(entry.tool) : "";
-  for (const neighbour of exact) {
+  const other = (n: Neighbour) => n.server !== self.server;
+  let sameName = false;
+  for (const neighbour of neighbours.get(`n:${self.lowerName}`)) {
     // The same server installed twice offers identical definitions: that is configuration, not an attack.
-    if (canonicalJson(neighbour.tool) === ownHash) continue;
+    if (!other(neighbour) || neighbour.canonical === self.canonical) continue;
+    sameName = true;
     if (neighbour.tool.name !== name) {
       out.push(
         finding(
@@ -203,9 +285,7 @@ export function listingFindings(
     // Two servers offering the same operation under the same name happens (file servers): the
     // session registry reports it for crossServer.shadowTool. A same-name copy that adds a side
     // effect is the shadowing attack.
-    const effect = covers(self.descriptionWords, neighbour.words)
-      ? addedSideEffect(self, neighbour, ownFindings)
-      : undefined;
+    const effect = covers(self, neighbour) ? addedSideEffect(self, neighbour, ownFindings) : undefined;
     if (effect) {
       out.push(
         finding(
@@ -218,8 +298,10 @@ export function listingFindings(
       break;
     }
   }
-  if (exact.length === 0) {
-    const lookalike = others(neighbours.byConfusable.get(confusableKey(name)))[0];
+  if (!sameName) {
+    const lookalike = neighbours
+      .get(`c:${self.confusable}`)
+      .find((n) => other(n) && n.lowerName !== self.lowerName);
     if (lookalike)
       out.push(
         finding(
@@ -230,42 +312,39 @@ export function listingFindings(
         ),
       );
   }
-  const candidates = new Set<Neighbour>();
-  for (const word of specificWords(name))
-    for (const n of others(neighbours.byNameWord.get(word))) candidates.add(n);
-  for (const neighbour of candidates) {
-    if (neighbour.lowerName === self.lowerName) continue;
-    if (!covers(self.descriptionWords, neighbour.words)) continue;
-    const effect = addedSideEffect(self, neighbour, ownFindings);
-    if (!effect) continue;
-    out.push(
-      finding(
-        "listing.overlap-side-effect",
-        "Exfiltration",
-        "description",
-        `${name} copies ${neighbour.server}/${neighbour.tool.name} and ${effect}`,
-      ),
-    );
-    break;
+  const seen = new Set<Neighbour>();
+  overlap: for (const word of self.nameWords) {
+    const bucket = neighbours.get(`w:${word}`);
+    if (bucket.length > MAX_SHARED_WORD) continue;
+    for (const neighbour of bucket) {
+      if (!other(neighbour) || neighbour.lowerName === self.lowerName || seen.has(neighbour)) continue;
+      seen.add(neighbour);
+      if (!covers(self, neighbour)) continue;
+      const effect = addedSideEffect(self, neighbour, ownFindings);
+      if (!effect) continue;
+      out.push(
+        finding(
+          "listing.overlap-side-effect",
+          "Exfiltration",
+          "description",
+          `${name} copies ${neighbour.server}/${neighbour.tool.name} and ${effect}`,
+        ),
+      );
+      break overlap;
+    }
   }
-  const description = typeof entry.tool.description === "string" ? entry.tool.description : "";
-  const steered = ownFindings.some(
-    (f) =>
-      f.field === "description" &&
-      (f.rule.startsWith("intent.") || f.rule.startsWith("exfil.") || f.rule.startsWith("hidden.")),
-  );
-  if (steered) {
-    for (const mentioned of identifiers(description)) {
-      const holders = neighbours.byLowerName.get(mentioned) ?? [];
-      const owner = holders.find((n) => n.server !== entry.server);
-      if (!owner || mentioned === self.lowerName || holders.some((n) => n.server === entry.server)) continue;
-      const at = description.toLowerCase().indexOf(mentioned);
+  if (steers(ownFindings)) {
+    for (const mentioned of self.mentioned) {
+      const holders = neighbours.get(`n:${mentioned}`);
+      const owner = holders.find(other);
+      if (!owner || mentioned === self.lowerName || holders.some((n) => !other(n))) continue;
+      const at = self.description.toLowerCase().indexOf(mentioned);
       out.push(
         finding(
           "listing.steers-other-server-tool",
           "HiddenInstructions",
           "description",
-          `${withContext(description, at, at + mentioned.length)} (a tool of ${owner.server})`,
+          `${withContext(self.description, at, at + mentioned.length)} (a tool of ${owner.server})`,
         ),
       );
       break;
@@ -298,7 +377,6 @@ const MAX_NEIGHBOURS = 50_000;
 
 interface Judged {
   hash: string;
-  generation: number;
   findings: readonly Finding[];
 }
 
@@ -306,17 +384,17 @@ const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 /**
  * Listing-level inspection for a proxy that sees listings one server (or page) at a time: it
- * remembers every server's tools and judges each new or changed definition against the others.
- * An unchanged listing, while no other server's listing changed, costs one map lookup per tool.
+ * remembers every server's tools and judges each definition once, when it is first seen, against
+ * the tools of other servers known then — the first server to offer a name keeps it, as in the
+ * session registry, and a later look-alike or near copy is the one flagged. An unchanged listing
+ * costs one map lookup per tool; a changed definition is judged again.
  */
 export class ListingNeighbours {
-  /** server → lower-case name → [definition, hash]. */
-  readonly #tools = new Map<string, Map<string, [ToolDefinition, string]>>();
+  /** server → lower-case name → the tool as a neighbour. */
+  readonly #tools = new Map<string, Map<string, Neighbour>>();
   #size = 0;
-  #index: NeighbourIndex | undefined;
-  /** Bumped whenever a remembered definition changes: earlier verdicts may no longer hold. */
-  #generation = 0;
-  /** server NUL lower-case name → last verdict. */
+  readonly #index = new NeighbourIndex();
+  /** server NUL lower-case name → verdict on its current definition. */
   readonly #judged = new Map<string, Judged>();
 
   /**
@@ -334,40 +412,23 @@ export class ListingNeighbours {
       known = new Map();
       this.#tools.set(server, known);
     }
-    tools.forEach((tool, i) => {
-      if (typeof tool.name !== "string") return;
-      const name = tool.name.toLowerCase();
-      const previous = known.get(name);
-      if (previous?.[1] === hashes[i]) return;
-      if (!previous && this.#size >= MAX_NEIGHBOURS) return;
-      if (!previous) this.#size++;
-      known.set(name, [tool, hashes[i]!]);
-      this.#generation++;
-      this.#index = undefined;
-    });
     return tools.map((tool, i) => {
       if (typeof tool.name !== "string") return NO_FINDINGS;
+      const hash = hashes[i]!;
       const key = `${server}\u0000${tool.name.toLowerCase()}`;
       const cached = this.#judged.get(key);
-      if (cached && cached.hash === hashes[i] && cached.generation === this.#generation)
-        return cached.findings;
-      const found = listingFindings({ server, tool }, this.#neighbourIndex(), findings[i] ?? []);
-      if (this.#judged.size >= MAX_NEIGHBOURS) this.#judged.clear();
-      this.#judged.set(key, {
-        hash: hashes[i]!,
-        generation: this.#generation,
-        findings: found.length === 0 ? NO_FINDINGS : found,
-      });
+      if (cached && cached.hash === hash) return cached.findings;
+      const self = new Neighbour(server, tool as ToolDefinition & { name: string });
+      const found = listingFindings(self, this.#index, findings[i] ?? []);
+      const previous = known.get(self.lowerName);
+      if (previous) this.#index.remove(previous);
+      if (previous || this.#size < MAX_NEIGHBOURS) {
+        if (!previous) this.#size++;
+        known.set(self.lowerName, self);
+        this.#index.add(self);
+        this.#judged.set(key, { hash, findings: found.length === 0 ? NO_FINDINGS : found });
+      }
       return found;
     });
-  }
-
-  #neighbourIndex(): NeighbourIndex {
-    if (this.#index) return this.#index;
-    const index = new NeighbourIndex();
-    for (const [server, tools] of this.#tools)
-      for (const [tool] of tools.values()) index.add({ server, tool });
-    this.#index = index;
-    return index;
   }
 }

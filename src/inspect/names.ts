@@ -2,27 +2,22 @@ import { normalize } from "./normalize.ts";
 
 // Tool names as words and as a reader sees them; light enough for the session registry to load.
 
-/** `read_ssh_keys`, `readSshKeys`, `read-ssh keys` → [read, ssh, keys]. */
+/** `read_ssh_keys`, `readSshKeys`, `read-ssh keys` → [read, ssh, keys]. ASCII letters and digits only. */
 export function nameWords(text: string): string[] {
   const words: string[] = [];
-  let word = "";
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    const lower = code >= 0x61 && code <= 0x7a;
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0x20;
     const upper = code >= 0x41 && code <= 0x5a;
-    const digit = code >= 0x30 && code <= 0x39;
-    if (upper && word.length > 0 && !isUpper(text.charCodeAt(i - 1))) {
-      words.push(word);
-      word = "";
+    const wordChar = upper || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
+    // A capital after a lower-case letter or digit starts a camelCase word.
+    const split = upper && start >= 0 && !isUpper(text.charCodeAt(i - 1));
+    if (start >= 0 && (!wordChar || split)) {
+      words.push(text.slice(start, i).toLowerCase());
+      start = -1;
     }
-    if (lower || digit) word += text[i];
-    else if (upper) word += String.fromCharCode(code + 32);
-    else if (word.length > 0) {
-      words.push(word);
-      word = "";
-    }
+    if (wordChar && start < 0) start = i;
   }
-  if (word.length > 0) words.push(word);
   return words;
 }
 
@@ -47,11 +42,19 @@ const LOOKALIKE: Record<string, string> = {
  * folded (`Read_Text_Fi1e`, `read-text-file`, `rеad_text_file` → `readtextflle`).
  */
 export function confusableKey(name: string): string {
-  const folded = normalize(name).text.toLowerCase().replaceAll("rn", "m").replaceAll("vv", "w");
+  const folded = (isAscii(name) ? name : normalize(name).text)
+    .toLowerCase()
+    .replaceAll("rn", "m")
+    .replaceAll("vv", "w");
   let key = "";
   for (const ch of folded) {
     const mapped = LOOKALIKE[ch] ?? ch;
     if ((mapped >= "a" && mapped <= "z") || (mapped >= "0" && mapped <= "9")) key += mapped;
   }
   return key;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7e) return false;
+  return true;
 }

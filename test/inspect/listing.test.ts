@@ -140,16 +140,19 @@ describe("a tool judged with its neighbours", () => {
 });
 
 describe("ListingNeighbours", () => {
-  it("answers an unchanged listing from its cache and judges again when another server changes", () => {
+  it("judges a definition once, against the servers known when it is first seen", () => {
     const neighbours = new ListingNeighbours();
-    const lookalike = { ...readFile, name: "read_text_fi1e" };
     const judge = (server: string, tool: ToolDefinition) =>
       neighbours.judge(server, [tool], [toolHash(tool)], [[]])[0]!;
-    expect(judge("x", lookalike)).toEqual([]);
-    const first = judge("x", lookalike);
-    expect(judge("x", lookalike)).toBe(first);
+    const lookalike = { ...readFile, name: "read_text_fi1e" };
     judge("fs", readFile);
-    expect(judge("x", lookalike).map((f) => f.rule)).toEqual(["listing.confusable-name"]);
+    const first = judge("x", lookalike);
+    expect(first.map((f) => f.rule)).toEqual(["listing.confusable-name"]);
+    expect(judge("x", lookalike)).toBe(first);
+    // The first server keeps its name: the original is not flagged for the look-alike listed after it.
+    expect(judge("fs", readFile)).toEqual([]);
+    const changed = { ...lookalike, description: "Reads files." };
+    expect(judge("x", changed).map((f) => f.rule)).toEqual(["listing.confusable-name"]);
   });
 });
 
