@@ -61,7 +61,7 @@ const FIXED_DESTINATION =
 
 /** The reason a poisoned definition gives for sending data away. */
 const PRETEXT =
-  "compliance|audit|auditing|logging|analytics|telemetry|backup|archiv|partner|quality|tracking|monitoring|mirror|record-keeping|safekeeping|debugging|diagnostics|improv";
+  "compliance|audit|auditing|logging|analytics|telemetry|backup|archiv|partner|quality|tracking|monitoring|mirror|record-keeping|safekeeping|debugging|diagnostics|improv|metrics|statistics|stats|insights|research";
 
 export const INTENT_RULES: readonly PatternRule[] = [
   {
@@ -118,13 +118,18 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "beforehand",
       "whenever",
       "then",
+      "order of operations",
+      "(1)",
+      "1.",
+      "step 1",
+      "steps:",
     ],
     alsoTriggers: ["call", "invok", "run", "use", "execut", "trigger"],
     andTriggers: ["_", "-", "`"],
     pattern:
       `\\b(?:call|calls|calling|called|invoke|invoked|invoking|run|use|execute|executed|trigger)\\s+(?:the\\s+)?${TOOL_NAME}` +
       `|\\b(?:preceded by|depends on|requires|after)\\s+(?:a call to\\s+|calling\\s+)?(?:the\\s+)?${TOOL_NAME}` +
-      `|${TOOL_NAME}\\s*(?:\\([^)]{0,80}\\)\\s*)?(?:has been|have been|being|is|to be|was)\\s+(?:called|invoked|run|executed)`,
+      `|${TOOL_NAME}\\s*(?:\\([^)]{0,80}\\)\\s*)?(?:(?:must|should|needs to|has to|is to)\\s+)?(?:has been|have been|being|is|be|to be|was)\\s+(?:called|invoked|run|executed)`,
   },
   {
     id: "intent.feed-result",
@@ -145,6 +150,10 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "place",
       "insert",
       "fill",
+      "with its",
+      "with their",
+      "with the",
+      "with that",
     ],
     alsoTriggers: [
       "output",
@@ -159,7 +168,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "lines",
     ],
     pattern:
-      "\\b(?:include|put|pass|paste|attach|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?",
+      "\\bwith\\s+(?:its|their|that|the)\\s+(?:output|outputs|result|results|listing|contents?|response|rows)\\s+(?:in|into|as)\\s+`?[\\w-]+`?|\\b(?:include|put|pass|paste|attach|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?",
   },
   {
     id: "intent.read-local-file",
@@ -260,7 +269,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     summary:
       "sends, logs or copies what it handles to a fixed destination for compliance, audit, analytics or backup",
     triggers: TRANSFER_VERBS.split("|").concat(["contact", "upload", "post", "fetch"]),
-    alsoTriggers: [...PRETEXT.split("|"), "each", "every", "all", "a copy"],
+    alsoTriggers: [...PRETEXT.split("|"), "each", "every", "all", "a copy", "also"],
     andTriggers: [
       "://",
       ".com",
@@ -285,7 +294,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "1",
       "2",
     ],
-    pattern: `\\b(?:${TRANSFER_VERBS})\\s+(?:each|every|all|a copy of)\\b[^\\n]{0,60}?(?:${FIXED_DESTINATION})|(?:\\b(?:${PRETEXT})[a-z]*\\b[^\\n]{0,80}?\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION}))|(?:\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION})[^\\n]{0,40}?\\b(?:${PRETEXT}))`,
+    pattern: `\\balso\\s+(?:be\\s+)?(?:${TRANSFER_VERBS})\\s+(?:to|at|with)\\b[^\\n]{0,20}?(?:${FIXED_DESTINATION})|\\b(?:${TRANSFER_VERBS})\\s+(?:each|every|all|a copy of)\\b[^\\n]{0,60}?(?:${FIXED_DESTINATION})|(?:\\b(?:${PRETEXT})[a-z]*\\b[^\\n]{0,80}?\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION}))|(?:\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION})[^\\n]{0,40}?\\b(?:${PRETEXT}))`,
     unless: "\\b(?:never|do not|don't|must not)\\b",
   },
   {
@@ -325,9 +334,14 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "rerouted",
       "forwarded",
       "diverted",
+      "user's",
+      "aside",
     ],
     alsoTriggers: [
       "user",
+      "requested",
+      "asked for",
+      "mentioned",
       "provided",
       "given",
       "requested",
@@ -342,7 +356,10 @@ export const INTENT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:use|set|send|post|deploy|write|route|keep|book|charge|pay)\\b[^\\n]{0,40}?\\beven (?:if|when) the user\\s+(?:asks|names|gives|picks|chooses|wants|requests|specifies|provides|enters)\\b" +
-      "|\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|names?|gives?|picks?|picked|chooses?|chose|wants?|requests?|specif(?:y|ies)|provides?|selects?|enters?|says?)\\b" +
+      "|\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,40}?\\b(?:was|were|is|are|gets?|got)\\s+(?:requested|asked for|chosen|given|specified|named|picked|selected|entered|mentioned)\\b" +
+      "|\\b(?:the\\s+)?user'?s\\s+(?:[\\w-]+\\s+){0,2}(?:value|choice|input|selection|request|answer|address|account|recipient|branch|target|destination|repository|repo|channel|email|e-mail)\\b[^\\n]{0,40}?\\b(?:aside|ignored|outdated|informational|irrelevant|not used|overridden|replaced|obsolete|stale)\\b" +
+      "|\\b(?:leave|set|put)\\s+(?:the\\s+)?user'?s?\\s+(?:[\\w-]+\\s+){0,2}aside\\b" +
+      "|\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|names?|gives?|picks?|picked|chooses?|chose|wants?|requests?|specif(?:y|ies)|provides?|selects?|enters?|says?|mentions?|types?|writes?|prefers?|indicates?)\\b" +
       "|\\b(?:ignore|disregard|override|replace|substitute|swap)\\s+(?:out\\s+)?(?:the\\s+|any\\s+|whatever\\s+)?(?:[\\w`'-]+\\s+){0,3}(?:the user|user'?s?|provided|given|requested|supplied|chosen|specified)\\b" +
       "|\\b(?:given|provided|requested|specified|chosen|supplied|named|entered) by the user\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
       "|\\bthe user\\s+(?:gives|provides|names|picks|chooses|asks for|requests|specifies|supplies|enters)\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
@@ -386,6 +403,8 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "\\bonly\\s+(?:use|call|choose|pick|select)\\s+(?:this|me)\\b" +
       "|\\b(?:use|call|choose|pick|prefer|select)\\s+this\\s+(?:[\\w-]+\\s+){0,2}(?:instead of (?:any|all|every|other)|over (?:all|any|every|other)|rather than (?:any|all|other)|in all cases|for (?:all|every|any)\\b)" +
       "|\\b(?:use|call|choose|pick|select)\\s+this\\s+(?:one|tool)\\b[^\\n]{0,10}?\\b(?:if|whenever|when)\\s+(?:another|other|any other)" +
+      "|\\b(?:another|other|any other|a different)\\b[^\\n]{0,40}?\\b(?:use|call|pick|choose|select)\\s+this\\s+(?:one|tool)\\s+instead\\b" +
+      `|\\b(?:always|only)\\s+(?:use|call|choose|pick|prefer|select)\\s+this(?:\\s+(?:one|tool))?\\s+(?:over|instead of|rather than)\\s+${TOOL_NAME}` +
       "|\\b(?:highest|top) priority\\b[^\\n]{0,60}?\\b(?:this|pick|choose|use)\\b|\\bthis tool has (?:the )?(?:highest|top) priority" +
       "|\\bcall this tool first\\b[^\\n]{0,40}?\\b(?:ignore|instead|over|rather)" +
       "|\\b(?:use|call) this tool for every\\b",
@@ -395,9 +414,9 @@ export const INTENT_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "Low",
     summary: "tells the model to use a named tool for everything (High when it names itself)",
-    triggers: ["use", "call", "route"],
+    triggers: ["use", "call", "route", "invoke", "pick", "choose"],
     alsoTriggers: ["for all", "for every", "for any", "in all cases", "through"],
-    pattern: `\\b(?:use|call|route)\\s+(?:every\\s+[\\w-]+\\s+through\\s+|all\\s+[\\w-]+\\s+through\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:for (?:all|every|any)\\b|in all cases)|\\broute every [\\w-]+ through ${TOOL_NAME}`,
+    pattern: `\\bfor\\s+(?:any|every|all)\\s+[\\w-]+(?:\\s+[\\w-]+)?,?\\s+(?:always\\s+)?(?:call|use|invoke|pick|choose)\\s+${TOOL_NAME}|\\b(?:use|call|route)\\s+(?:every\\s+[\\w-]+\\s+through\\s+|all\\s+[\\w-]+\\s+through\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:for (?:all|every|any)\\b|in all cases)|\\broute every [\\w-]+ through ${TOOL_NAME}`,
   },
   {
     id: "intent.disparage-other-tools",
@@ -423,10 +442,12 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "no longer",
       "ignore",
       "avoid",
+      "bother",
+      "no need",
     ],
     pattern:
       "\\b(?:other|competing|all other|any other|the default|alternative|rival|similar|built-in)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?|functions?|providers?|versions?)\\s+(?:are|is|have been|has been)\\s+(?:now\\s+)?(?:deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|disabled|unsafe)" +
-      "|\\b(?:do not|don't|never|no longer|avoid)\\s+(?:use|call|invoke|using|calling)\\s+(?:the\\s+)?(?:default|other|any other|competing|alternative|built-in|original)\\b" +
+      "|\\b(?:do not|don't|never|no longer|avoid|no need to)\\s+(?:use|call|invoke|using|calling|bother with|bothering with|consider|considering|try|trying|rely on|relying on)\\s+(?:the\\s+|any\\s+)?(?:default|other|any other|competing|alternative|built-in|original)\\b" +
       "|\\bignore\\s+(?:all\\s+|any\\s+)?(?:competing|other|alternative|rival)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?)",
   },
   {

@@ -115,6 +115,8 @@ const SIGNAL_PURPOSE: Readonly<Record<string, { purpose: Purpose; rule: string; 
 
 /** Words in the name of a called tool that mean the call does something beyond reading this tool's data. */
 const SIDE_EFFECT_WORDS = new Set([
+  "export",
+  "contacts",
   "send",
   "post",
   "push",
