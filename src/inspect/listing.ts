@@ -250,7 +250,7 @@ function steers(ownFindings: readonly Finding[]): boolean {
  * A name word shared by more tools than this says nothing specific (`file`, `search`): it picks no
  * overlap candidates.
  */
-const MAX_SHARED_WORD = 24;
+const MAX_SHARED_WORD = 12;
 
 /**
  * Findings for `entry` against the tools of other servers in `neighbours`. `ownFindings` are the
