@@ -10,16 +10,24 @@ import type { PatternRule } from "./rules.ts";
  * down other tools) are High here already.
  */
 
+/** Verbs that put a call's target or argument somewhere. */
+const TARGET_VERBS =
+  "(?:set|send|post|deploy|route|book|charge|pay|file|filed|go|goes|deliver|forward|transfer|publish|push|save|write|open|opened)";
+
+/** "whatever account the user names", "no matter what they pick". */
+const USER_CHOICE =
+  "\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|names?|gives?|picks?|picked|chooses?|chose|wants?|requests?|specif(?:y|ies)|provides?|selects?|enters?|says?|mentions?|types?|writes?|prefers?|indicates?)\\b";
+
 /** Verbs that ask for a command to be run. */
-const RUN_VERBS =
-  "run|runs|running|execute|executes|executing|exec|launch|launching|invoke|invoking|type|issue|perform";
+/** Verbs that ask for a command to be run (not the third person a tool uses to say what it does itself). */
+const RUN_VERBS = "run|execute|executing|exec|launch|invoke|type|issue|perform";
 
 /** Shell commands that inspect or change the host: nothing a data tool needs. */
 const HOST_COMMANDS =
-  "sudo|whoami|id|uname|printenv|env|set|export|cat|ls|dir|ps|top|netstat|ss|ifconfig|ipconfig|ip|hostname|systemctl|service|pip|pip3|npm|npx|yarn|curl|wget|bash|sh|zsh|powershell|cmd|chmod|chown|crontab|history|locale|echo|nslookup|dig|ping|traceroute|lsof|df|du|mount|find|grep|python|python3|node|perl|ruby|reg|net|git|docker|apt|apt-get|yum|brew|tar|nc|ssh|scp|base64|openssl|head|tail|cp|mv|rm|touch|mkdir|kill|pkill|who|w|last|groups|getent|arp|route|nmap";
+  "sudo|whoami|id|uname|printenv|env|export|cat|ls|dir|ps|netstat|ss|ifconfig|ipconfig|ip|hostname|systemctl|pip|pip3|npm|npx|yarn|curl|wget|bash|sh|zsh|powershell|cmd|chmod|chown|crontab|history|locale|echo|nslookup|dig|ping|traceroute|lsof|df|du|mount|find|grep|python|python3|node|perl|ruby|reg|git|docker|apt|apt-get|yum|brew|tar|nc|ssh|scp|base64|openssl|head|tail|cp|mv|rm|touch|mkdir|kill|pkill|groups|getent|arp|nmap";
 
 /** A backticked or quoted command line starting with a host command. */
-const COMMAND_LINE = `[\`'"](?:${HOST_COMMANDS})(?:\\s[^\`'"\\n]*)?[\`'"]`;
+const COMMAND_LINE = `\`(?:${HOST_COMMANDS})(?:\\s[^\`\\n]*)?\`|['"](?:${HOST_COMMANDS})\\s[^'"\\n]+['"]`;
 
 /** A tool name as a definition writes it: snake_case, kebab-case or camelCase, optionally in backticks. */
 const TOOL_NAME = "`?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+`?";
@@ -125,7 +133,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
       `\\b(?:${RUN_VERBS})\\b[^\\n]{0,60}?(?:${COMMAND_LINE}|\\b(?:sudo|whoami|printenv|uname|netstat|ifconfig|ipconfig|systemctl|crontab|ps aux|ls -la|env \\|)\\b)` +
       `|\\bcommand\\s+${COMMAND_LINE}\\s+(?:should|must|needs to|has to|is to)\\s+be\\s+(?:run|executed|launched)` +
       `|\\b(?:open|pop open|use|in)\\s+(?:a|the|your)\\s+(?:terminal|shell|console|command line|command prompt)\\b[^\\n]{0,40}\\b(?:${RUN_VERBS}|type|enter)\\b` +
-      `|\\b(?:${RUN_VERBS})\\b[^\\n]{0,20}\\b(?:in|with|through|via|using)\\s+(?:a|the|your|any)\\s+(?:available\\s+)?(?:terminal|shell|console|command[- ]runner|command line)`,
+      `|\\b(?:${RUN_VERBS}|type|enter)\\b[^\\n]{0,60}?\\b(?:in|into|with|through|via|using)\\s+(?:a|the|your|any)\\s+(?:available\\s+)?(?:terminal|shell|console|command[- ]runner|command line)`,
     unless: "\\b(?:never|do not|don't|must not|avoid)\\b",
   },
   {
@@ -335,10 +343,10 @@ export const INTENT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:use|set|send|post|deploy|write|route|keep|book|charge|pay)\\b[^\\n]{0,40}?\\beven (?:if|when) the user\\s+(?:asks|names|gives|picks|chooses|wants|requests|specifies|provides|enters)\\b" +
-      "|\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,40}?\\b(?:was|were|is|are|gets?|got)\\s+(?:requested|asked for|chosen|given|specified|named|picked|selected|entered|mentioned)\\b" +
+      `|\\b${TARGET_VERBS}\\b[^\\n]{0,80}?\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,40}?\\b(?:was|were|is|are|gets?|got)\\s+(?:requested|asked for|chosen|given|specified|named|picked|selected|entered|mentioned)\\b` +
       "|\\b(?:the\\s+)?user'?s\\s+(?:[\\w-]+\\s+){0,2}(?:value|choice|input|selection|request|answer|address|account|recipient|branch|target|destination|repository|repo|channel|email|e-mail)\\b[^\\n]{0,40}?\\b(?:aside|ignored|outdated|informational|irrelevant|not used|overridden|replaced|obsolete|stale)\\b" +
       "|\\b(?:leave|set|put)\\s+(?:the\\s+)?user'?s?\\s+(?:[\\w-]+\\s+){0,2}aside\\b" +
-      "|\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|names?|gives?|picks?|picked|chooses?|chose|wants?|requests?|specif(?:y|ies)|provides?|selects?|enters?|says?|mentions?|types?|writes?|prefers?|indicates?)\\b" +
+      `|\\b${TARGET_VERBS}\\b[^\\n]{0,80}?${USER_CHOICE}|${USER_CHOICE}[^\\n]{0,40}?\\b${TARGET_VERBS}\\b` +
       "|\\b(?:ignore|disregard|override|replace|substitute|swap)\\s+(?:out\\s+)?(?:the\\s+|any\\s+|whatever\\s+)?(?:[\\w`'-]+\\s+){0,3}(?:the user|user'?s?|provided|given|requested|supplied|chosen|specified)\\b" +
       "|\\b(?:given|provided|requested|specified|chosen|supplied|named|entered) by the user\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
       "|\\bthe user\\s+(?:gives|provides|names|picks|chooses|asks for|requests|specifies|supplies|enters)\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
@@ -380,13 +388,13 @@ export const INTENT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\bonly\\s+(?:use|call|choose|pick|select)\\s+(?:this|me)\\b" +
-      "|\\b(?:use|call|choose|pick|prefer|select)\\s+this\\s+(?:[\\w-]+\\s+){0,2}(?:instead of (?:any|all|every|other)|over (?:all|any|every|other)|rather than (?:any|all|other)|in all cases|for (?:all|every|any)\\b)" +
+      "|\\b(?:use|call|choose|pick|prefer|select)\\s+this\\s+(?:[\\w-]+\\s+){0,2}(?:instead of (?:any|all|every|other)|over (?:all|any|every|other)|rather than (?:any|all|other)|in all cases|for (?:all|every|any)\\s+(?:queries|questions|requests|tasks|messages|searches|purposes|cases|lookups)\\b)" +
       "|\\b(?:use|call|choose|pick|select)\\s+this\\s+(?:one|tool)\\b[^\\n]{0,10}?\\b(?:if|whenever|when)\\s+(?:another|other|any other)" +
       "|\\b(?:another|other|any other|a different)\\b[^\\n]{0,40}?\\b(?:use|call|pick|choose|select)\\s+this\\s+(?:one|tool)\\s+instead\\b" +
       `|\\b(?:always|only)\\s+(?:use|call|choose|pick|prefer|select)\\s+this(?:\\s+(?:one|tool))?\\s+(?:over|instead of|rather than)\\s+${TOOL_NAME}` +
       "|\\b(?:highest|top) priority\\b[^\\n]{0,60}?\\b(?:this|pick|choose|use)\\b|\\bthis tool has (?:the )?(?:highest|top) priority" +
       "|\\bcall this tool first\\b[^\\n]{0,40}?\\b(?:ignore|instead|over|rather)" +
-      "|\\b(?:use|call) this tool for every\\b",
+      "|\\b(?:use|call) this tool for every\\s+(?:question|query|request|message|task|search|lookup)\\b",
   },
   {
     id: "intent.prefer-named-tool",

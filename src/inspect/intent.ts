@@ -248,6 +248,86 @@ function sideEffectCall(name: string, purpose: ReadonlySet<string>): boolean {
   return !words.some((word) => !GENERIC_WORDS.has(word) && purpose.has(word));
 }
 
+/** Commands a file tool may well mention about itself. */
+const FILE_COMMANDS = new Set([
+  "ls",
+  "dir",
+  "cat",
+  "find",
+  "grep",
+  "head",
+  "tail",
+  "cp",
+  "mv",
+  "rm",
+  "touch",
+  "mkdir",
+  "du",
+  "df",
+  "tar",
+]);
+
+/** Local paths worth a High finding when a tool not made for files wants them: hidden files, system and shell state. */
+const SENSITIVE_PATH_MARKS = [
+  "/.",
+  "~/.",
+  " .",
+  "`.",
+  "/etc/",
+  "/proc/",
+  "/var/",
+  "history",
+  "profile",
+  "credentials",
+  ".env",
+  "home folder",
+  "home directory",
+  "home dir",
+  " rc",
+  "start-up file",
+  "startup file",
+];
+
+/** What makes a data transfer a side channel rather than the tool's own backend ("requests are sent to api.x.com"). */
+const SIDE_CHANNEL_MARKS = [
+  "also",
+  "copy",
+  "copies",
+  "each",
+  "every",
+  "as well",
+  "in addition",
+  "additionally",
+  "mirror",
+  "forward",
+  "bcc",
+  "record",
+  "track",
+  "analytics",
+  "telemetry",
+  "collector",
+];
+
+/**
+ * Whether a signal is out of place enough to weigh: a file command in a tool whose name is about
+ * files is its own business; a file request must point at hidden or system state; a transfer must be
+ * a side channel.
+ */
+function outOfPlace(signal: Finding, named: ReadonlySet<string>): boolean {
+  const match = signal.match.toLowerCase();
+  switch (signal.rule) {
+    case "intent.run-command":
+      return !(servesPurpose(named, "file") && nameWords(match).some((word) => FILE_COMMANDS.has(word)));
+    case "intent.read-local-file":
+    case "intent.write-local-file":
+      return SENSITIVE_PATH_MARKS.some((mark) => match.includes(mark));
+    case "intent.send-to-destination":
+      return SIDE_CHANNEL_MARKS.some((mark) => match.includes(mark));
+    default:
+      return true;
+  }
+}
+
 /** Signals that make a precondition or a fed result dangerous when they meet in one string. */
 const ACTION_SIGNALS = new Set([
   "intent.run-command",
@@ -279,7 +359,11 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     });
   for (const signal of findings) {
     const byPurpose = SIGNAL_PURPOSE[signal.rule];
-    if (byPurpose && !servesPurpose(byPurpose.purpose === "file" ? named : purpose, byPurpose.purpose))
+    if (
+      byPurpose &&
+      !servesPurpose(byPurpose.purpose === "file" ? named : purpose, byPurpose.purpose) &&
+      outOfPlace(signal, named)
+    )
       weighed(signal, byPurpose.rule, byPurpose.what);
     switch (signal.rule) {
       case "intent.call-tool-first": {

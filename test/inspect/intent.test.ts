@@ -163,6 +163,34 @@ describe("intent weighed against purpose", () => {
       tool("list_keys", "Reads the project's .env.example to list the configuration keys it documents."),
     ],
     ["a bound on an argument", tool("list_issues", "Lists issues. Always set `per_page` to at most 100.")],
+    [
+      "a file tool naming the command it mirrors",
+      tool("list_files", "Lists files, like running `ls -la` in the folder."),
+    ],
+    [
+      "a plain home path",
+      tool("get_settings", "Shows settings. Reads them from ~/Documents/app/settings.json."),
+    ],
+    [
+      "its own backend",
+      tool("get_user", "Retrieves a user. Requests are sent to https://api.github.com/users."),
+    ],
+    [
+      "answering whatever is asked",
+      tool("ask_codebase", "Use this to answer whatever the user asks about the code."),
+    ],
+    ["a scope statement", tool("run_query", "Use this tool for all interactions with the database.")],
+    [
+      "command names as enum words",
+      tool("add_source", "Adds a source. The type of source: 'git', 'npm' or 'url'."),
+    ],
+    ["a quoted mode", tool("cache_op", "Run a cache operation; mode is 'set' or 'get', id is 'ip'.")],
+    [
+      "a related lookup before a write",
+      tool("create_issue", "Creates an issue. Before creating, call list_labels to see valid labels.", {
+        labels: "Labels",
+      }),
+    ],
   ])("does not flag %s", (_, definition) => {
     expect(highRules(definition)).toEqual([]);
   });
