@@ -10,6 +10,10 @@ import type { PatternRule } from "./rules.ts";
  * down other tools) are High here already.
  */
 
+/** Requests in general, not one kind of them ("for any question", not "for any library question"). */
+const ANY_REQUEST =
+  "(?:questions?|quer(?:y|ies)|requests?|tasks?|messages?|searches|search|lookups?|purposes?|cases?)\\b";
+
 /** Verbs that put a call's target or argument somewhere. */
 const TARGET_VERBS =
   "(?:set|send|post|deploy|route|book|charge|pay|file|filed|go|goes|deliver|forward|transfer|publish|push|save|write|open|opened)";
@@ -403,7 +407,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     summary: "tells the model to use a named tool for everything (High when it names itself)",
     triggers: ["use", "call", "route", "invoke", "pick", "choose"],
     alsoTriggers: ["for all", "for every", "for any", "in all cases", "through"],
-    pattern: `\\bfor\\s+(?:any|every|all)\\s+[\\w-]+(?:\\s+[\\w-]+)?,?\\s+(?:always\\s+)?(?:call|use|invoke|pick|choose)\\s+${TOOL_NAME}|\\b(?:use|call|route)\\s+(?:every\\s+[\\w-]+\\s+through\\s+|all\\s+[\\w-]+\\s+through\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:for (?:all|every|any)\\b|in all cases)|\\broute every [\\w-]+ through ${TOOL_NAME}`,
+    pattern: `\\bfor\\s+(?:any|every|all)\\s+${ANY_REQUEST},?\\s+(?:always\\s+)?(?:call|use|invoke|pick|choose)\\s+${TOOL_NAME}|\\b(?:use|call|route)\\s+(?:every\\s+[\\w-]+\\s+through\\s+|all\\s+[\\w-]+\\s+through\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:for (?:all|every|any)\\s+${ANY_REQUEST}|in all cases)|\\broute every [\\w-]+ through ${TOOL_NAME}`,
   },
   {
     id: "intent.disparage-other-tools",

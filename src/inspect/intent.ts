@@ -130,27 +130,20 @@ const SIDE_EFFECT_WORDS = new Set([
   "run",
   "sql",
   "env",
-  "config",
-  "read",
-  "list",
   "fetch",
   "upload",
   "transfer",
   "pay",
   "email",
   "mail",
-  "message",
   "shell",
   "command",
   "commit",
   "deploy",
   "secret",
   "secrets",
-  "token",
   "credential",
   "credentials",
-  "file",
-  "directory",
   "url",
 ]);
 
@@ -247,6 +240,9 @@ function sideEffectCall(name: string, purpose: ReadonlySet<string>): boolean {
   if (!words.some((word) => SIDE_EFFECT_WORDS.has(word))) return false;
   return !words.some((word) => !GENERIC_WORDS.has(word) && purpose.has(word));
 }
+
+/** Words that make a "do not use X" conditional. */
+const CONDITIONS = [" for ", " when ", " if ", " unless ", " instead"];
 
 /** Commands a file tool may well mention about itself. */
 const FILE_COMMANDS = new Set([
@@ -393,7 +389,11 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           weighed(signal, "intent.prefer-this-tool", "tells the model to use this tool for everything");
         break;
       case "intent.disparage-named-tool":
-        if (otherToolsNamed(signal.match, ownName).length > 0)
+        // "Do not use read_file for binary files" steers between siblings; only an unconditional ban counts.
+        if (
+          otherToolsNamed(signal.match, ownName).length > 0 &&
+          !CONDITIONS.some((word) => signal.match.toLowerCase().includes(word))
+        )
           weighed(signal, "intent.disparage-other-tools", "tells the model to stop using another tool");
         break;
     }
