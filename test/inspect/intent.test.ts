@@ -181,6 +181,18 @@ describe("intent weighed against purpose", () => {
     ],
     ["a scope statement", tool("run_query", "Use this tool for all interactions with the database.")],
     [
+      "a sibling steered for one case",
+      tool("read_text", "Reads text. Do not use read_file for binary files; use read_media."),
+    ],
+    [
+      "its own name for one kind of query",
+      tool("brave_web_search", "Use brave_web_search for all general web queries."),
+    ],
+    [
+      "a precondition on its own session",
+      tool("navigate", "Opens a URL. Call create_session first.", { session_id: "Session" }),
+    ],
+    [
       "command names as enum words",
       tool("add_source", "Adds a source. The type of source: 'git', 'npm' or 'url'."),
     ],
