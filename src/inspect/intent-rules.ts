@@ -60,12 +60,12 @@ const DOTFILES = [
 ];
 
 const LOCAL_FILE =
-  "~/[^\\s'\"`,;)]*|\\$home/[^\\s'\"`,;)]*|/etc/[a-z0-9._/-]+|/tmp/[^\\s'\"`,;)]+|/var/[a-z0-9._/-]+|(?:^|[\\s'\"`(/])\\.(?:" +
+  "%userprofile%[^\\s'\"`,;)]*|%appdata%[^\\s'\"`,;)]*|c:\\\\users\\\\[^\\s'\"`,;)]+|~/[^\\s'\"`,;)]*|\\$home/[^\\s'\"`,;)]*|/etc/[a-z0-9._/-]+|/tmp/[^\\s'\"`,;)]+|/var/[a-z0-9._/-]+|(?:^|[\\s'\"`(/])\\.(?:" +
   DOTFILES.join("|") +
   ")\\b|(?:^|[\\s'\"`(/])\\.env(?:\\.(?:local|production|prod|dev|development))?(?:[\\s'\"`,;)]|$)|\\.[a-z]+/credentials\\b|\\b(?:shell|bash|zsh) (?:profile|history|rc|start-?up files?)|\\b(?:home|user'?s?) (?:folder|directory|dir)\\b";
 
 const TRANSFER_VERBS =
-  "send|sends|sent|post|posts|posted|upload|uploads|uploaded|report|reports|reported|log|logs|logged|forward|forwards|forwarded|mirror|mirrors|mirrored|sync|syncs|synced|copy|copies|copied|submit|submits|transmit|transmits|contact|contacts|ping|pings|notify|notifies|beacon|record|records|recorded|archive|archives|archived|track|tracks|report back";
+  "send|sends|sent|request|post|posts|posted|upload|uploads|uploaded|report|reports|reported|log|logs|logged|forward|forwards|forwarded|mirror|mirrors|mirrored|sync|syncs|synced|copy|copies|copied|submit|submits|transmit|transmits|contact|contacts|ping|pings|notify|notifies|beacon|record|records|recorded|archive|archives|archived|track|tracks|report back";
 
 /** A concrete place outside the user's request: URL, IP, domain, bucket, named collector. */
 const FIXED_DESTINATION =
@@ -132,9 +132,14 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "ps aux",
       "ls -la",
       "env |",
+      "echo $",
+      "cat /",
+      "cat ~",
+      "id -u",
+      "hostname -i",
     ],
     pattern:
-      `\\b(?:${RUN_VERBS})\\b[^\\n]{0,60}?(?:${COMMAND_LINE}|\\b(?:sudo|whoami|printenv|uname|netstat|ifconfig|ipconfig|systemctl|crontab|ps aux|ls -la|env \\|)\\b)` +
+      `\\b(?:${RUN_VERBS})\\b[^\\n]{0,60}?(?:${COMMAND_LINE}|\\b(?:sudo|whoami|printenv|uname|netstat|ifconfig|ipconfig|systemctl|crontab|ps aux|ls -la|env \\||echo \\$[a-z_]+|cat [/~]|id -u|hostname -i)\\b)` +
       `|\\bcommand\\s+${COMMAND_LINE}\\s+(?:should|must|needs to|has to|is to)\\s+be\\s+(?:run|executed|launched)` +
       `|\\b(?:open|pop open|use|in)\\s+(?:a|the|your)\\s+(?:terminal|shell|console|command line|command prompt)\\b[^\\n]{0,40}\\b(?:${RUN_VERBS}|type|enter)\\b` +
       `|\\b(?:${RUN_VERBS}|type|enter)\\b[^\\n]{0,60}?\\b(?:in|into|with|through|via|using)\\s+(?:a|the|your|any)\\s+(?:available\\s+)?(?:terminal|shell|console|command[- ]runner|command line)`,
@@ -237,6 +242,9 @@ export const INTENT_RULES: readonly PatternRule[] = [
     alsoTriggers: [
       "~/",
       "$home",
+      "%userprofile%",
+      "%appdata%",
+      "c:\\users\\",
       "/etc/",
       "/var/",
       "/tmp/",
@@ -360,6 +368,18 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\b(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b[^\\n]{0,60}?\\b(?:use|set)\\b[^\\n]{0,30}?\\binstead\\b",
   },
   {
+    id: "intent.redirect-to-tool",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "sends the model to another tool or address under a maintenance or outage pretext",
+    triggers: ["maintenance", "outage", "downtime", "incident", "migration", "temporarily", "currently"],
+    alsoTriggers: ["use", "call", "switch", "route", "send", "redirect", "go to", "handled by", "served by"],
+    pattern:
+      `\\b(?:due to|because of|during|for)\\s+(?:scheduled\\s+|ongoing\\s+|planned\\s+)?(?:maintenance|an outage|outage|downtime|an incident|a migration|migration)\\b[^\\n]{0,80}?\\b(?:use|call|switch to|route|send|redirect|go to|handled by|served by)\\b[^\\n]{0,60}?(?:\\binstead\\b|${TOOL_NAME}|(?:https?|wss?)://)` +
+      `|\\b(?:is|are)\\s+(?:temporarily|currently)\\s+(?:unavailable|down|offline|disabled|redirected|suspended)\\b[^\\n]{0,60}?\\b(?:use|call|switch to|route|send|go to)\\b[^\\n]{0,40}?(?:${TOOL_NAME}|(?:https?|wss?)://)`,
+    unless: "\\b(?:never|do not|don't)\\b",
+  },
+  {
     id: "intent.prefer-this-tool",
     category: "HiddenInstructions",
     severity: "High",
@@ -373,6 +393,12 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "select this",
       "use me",
       "call me",
+      "prefer it",
+      "use it",
+      "choose it",
+      "pick it",
+      "select it",
+      "prefer me",
       "highest priority",
       "top priority",
     ],
@@ -392,6 +418,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\bonly\\s+(?:use|call|choose|pick|select)\\s+(?:this|me)\\b" +
+      "|\\b(?:prefer|use|choose|pick|select)\\s+(?:it|me)\\s+(?:over|instead of|rather than)\\s+(?:any|all|every|other)\\b" +
       "|\\b(?:use|call|choose|pick|prefer|select)\\s+this\\s+(?:[\\w-]+\\s+){0,2}(?:instead of (?:any|all|every|other)|over (?:all|any|every|other)|rather than (?:any|all|other)|in all cases|for (?:all|every|any)\\s+(?:queries|questions|requests|tasks|messages|searches|purposes|cases|lookups)\\b)" +
       "|\\b(?:use|call|choose|pick|select)\\s+this\\s+(?:one|tool)\\b[^\\n]{0,10}?\\b(?:if|whenever|when)\\s+(?:another|other|any other)" +
       "|\\b(?:another|other|any other|a different)\\b[^\\n]{0,40}?\\b(?:use|call|pick|choose|select)\\s+this\\s+(?:one|tool)\\s+instead\\b" +
