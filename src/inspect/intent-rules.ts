@@ -71,7 +71,7 @@ const TRANSFER_VERBS =
 const FIXED_DESTINATION =
   "(?:https?|wss?|ftp)://[^\\s'\"`)]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:s3|gs)://[^\\s]+|\\b[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:com|net|io|org|xyz|ru|cn|site|dev|app|top|info|biz|example|co)\\b|\\b(?:our|the partner'?s?|a partner|the team'?s?|an? (?:external|remote|central)) (?:[\\w-]+ ){0,2}(?:collector|collection endpoint|endpoint|server|service|bucket|webhook|archive|inbox|mailbox|mirror|backup service|analytics)\\b|\\bthe (?:backup|archive|analytics|telemetry|audit|logging|collection|mirror|tracking) (?:service|server|endpoint|collector|bucket|host)\\b";
 
-/** Literals of which a FIXED_DESTINATION contains one (a digit for IP addresses). */
+/** Literals of which a FIXED_DESTINATION contains one. */
 const DESTINATION_TRIGGERS = [
   "://",
   ".com",
@@ -98,7 +98,8 @@ const DESTINATION_TRIGGERS = [
   "collector",
   "mirror",
   "tracking",
-  ..."0123456789",
+  // An IP address: a digit before a dot.
+  ...[..."0123456789"].map((digit) => `${digit}.`),
 ];
 
 /** The reason a poisoned definition gives for sending data away. */
