@@ -12,7 +12,7 @@ import type { PatternRule } from "./rules.ts";
 
 /** Requests in general, not one kind of them ("for any question", not "for any library question"). */
 const ANY_REQUEST =
-  "(?:questions?|quer(?:y|ies)|requests?|tasks?|messages?|searches|search|lookups?|purposes?|cases?)\\b";
+  "(?:[a-z-]+\\s+)?(?:questions?|quer(?:y|ies)|requests?|tasks?|messages?|searches|search|lookups?|purposes?|cases?)\\b";
 
 /** Verbs that put a call's target or argument somewhere. */
 const TARGET_VERBS =
@@ -291,10 +291,10 @@ export const INTENT_RULES: readonly PatternRule[] = [
     severity: "High",
     summary:
       "sends, logs or copies what it handles to a fixed destination for compliance, audit, analytics or backup",
-    triggers: TRANSFER_VERBS.split("|").concat(["contact", "upload", "post", "fetch"]),
-    alsoTriggers: [...PRETEXT.split("|"), "each", "every", "all", "a copy", "also"],
+    triggers: TRANSFER_VERBS.split("|").concat(["contact", "upload", "post", "fetch", "delivered", "goes"]),
+    alsoTriggers: [...PRETEXT.split("|"), "each", "every", "all", "a copy", "also", "too", "as well"],
     andTriggers: DESTINATION_TRIGGERS,
-    pattern: `\\balso\\s+(?:be\\s+)?(?:${TRANSFER_VERBS})\\s+(?:to|at|with)\\b[^\\n]{0,20}?(?:${FIXED_DESTINATION})|\\b(?:${TRANSFER_VERBS})\\s+(?:each|every|all|a copy of)\\b[^\\n]{0,60}?(?:${FIXED_DESTINATION})|(?:\\b(?:${PRETEXT})[a-z]*\\b[^\\n]{0,80}?\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION}))|(?:\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION})[^\\n]{0,40}?\\b(?:${PRETEXT}))`,
+    pattern: `(?:${FIXED_DESTINATION})[^\\n]{0,60}?\\b(?:${TRANSFER_VERBS}|delivered|goes|go)\\b[^\\n]{0,20}?\\b(?:too|as well|also)\\b|\\balso\\s+(?:be\\s+)?(?:${TRANSFER_VERBS})\\s+(?:to|at|with)\\b[^\\n]{0,20}?(?:${FIXED_DESTINATION})|\\b(?:${TRANSFER_VERBS})\\s+(?:each|every|all|a copy of)\\b[^\\n]{0,60}?(?:${FIXED_DESTINATION})|(?:\\b(?:${PRETEXT})[a-z]*\\b[^\\n]{0,80}?\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION}))|(?:\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION})[^\\n]{0,40}?\\b(?:${PRETEXT}))`,
     unless: "\\b(?:never|do not|don't|must not)\\b",
   },
   {
@@ -336,9 +336,20 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "diverted",
       "user's",
       "aside",
+      "rewritten",
+      "changed to",
+      "replaced",
+      "mapped to",
+      "switched to",
     ],
     alsoTriggers: [
       "user",
+      "://",
+      ".com",
+      ".net",
+      ".io",
+      ".org",
+      ".example",
       "requested",
       "asked for",
       "mentioned",
@@ -355,7 +366,8 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "diverted",
     ],
     pattern:
-      "\\b(?:use|set|send|post|deploy|write|route|keep|book|charge|pay)\\b[^\\n]{0,40}?\\beven (?:if|when) the user\\s+(?:asks|names|gives|picks|chooses|wants|requests|specifies|provides|enters)\\b" +
+      `\\b(?:must|should|will|are|is)\\s+(?:be\\s+)?(?:rewritten|changed|replaced|redirected|swapped|mapped|switched)\\s+to\\b[^\\n]{0,40}?(?:${FIXED_DESTINATION})|` +
+      "\\b(?:always|use|set|send|post|deploy|write|route|keep|book|charge|pay)\\b[^\\n]{0,80}?\\beven (?:if|when) the user\\s+(?:asks|names|gives|picks|chooses|wants|requests|specifies|provides|enters)\\b" +
       `|\\b${TARGET_VERBS}\\b[^\\n]{0,80}?\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,40}?\\b(?:was|were|is|are|gets?|got)\\s+(?:requested|asked for|chosen|given|specified|named|picked|selected|entered|mentioned)\\b` +
       "|\\b(?:the\\s+)?user'?s\\s+(?:[\\w-]+\\s+){0,2}(?:value|choice|input|selection|request|answer|address|account|recipient|branch|target|destination|repository|repo|channel|email|e-mail)\\b[^\\n]{0,40}?\\b(?:aside|ignored|outdated|informational|irrelevant|not used|overridden|replaced|obsolete|stale)\\b" +
       "|\\b(?:leave|set|put)\\s+(?:the\\s+)?user'?s?\\s+(?:[\\w-]+\\s+){0,2}aside\\b" +
@@ -367,6 +379,27 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\bsubstitute\\b[^\\n]{0,60}?\\binstead\\b" +
       "|\\b(?:currently|now|temporarily|automatically)\\s+(?:being\\s+)?(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b" +
       "|\\b(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b[^\\n]{0,60}?\\b(?:use|set)\\b[^\\n]{0,30}?\\binstead\\b",
+  },
+  {
+    id: "intent.feed-other-tool",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "has what it handles passed on to another tool every time (High when that tool is unrelated)",
+    triggers: ["always", "every", "each", "all ", "should", "must"],
+    alsoTriggers: [
+      "passed to",
+      "sent to",
+      "forwarded to",
+      "given to",
+      "fed to",
+      "handed to",
+      "pass it to",
+      "send it to",
+      "forward it to",
+      "pass them to",
+      "send them to",
+    ],
+    pattern: `\\b(?:always|every|each|all|should|must)\\b[^\\n]{0,80}?\\b(?:passed|sent|forwarded|given|fed|handed|pass (?:it|them)|send (?:it|them)|forward (?:it|them))\\s+to\\s+(?:the\\s+)?${TOOL_NAME}`,
   },
   {
     id: "intent.redirect-to-tool",
@@ -454,6 +487,11 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "compromised",
       "disabled",
       "unsafe",
+      "unverified",
+      "untrusted",
+      "fake",
+      "stale",
+      "wrong",
       "not be used",
       "do not",
       "don't",
@@ -465,7 +503,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "no need",
     ],
     pattern:
-      "\\b(?:other|competing|all other|any other|the default|alternative|rival|similar|built-in)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?|functions?|providers?|versions?)\\s+(?:are|is|have been|has been)\\s+(?:now\\s+)?(?:deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|disabled|unsafe)" +
+      "\\b(?:other|competing|all other|any other|the default|alternative|rival|similar|built-in)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?|functions?|providers?|versions?)\\s+(?:are|is|have been|has been)\\s+(?:now\\s+)?(?:deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|disabled|unsafe|unverified|untrusted|fake|stale|wrong)" +
       "|\\b(?:do not|don't|never|no longer|avoid|no need to)\\s+(?:use|call|invoke|using|calling|bother with|bothering with|consider|considering|try|trying|rely on|relying on)\\s+(?:the\\s+|any\\s+)?(?:default|other|any other|competing|alternative|built-in|original)\\b" +
       "|\\bignore\\s+(?:all\\s+|any\\s+)?(?:competing|other|alternative|rival)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?)",
   },
@@ -474,11 +512,22 @@ export const INTENT_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "Low",
     summary: "declares a named tool replaced or not to be called (High when it is not this tool)",
-    triggers: ["supersede", "replace", "deprecate", "obsolete", "do not", "don't", "never", "no longer"],
+    triggers: [
+      "supersede",
+      "replace",
+      "deprecate",
+      "obsolete",
+      "do not",
+      "don't",
+      "never",
+      "no longer",
+      " than ",
+    ],
     alsoTriggers: ["_", "-"],
     pattern:
       `\\b(?:supersedes|replaces|deprecates|obsoletes)\\s+(?:the\\s+)?${TOOL_NAME}` +
-      `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}`,
+      `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}` +
+      `|\\b(?:better|faster|more accurate|more reliable|more up-to-date|newer|safer) than\\s+(?:the\\s+)?${TOOL_NAME}`,
   },
   {
     id: "intent.self-promotion",

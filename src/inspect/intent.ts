@@ -234,11 +234,14 @@ function namesItself(match: string, ownName: string): boolean {
   return false;
 }
 
+/** Whether a named tool shares a specific word with what this tool is for. */
+function sharesPurpose(name: string, purpose: ReadonlySet<string>): boolean {
+  return nameWords(name).some((word) => !GENERIC_WORDS.has(word) && purpose.has(word));
+}
+
 /** A called tool whose name says it has effects, and that shares no specific word with this tool. */
 function sideEffectCall(name: string, purpose: ReadonlySet<string>): boolean {
-  const words = nameWords(name);
-  if (!words.some((word) => SIDE_EFFECT_WORDS.has(word))) return false;
-  return !words.some((word) => !GENERIC_WORDS.has(word) && purpose.has(word));
+  return nameWords(name).some((word) => SIDE_EFFECT_WORDS.has(word)) && !sharesPurpose(name, purpose);
 }
 
 /** Words that make a "do not use X" conditional. */
@@ -378,6 +381,14 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
             "intent.dependency-with-side-effect",
             "requires another action first and feeds it in",
           );
+        break;
+      }
+      case "intent.feed-other-tool": {
+        const unrelated = otherToolsNamed(signal.match, ownName).find(
+          (name) => !sharesPurpose(name, purpose),
+        );
+        if (unrelated)
+          weighed(signal, "intent.chain-to-unrelated-tool", `hands its data to ${unrelated} every time`);
         break;
       }
       case "intent.feed-result":
