@@ -527,7 +527,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     pattern:
       `\\b(?:supersedes|replaces|deprecates|obsoletes)\\s+(?:the\\s+)?${TOOL_NAME}` +
       `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}` +
-      `|\\b(?:better|faster|more accurate|more reliable|more up-to-date|newer|safer) than\\s+(?:the\\s+)?${TOOL_NAME}`,
+      `|\\b(?:better|faster|more accurate|more reliable|more up-to-date|newer|safer)(?:\\s+[\\w-]+)?\\s+than\\s+(?:the\\s+)?${TOOL_NAME}`,
   },
   {
     id: "intent.self-promotion",
