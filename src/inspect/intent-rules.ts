@@ -526,8 +526,17 @@ export const INTENT_RULES: readonly PatternRule[] = [
     alsoTriggers: ["_", "-"],
     pattern:
       `\\b(?:supersedes|replaces|deprecates|obsoletes)\\s+(?:the\\s+)?${TOOL_NAME}` +
-      `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}` +
-      `|\\b(?:better|faster|more accurate|more reliable|more up-to-date|newer|safer)(?:\\s+[\\w-]+)?\\s+than\\s+(?:the\\s+)?${TOOL_NAME}`,
+      `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}`,
+  },
+  {
+    id: "intent.compare-named-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary: "claims to be better than a named tool (High when it is not this tool)",
+    triggers: [" than "],
+    alsoTriggers: ["better", "faster", "more accurate", "more reliable", "more up-to-date", "newer", "safer"],
+    andTriggers: ["_", "-"],
+    pattern: `\\b(?:better|faster|more accurate|more reliable|more up-to-date|newer|safer)(?:\\s+[\\w-]+)?\\s+than\\s+(?:the\\s+)?${TOOL_NAME}`,
   },
   {
     id: "intent.self-promotion",

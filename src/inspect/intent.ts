@@ -399,6 +399,10 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         if (namesItself(signal.match, ownName))
           weighed(signal, "intent.prefer-this-tool", "tells the model to use this tool for everything");
         break;
+      case "intent.compare-named-tool":
+        if (otherToolsNamed(signal.match, ownName).length > 0)
+          weighed(signal, "intent.disparage-other-tools", "claims to be better than another tool");
+        break;
       case "intent.disparage-named-tool":
         // "Do not use read_file for binary files" steers between siblings; only an unconditional ban counts.
         if (
