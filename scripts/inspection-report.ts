@@ -49,7 +49,9 @@ for (const pkg of [...new Set(benign.map((e) => e.package))]) {
   console.log(`| ${pkg}@${subset[0]!.version} | ${subset.length} | ${flagged} |`);
 }
 
-console.log("\n| development family | round 1 | round 2 | rewrites | injected |\n|---|---|---|---|---|");
+console.log(
+  "\n| development family | round 1 | round 2 | round 3 | rewrites | injected |\n|---|---|---|---|---|---|",
+);
 const dev = loadDev();
 const cell = (entries: typeof dev) => {
   if (entries.length === 0) return "—";
@@ -59,6 +61,6 @@ const cell = (entries: typeof dev) => {
 for (const family of [...DEV_FAMILIES, "benign" as const]) {
   const of = dev.filter((e) => e.family === family);
   console.log(
-    `| ${family} | ${cell(of.filter((e) => e.id.startsWith("dev-")))} | ${cell(of.filter((e) => e.id.startsWith("dev2-")))} | ${cell(of.filter((e) => e.kind === "rewrite"))} | ${cell(of.filter((e) => e.kind === "injected"))} |`,
+    `| ${family} | ${cell(of.filter((e) => e.id.startsWith("dev-")))} | ${cell(of.filter((e) => e.id.startsWith("dev2-")))} | ${cell(of.filter((e) => e.id.startsWith("dev3-")))} | ${cell(of.filter((e) => e.kind === "rewrite"))} | ${cell(of.filter((e) => e.kind === "injected"))} |`,
   );
 }
