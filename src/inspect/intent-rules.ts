@@ -344,12 +344,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     ],
     alsoTriggers: [
       "user",
-      "://",
-      ".com",
-      ".net",
-      ".io",
-      ".org",
-      ".example",
+      ...DESTINATION_TRIGGERS,
       "requested",
       "asked for",
       "mentioned",
