@@ -3,11 +3,14 @@
 // (and strings) it has seen; "unique": later, the same policy and a listing of new definitions whose
 // descriptions are all new (schemas repeat, as they do across servers); "unchanged": the first
 // listing again, freshly parsed as a new tools/list answer would be.
+// Each listing is also judged with its neighbours (src/inspect/listing.ts) as the MCP catalog does:
+// the 500 tools come from 5 servers, each judged against the tools of the others.
 // Wall and CPU time are reported: on a shared machine wall time includes waiting for a core.
 // Run: node bench/inspect.bench.ts
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compileInspection, inspectTools } from "../src/inspect/index.ts";
+import { type CompiledInspection, compileInspection, inspectTools } from "../src/inspect/index.ts";
+import { ListingNeighbours } from "../src/inspect/listing.ts";
 import type { ToolDefinition } from "../src/inspect/types.ts";
 import { goal, table } from "./harness.ts";
 
@@ -69,6 +72,27 @@ export interface InspectBenchResult {
 
 const parse = (text: string) => (JSON.parse(text) as { tools: ToolDefinition[] }).tools;
 
+const SERVERS = 5;
+
+/** Inspects a listing per definition and then with its neighbours, one page per server. */
+function inspectListed(
+  tools: ToolDefinition[],
+  compiled: CompiledInspection,
+  neighbours: ListingNeighbours,
+): void {
+  const results = inspectTools(tools, compiled);
+  const page = Math.ceil(tools.length / SERVERS);
+  for (let server = 0; server < SERVERS; server++) {
+    const slice = results.slice(server * page, (server + 1) * page);
+    neighbours.judge(
+      `server-${server}`,
+      tools.slice(server * page, (server + 1) * page),
+      slice.map((result) => result.hash),
+      slice.map((result) => result.findings),
+    );
+  }
+}
+
 export function runInspectBench(): InspectBenchResult {
   const tools = corpus();
   const compile: Timing[] = [];
@@ -78,17 +102,20 @@ export function runInspectBench(): InspectBenchResult {
   // The first listing of the process also compiles the shared rule programs and warms the JIT;
   // later rounds measure steady-state code on a freshly compiled policy.
   const coldListing = parse(listing(tools, -1, true));
-  const coldProcess = measure(() => inspectTools(coldListing, {}));
+  const coldProcess = measure(() =>
+    inspectListed(coldListing, compileInspection({}), new ListingNeighbours()),
+  );
   for (let round = 0; round < ROUNDS; round++) {
     let compiled = compileInspection({ threshold: "High" });
     compile.push(measure(() => (compiled = compileInspection({ threshold: "High" }))));
+    const neighbours = new ListingNeighbours();
     const text = listing(tools, round, false);
     const fresh = parse(text);
-    first.push(measure(() => inspectTools(fresh, compiled)));
+    first.push(measure(() => inspectListed(fresh, compiled, neighbours)));
     const again = parse(text);
-    unchanged.push(measure(() => inspectTools(again, compiled)));
+    unchanged.push(measure(() => inspectListed(again, compiled, neighbours)));
     const unique = parse(listing(tools, round, true));
-    firstUnique.push(measure(() => inspectTools(unique, compiled)));
+    firstUnique.push(measure(() => inspectListed(unique, compiled, new ListingNeighbours())));
   }
   return {
     tools: LISTING_SIZE,

@@ -3,7 +3,14 @@
 import { HIDDEN_TEXT_RULES } from "../src/inspect/normalize.ts";
 import { COMPOUND_RULES, PATTERN_RULES } from "../src/inspect/rules.ts";
 import { SEVERITIES } from "../src/inspect/types.ts";
-import { loadBenign, loadMalicious, measure } from "../test/inspect/corpus.ts";
+import {
+  DEV_FAMILIES,
+  loadBenign,
+  loadDev,
+  loadMalicious,
+  measure,
+  measureDev,
+} from "../test/inspect/corpus.ts";
 
 const pct = (n: number, d: number) => `${n}/${d} (${((100 * n) / d).toFixed(1)} %)`;
 
@@ -40,4 +47,20 @@ for (const pkg of [...new Set(benign.map((e) => e.package))]) {
   const subset = benign.filter((e) => e.package === pkg);
   const flagged = high.flaggedBenign.filter((e) => e.package === pkg).length;
   console.log(`| ${pkg}@${subset[0]!.version} | ${subset.length} | ${flagged} |`);
+}
+
+console.log(
+  "\n| development family | round 1 | round 2 | round 3 | rewrites | injected |\n|---|---|---|---|---|---|",
+);
+const dev = loadDev();
+const cell = (entries: typeof dev) => {
+  if (entries.length === 0) return "—";
+  const figures = [...measureDev("High", entries).values()][0]!;
+  return `${figures.detected}/${figures.total}`;
+};
+for (const family of [...DEV_FAMILIES, "benign" as const]) {
+  const of = dev.filter((e) => e.family === family);
+  console.log(
+    `| ${family} | ${cell(of.filter((e) => e.id.startsWith("dev-")))} | ${cell(of.filter((e) => e.id.startsWith("dev2-")))} | ${cell(of.filter((e) => e.id.startsWith("dev3-")))} | ${cell(of.filter((e) => e.kind === "rewrite"))} | ${cell(of.filter((e) => e.kind === "injected"))} |`,
+  );
 }

@@ -15,7 +15,14 @@ text (invisible Unicode, homoglyphs, HTML comments, ANSI escapes, base64).
   --output FORMAT      table (default), json or sarif
   --threshold LEVEL    Low | Medium | High | Critical (default: the policy's threshold, else High);
                        findings below it are not reported
-  --policy FILE        take detectors, custom patterns and threshold from an MCPPolicy's spec.inspection
+  --policy FILE        take detectors, custom patterns, threshold and judge from an MCPPolicy's spec.inspection
+  --judge              also ask the model judge about every definition the rules did not flag
+                       (spec.inspection.judge of --policy, or the options below; Anthropic, OpenAI or
+                       Gemini API). A judge that cannot answer is a Critical finding.
+  --judge-provider P   Anthropic | OpenAI | Gemini
+  --judge-model NAME   model to ask
+  --judge-endpoint URL provider API base URL (default the provider's public API)
+  --judge-key-env VAR  environment variable holding the API key
 
 Exit status: 0 no finding reached the threshold, 1 at least one did, 2 usage or connection error.`;
 
@@ -42,6 +49,11 @@ export const scanCommand: Command = {
     output: { type: "string", short: "o" },
     threshold: { type: "string" },
     policy: { type: "string" },
+    judge: { type: "boolean" },
+    "judge-provider": { type: "string" },
+    "judge-model": { type: "string" },
+    "judge-endpoint": { type: "string" },
+    "judge-key-env": { type: "string" },
   },
   async run(values) {
     const { runScan } = await import("../inspect/scan.ts");
@@ -56,6 +68,26 @@ export const scanCommand: Command = {
           ...(typeof values.server === "string" ? { server: values.server } : {}),
           ...(typeof values.policy === "string" ? { policy: values.policy } : {}),
           ...(threshold ? { threshold } : {}),
+          ...(values.judge === true
+            ? {
+                judge: {
+                  ...(values["judge-provider"] !== undefined
+                    ? {
+                        provider: oneOf("judge-provider", values["judge-provider"], [
+                          "Anthropic",
+                          "OpenAI",
+                          "Gemini",
+                        ])!,
+                      }
+                    : {}),
+                  ...(typeof values["judge-model"] === "string" ? { model: values["judge-model"] } : {}),
+                  ...(typeof values["judge-endpoint"] === "string"
+                    ? { endpoint: values["judge-endpoint"] }
+                    : {}),
+                  ...(typeof values["judge-key-env"] === "string" ? { keyEnv: values["judge-key-env"] } : {}),
+                },
+              }
+            : {}),
         },
         (text) => process.stdout.write(text),
       );

@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, normalize, withContext } from "./normalize.ts";
 import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
@@ -258,7 +259,9 @@ function warmUpCustoms(customs: readonly CompiledCustom[]): void {
   for (const custom of customs) warmUp(custom.regex);
 }
 
-function resolveCompiled(config: InspectionConfig | CompiledInspection | undefined): CompiledInspection {
+export function resolveCompiled(
+  config: InspectionConfig | CompiledInspection | undefined,
+): CompiledInspection {
   if (config === undefined) {
     defaultCompiled ??= compileInspection({});
     return defaultCompiled;
@@ -545,6 +548,8 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
     const field = pathString(path);
     for (const finding of found) findings.push({ ...finding, field });
   });
+  for (const finding of weighIntent(tool, findings))
+    if (compiled.detectors.has(finding.category as DetectorName)) findings.push(finding);
   return dedupe(findings).sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
 }
 
@@ -600,18 +605,43 @@ export function inspectTool(
   const cached = cachedResult(compiled, key, tool);
   if (cached) return cached;
   const findings = compiled.enabled ? inspectUncached(compiled, tool) : [];
+  const { hash, cacheable } = hashForCache(tool);
+  const result = resultOf(compiled, hash, findings);
+  if (cacheable) remember(compiled, key, definitionTokens(tool), result);
+  return result;
+}
+
+function resultOf(compiled: CompiledInspection, hash: string, findings: Finding[]): InspectionResult {
   const maxSeverity = findings[0]?.severity;
   const flagged = maxSeverity !== undefined && severityRank(maxSeverity) >= severityRank(compiled.threshold);
-  const { hash, cacheable } = hashForCache(tool);
-  const result: InspectionResult = Object.freeze({
+  return Object.freeze({
     hash,
     findings,
     maxSeverity,
     flagged,
     action: flagged ? (compiled.action === "Block" ? "block" : "alert") : "none",
   });
-  if (cacheable) remember(compiled, key, definitionTokens(tool), result);
-  return result;
+}
+
+/**
+ * A tool's result with findings from outside the definition added (listing-level analysis), kept
+ * to the enabled detectors, with threshold and action applied again. No extra findings: the same
+ * result object.
+ */
+export function withFindings(
+  result: InspectionResult,
+  extra: readonly Finding[],
+  config?: InspectionConfig | CompiledInspection,
+): InspectionResult {
+  const compiled = resolveCompiled(config);
+  const kept = compiled.enabled
+    ? extra.filter((f) => f.category === "Custom" || compiled.detectors.has(f.category as DetectorName))
+    : [];
+  if (kept.length === 0) return result;
+  const findings = [...result.findings, ...kept].sort(
+    (a, b) => severityRank(b.severity) - severityRank(a.severity),
+  );
+  return resultOf(compiled, result.hash, findings);
 }
 
 /** Inspects a whole listing, results in input order. */

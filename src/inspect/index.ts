@@ -6,6 +6,7 @@ export {
   InspectionConfigError,
   inspectTool,
   inspectTools,
+  withFindings,
 } from "./engine.ts";
 export {
   type CounterLike,
@@ -19,6 +20,26 @@ export {
   toolSeenEvent,
   toolSeenStatus,
 } from "./events.ts";
+export { firstSentence, purposeWords, weighIntent } from "./intent.ts";
+export {
+  JUDGE_DEFAULTS,
+  JudgeConfigError,
+  type JudgeOutcome,
+  type JudgeSettings,
+  type JudgeSpec,
+  type JudgeVerdict,
+  judgeSettings,
+  ModelJudge,
+  outcomeFindings,
+} from "./judge.ts";
+export {
+  inspectListing,
+  type ListedTool,
+  ListingNeighbours,
+  listingFindings,
+  NeighbourIndex,
+} from "./listing.ts";
+export { confusableKey, nameWords } from "./names.ts";
 export { normalize } from "./normalize.ts";
 export {
   canonicalJson,

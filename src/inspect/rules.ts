@@ -1,3 +1,4 @@
+import { INTENT_RULES } from "./intent-rules.ts";
 import type { DetectorName, Severity } from "./types.ts";
 
 /**
@@ -204,7 +205,7 @@ const SEND_VERBS =
 const CONCEAL_VERBS =
   "tell|telling|inform|informing|notify|notifying|mention|mentioning|alert|alerting|reveal|revealing|show|showing|disclose|disclosing|display|displaying|explain|explaining|warn|warning|let|letting|acknowledge|acknowledging|reference|referencing|surface";
 
-export const PATTERN_RULES: readonly PatternRule[] = [
+const PHRASE_RULES: readonly PatternRule[] = [
   // CredentialTheft
   {
     id: "credential.secret-file",
@@ -1386,6 +1387,9 @@ export const PATTERN_RULES: readonly PatternRule[] = [
     pattern: "(?:^|[\\s'\"`=(])\\.\\.[/\\\\]",
   },
 ];
+
+/** Every built-in pattern rule: the phrase-level rules above and the intent signals (intent-rules.ts). */
+export const PATTERN_RULES: readonly PatternRule[] = [...PHRASE_RULES, ...INTENT_RULES];
 
 export const COMPOUND_RULES: readonly CompoundRule[] = [
   {

@@ -2,7 +2,17 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { UsageError } from "../cli/args.ts";
-import { compileInspection, findingsAtOrAbove, inspectTool } from "./engine.ts";
+import { compileInspection, findingsAtOrAbove, withFindings } from "./engine.ts";
+import {
+  JUDGE_DEFAULTS,
+  JudgeConfigError,
+  type JudgeProvider,
+  type JudgeSpec,
+  judgeSettings,
+  ModelJudge,
+  outcomeFindings,
+} from "./judge.ts";
+import { inspectListing } from "./listing.ts";
 import { type ScannedItem, toJsonReport, toSarifReport, toTableReport } from "./report.ts";
 import { flattenToolEntries, toToolDefinition } from "./tool-shapes.ts";
 import { type InspectionConfig, SEVERITIES, type Severity, type ToolDefinition } from "./types.ts";
@@ -15,6 +25,13 @@ export interface ScanOptions {
   threshold?: Severity;
   policy?: string;
   server?: string;
+  /** Ask the model judge about definitions the rules did not flag (settings from the policy, overridden here). */
+  judge?: {
+    provider?: JudgeProvider;
+    model?: string;
+    endpoint?: string;
+    keyEnv?: string;
+  };
 }
 
 /** A definition to inspect; prompts and resources are mapped onto the tool shape. */
@@ -182,11 +199,17 @@ export async function runScan(options: ScanOptions, write: (text: string) => voi
   } else {
     listed = await listFromServer(options.url!, options.transport, options.server);
   }
-  const items: ScannedItem[] = listed.map(({ kind, server, definition }) => ({
+  let results = inspectListing(
+    listed.map(({ server, definition }) => ({ server, tool: definition })),
+    compiled,
+  );
+  if (options.judge)
+    results = await judged(listed, results, { ...policyConfig.judge, ...options.judge }, compiled);
+  const items: ScannedItem[] = listed.map(({ kind, server, definition }, i) => ({
     kind,
     server,
     name: definition.name,
-    findings: findingsAtOrAbove(inspectTool(definition, compiled).findings, threshold).map((f) => ({
+    findings: findingsAtOrAbove(results[i]!.findings, threshold).map((f) => ({
       ...f,
       field: relabel(kind, f.field),
     })),
@@ -195,4 +218,35 @@ export async function runScan(options: ScanOptions, write: (text: string) => voi
   else if (options.output === "sarif") write(toSarifReport(items, options.file));
   else write(toTableReport(items, threshold));
   return items.some((item) => item.findings.length > 0) ? 1 : 0;
+}
+
+/** The results with the model judge's verdicts on what the rules did not flag (one process, no shared store). */
+async function judged(
+  listed: readonly Listed[],
+  results: ReturnType<typeof inspectListing>,
+  overrides: Partial<JudgeSpec> & { keyEnv?: string },
+  compiled: ReturnType<typeof compileInspection>,
+): Promise<ReturnType<typeof inspectListing>> {
+  const { keyEnv, ...fromPolicy } = overrides;
+  const spec: JudgeSpec = {
+    ...JUDGE_DEFAULTS,
+    ...fromPolicy,
+    enabled: true,
+    ...(keyEnv ? { apiKey: { env: keyEnv } } : {}),
+  };
+  let judge: ModelJudge;
+  try {
+    const { MemoryStore } = await import("../state/memory.ts");
+    judge = new ModelJudge({ settings: judgeSettings(spec), store: new MemoryStore() });
+  } catch (error) {
+    if (error instanceof JudgeConfigError) throw new UsageError(`--judge: ${error.message}`);
+    throw error;
+  }
+  const wanted = listed
+    .map(({ definition }, i) => ({ hash: results[i]!.hash, tool: definition, i }))
+    .filter(({ i }) => judge.wants(results[i]!.findings, results[i]!.flagged));
+  const outcomes = await judge.review(wanted);
+  return results.map((result) =>
+    withFindings(result, outcomeFindings(outcomes.get(result.hash), judge.settings), compiled),
+  );
 }

@@ -1,3 +1,5 @@
+import type { JudgeSpec } from "./judge.ts";
+
 /** The detector families `spec.inspection.detectors` can name (CRD enum). */
 export const DETECTORS = [
   "CredentialTheft",
@@ -37,6 +39,8 @@ export interface CustomPattern {
 
 /** `spec.inspection` of an MCPPolicy; every field optional, CRD defaults apply. */
 export interface InspectionConfig {
+  /** The optional model judge (src/inspect/judge.ts); the rules engine ignores it. */
+  judge?: Partial<JudgeSpec>;
   enabled?: boolean;
   detectors?: readonly DetectorName[];
   customPatterns?: readonly CustomPattern[];

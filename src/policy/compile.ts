@@ -62,6 +62,24 @@ export function checkSpecSemantics(spec: MCPPolicySpec): Problem[] {
       }
     }
   }
+  const judge = spec.inspection.judge;
+  if (judge?.enabled) {
+    if (!judge.model)
+      problems.push({ path: "spec.inspection.judge.model", message: "required when the judge is enabled" });
+    const sources = [judge.apiKey?.env, judge.apiKey?.file, judge.apiKey?.secretKeyRef].filter(
+      (v) => v !== undefined,
+    );
+    if (sources.length !== 1)
+      problems.push({
+        path: "spec.inspection.judge.apiKey",
+        message: "give exactly one of env, file or secretKeyRef",
+      });
+    if (judge.endpoint !== undefined && !/^https?:\/\/[^\s/]+/.test(judge.endpoint))
+      problems.push({
+        path: "spec.inspection.judge.endpoint",
+        message: `not an http(s) URL: '${judge.endpoint}'`,
+      });
+  }
   (spec.inspection.customPatterns ?? []).forEach((custom, i) => {
     try {
       compileRegex(custom.pattern);

@@ -208,6 +208,25 @@ export interface MCPPolicySpec {
     }[];
     threshold: "Low" | "Medium" | "High" | "Critical";
     action: "Alert" | "Block";
+    judge: {
+      enabled: boolean;
+      provider: "Anthropic" | "OpenAI" | "Gemini";
+      endpoint?: string;
+      model?: string;
+      apiKey?: {
+        env?: string;
+        file?: string;
+        secretKeyRef?: {
+          name: string;
+          key: string;
+        };
+      };
+      minSeverity?: "Low" | "Medium" | "High" | "Critical";
+      pending: "Hold" | "Alert";
+      timeoutMs: number;
+      onFailure: "Block" | "Alert";
+      callsPerMinute: number;
+    };
   };
   pinning: {
     enabled: boolean;

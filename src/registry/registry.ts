@@ -1,4 +1,5 @@
 import type { ShadowedTool } from "../analyzer/types.ts";
+import { confusableKey } from "../inspect/names.ts";
 import type { PolicySet } from "../policy/evaluate.ts";
 import type { ServerSpec } from "../policy/types.ts";
 import type { SessionToolRegistry as ProxyToolRegistry } from "../proxy/registry.ts";
@@ -8,7 +9,8 @@ import type { ToolProvider } from "../state/types.ts";
  * The tools one pod session has seen, each mapped to the MCP server that offered it, so a bare tool
  * name (in an LLM response, in a cross-server rule) resolves to its server. Names compare
  * case-insensitively. The first server to offer a name keeps it; a later server offering the same
- * name is recorded as a shadow for `crossServer.shadowTool`, never silently re-pointed.
+ * name is recorded as a shadow for `crossServer.shadowTool`, never silently re-pointed; so is a later
+ * server's name that only reads like an earlier server's (`read_fi1e`, `Read-File`: see confusableKey).
  */
 export class SessionToolRegistry implements ProxyToolRegistry {
   /** lower-case tool name → server that offered it first. */
@@ -21,6 +23,8 @@ export class SessionToolRegistry implements ProxyToolRegistry {
   readonly #listing = new Map<string, Set<string>>();
   /** Lower-case names of the servers whose complete listing was seen. */
   readonly #listed = new Set<string>();
+  /** confusable form of a name → the server that offered it first and its lower-case name. */
+  readonly #confusable = new Map<string, { server: string; tool: string }>();
 
   serverOf(tool: string): string | undefined {
     return this.#owner.get(tool.toLowerCase());
@@ -55,6 +59,12 @@ export class SessionToolRegistry implements ProxyToolRegistry {
       const key = name.toLowerCase();
       listing.add(key);
       const owner = this.#owner.get(key);
+      const lookalike = this.#lookalikeOf(server, key);
+      if (lookalike && !this.#shadows.has(key)) {
+        const shadow: ShadowedTool = { tool: key, originalServer: lookalike, currentServer: server };
+        this.#shadows.set(key, shadow);
+        added.push(shadow);
+      }
       if (owner === undefined) {
         this.#owner.set(key, server);
       } else if (owner !== server && this.#shadows.get(key)?.currentServer !== server) {
@@ -72,9 +82,23 @@ export class SessionToolRegistry implements ProxyToolRegistry {
     return added;
   }
 
+  /** The server that first offered a different name reading like `key`, when it is another server. */
+  #lookalikeOf(server: string, key: string): string | undefined {
+    const confusable = confusableKey(key);
+    const first = this.#confusable.get(confusable);
+    if (!first) {
+      this.#confusable.set(confusable, { server, tool: key });
+      return undefined;
+    }
+    return first.server !== server && first.tool !== key ? first.server : undefined;
+  }
+
   #forgetMissing(server: string, before: ReadonlySet<string>, after: ReadonlySet<string>): void {
     for (const key of before) {
       if (after.has(key)) continue;
+      const confusable = confusableKey(key);
+      const first = this.#confusable.get(confusable);
+      if (first?.server === server && first.tool === key) this.#confusable.delete(confusable);
       const shadow = this.#shadows.get(key);
       if (this.#owner.get(key) === server) {
         this.#owner.delete(key);

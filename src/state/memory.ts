@@ -44,6 +44,7 @@ export class MemoryStore implements StateStore {
   /** namespace → lower-case server → lower-case tool names. */
   readonly #serverTools: BoundedMap<string, Map<string, string[]>>;
   readonly #audit: BoundedMap<string, AuditStream>;
+  readonly #verdicts: BoundedMap<string, string>;
 
   constructor(options: MemoryStoreOptions = {}) {
     const maxKeys = options.maxKeys ?? 100_000;
@@ -57,6 +58,7 @@ export class MemoryStore implements StateStore {
     this.#pins = new BoundedMap(options.maxPins ?? 100_000);
     this.#serverTools = new BoundedMap(maxKeys);
     this.#audit = new BoundedMap(options.maxAuditNamespaces ?? 1_000);
+    this.#verdicts = new BoundedMap(options.maxPins ?? 100_000);
   }
 
   async checkAndRecord(input: CheckAndRecordInput): Promise<RateLimitOutcome> {
@@ -150,6 +152,22 @@ export class MemoryStore implements StateStore {
       this.#pins.set(storeKey, sha256, Number.POSITIVE_INFINITY);
       return { key, pinned: sha256, created: true };
     });
+  }
+
+  async getVerdicts(keys: string[]): Promise<(string | undefined)[]> {
+    const now = this.#now();
+    return keys.map((key) => this.#verdicts.get(`v\0${key}`, now));
+  }
+
+  async claimVerdict(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const now = this.#now();
+    if (this.#verdicts.get(`c\0${key}`, now) !== undefined) return false;
+    this.#verdicts.set(`c\0${key}`, owner, now + ttlMs);
+    return true;
+  }
+
+  async putVerdict(key: string, verdict: string, ttlMs: number): Promise<void> {
+    this.#verdicts.set(`v\0${key}`, verdict, this.#now() + ttlMs);
   }
 
   /** Overwrites pins with what the shared store holds, so a fallback knows the pins seen before. */

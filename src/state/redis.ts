@@ -257,6 +257,21 @@ export class RedisStore implements StateStore {
     }));
   }
 
+  /** Verdicts are cluster-wide, not per namespace: one slot (`{judge}`) so MGET works on a cluster. */
+  async getVerdicts(keys: string[]): Promise<(string | undefined)[]> {
+    if (keys.length === 0) return [];
+    const values = await this.client.mget(...keys.map((key) => `${this.#prefix}:{judge}:v:${key}`));
+    return values.map((value) => value ?? undefined);
+  }
+
+  async claimVerdict(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.client.set(`${this.#prefix}:{judge}:c:${key}`, owner, "PX", ttlMs, "NX")) === "OK";
+  }
+
+  async putVerdict(key: string, verdict: string, ttlMs: number): Promise<void> {
+    await this.client.set(`${this.#prefix}:{judge}:v:${key}`, verdict, "PX", ttlMs);
+  }
+
   async getPins(namespace: string): Promise<Record<string, string>> {
     return this.client.hgetall(this.key(namespace, "pins"));
   }

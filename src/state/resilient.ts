@@ -175,6 +175,19 @@ export class ResilientStore implements StateStore {
     return result;
   }
 
+  getVerdicts(keys: string[]): Promise<(string | undefined)[]> {
+    return this.#orLocal("getVerdicts", (s) => s.getVerdicts(keys));
+  }
+
+  /** While the primary is away each process may ask the judge itself (its own budget still holds). */
+  claimVerdict(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.#orLocal("claimVerdict", (s) => s.claimVerdict(key, owner, ttlMs));
+  }
+
+  putVerdict(key: string, verdict: string, ttlMs: number): Promise<void> {
+    return this.#orLocal("putVerdict", (s) => s.putVerdict(key, verdict, ttlMs));
+  }
+
   getPins(namespace: string): Promise<Record<string, string>> {
     return this.#orLocal("getPins", (s) => s.getPins(namespace));
   }

@@ -77,7 +77,16 @@ export interface AuditQuery {
   limit: number;
 }
 
-export interface StateStore {
+/** Model-judge verdicts shared across the cluster: one model call per definition (src/inspect/judge.ts). */
+export interface VerdictStore {
+  /** Recorded verdicts (JSON) for these keys, undefined where none. */
+  getVerdicts(keys: string[]): Promise<(string | undefined)[]>;
+  /** Claims asking the judge about `key` for `ttlMs` (first caller wins); true when this caller got it. */
+  claimVerdict(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  putVerdict(key: string, verdict: string, ttlMs: number): Promise<void>;
+}
+
+export interface StateStore extends VerdictStore {
   /** The one round trip of a decision: GCRA over `charges` (all or nothing) and the window append. */
   checkAndRecord(input: CheckAndRecordInput): Promise<RateLimitOutcome>;
   /** The session's window (entries not older than `sinceMs`) and shadowed tools, for the mirror. */

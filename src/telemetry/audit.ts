@@ -8,6 +8,7 @@ export type AuditEventType =
   | "mcp_tool_seen"
   | "mcp_tool_changed"
   | "mcp_detection"
+  | "mcp_judge_verdict"
   | "mcp_cross_server_blocked"
   | "network_connection"
   | "policy_bundle_applied"

@@ -36,6 +36,18 @@ export const detections = new Counter({
   labelNames: ["category", "severity"] as const,
 });
 
+export const judgeCalls = new Counter({
+  name: "toolwall_judge_calls_total",
+  help: "Model-judge calls to an LLM provider, by provider and outcome (verdict, error, timeout, unusable, budget).",
+  labelNames: ["provider", "outcome"] as const,
+});
+
+export const judgeOutcomes = new Counter({
+  name: "toolwall_judge_outcomes_total",
+  help: "Model-judge outcomes for new definitions: malicious, benign, pending or failed.",
+  labelNames: ["outcome"] as const,
+});
+
 export const definitionChanges = new Counter({
   name: "toolwall_tool_definition_changes_total",
   help: "Tool definitions that no longer match their pin (rug pulls), by server.",

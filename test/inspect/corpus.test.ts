@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DETECTORS } from "../../src/inspect/types.ts";
-import { loadBenign, loadMalicious, measure } from "./corpus.ts";
+import { DEV_FAMILIES, loadBenign, loadDev, loadMalicious, measure, measureDev } from "./corpus.ts";
 
 const benign = loadBenign();
 const malicious = loadMalicious();
@@ -46,11 +46,11 @@ describe("detection goal at the default threshold High", () => {
     );
   });
 
-  it("flags at most 2 % of the real benign tools", () => {
+  it("flags at most 1 % of the real benign tools", () => {
     expect(
       rates.falsePositiveRate,
       rates.flaggedBenign.map((e) => `${e.package}:${e.tool.name}`).join(", "),
-    ).toBeLessThanOrEqual(0.02);
+    ).toBeLessThanOrEqual(0.01);
   });
 
   it("detects every malicious family above the goal on its own", () => {
@@ -59,5 +59,28 @@ describe("detection goal at the default threshold High", () => {
       const missed = rates.missed.filter((e) => e.family === family).length;
       expect((subset.length - missed) / subset.length, family).toBeGreaterThanOrEqual(0.9);
     }
+  });
+});
+
+describe("development set of the intent and listing analysis (tuning data, not a blind figure)", () => {
+  const dev = loadDev();
+  const figures = measureDev("High", dev);
+
+  it("covers every attack family in several styles, rewrites and injected tools, plus tricky benign ones", () => {
+    for (const family of DEV_FAMILIES) {
+      const entries = dev.filter((e) => e.family === family);
+      expect(entries.length, family).toBeGreaterThanOrEqual(6);
+      expect(new Set(entries.map((e) => e.style)).size, family).toBeGreaterThanOrEqual(6);
+    }
+    expect(new Set(dev.map((e) => e.kind))).toEqual(new Set(["rewrite", "injected", "benign"]));
+    expect(new Set(dev.map((e) => e.id)).size).toBe(dev.length);
+  });
+
+  it("detects at least 80 % of each family at High and flags none of the tricky benign definitions", () => {
+    for (const family of DEV_FAMILIES) {
+      const { detected, total, missed } = figures.get(family)!;
+      expect(detected / total, `${family} missed ${missed.join(", ")}`).toBeGreaterThanOrEqual(0.8);
+    }
+    expect(figures.get("benign")!.detected).toBe(0);
   });
 });

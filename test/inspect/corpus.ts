@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileInspection, inspectTool } from "../../src/inspect/index.ts";
+import { inspectListing } from "../../src/inspect/listing.ts";
 import type { DetectorName, Severity, ToolDefinition } from "../../src/inspect/types.ts";
 
 const corpusDir = join(import.meta.dirname, "corpus");
@@ -68,4 +69,55 @@ export function measure(threshold: Severity, malicious = loadMalicious(), benign
     missed,
     flaggedBenign,
   };
+}
+
+/** Attack families of the development set (names from the public poisoning taxonomies). */
+export const DEV_FAMILIES = [
+  "command-injection",
+  "dependency-injection",
+  "redirection",
+  "fs-network",
+  "preference",
+  "shadowing",
+  "overlap",
+] as const;
+
+/** One development example: a poisoned (or, for family `benign`, a tricky but harmless) definition. */
+export interface DevEntry {
+  id: string;
+  family: (typeof DEV_FAMILIES)[number] | "benign";
+  style: string;
+  /** `rewrite` of a real tool, an `injected` tool, or `benign`. */
+  kind: "rewrite" | "injected" | "benign";
+  tool: ToolDefinition;
+  /** Server offering the tool when it is judged with neighbours. */
+  server?: string;
+  /** Tools of other servers listed next to it (shadowing, overlap). */
+  neighbours?: { server: string; tool: ToolDefinition }[];
+}
+
+/** The development set written for the intent and listing analysis: test/inspect/corpus/dev-*.json. */
+export function loadDev(): DevEntry[] {
+  return readdirSync(corpusDir)
+    .filter((file) => file.startsWith("dev-") && file.endsWith(".json"))
+    .flatMap((file) => JSON.parse(readFileSync(join(corpusDir, file), "utf8")) as DevEntry[]);
+}
+
+/** Detection per development family at a threshold, each example judged after its neighbours. */
+export function measureDev(
+  threshold: Severity,
+  dev = loadDev(),
+): Map<DevEntry["family"], { detected: number; total: number; missed: string[] }> {
+  const compiled = compileInspection({ threshold });
+  const out = new Map<DevEntry["family"], { detected: number; total: number; missed: string[] }>();
+  for (const entry of dev) {
+    const listing = [...(entry.neighbours ?? []), { server: entry.server ?? "dev", tool: entry.tool }];
+    const flagged = inspectListing(listing, compiled).at(-1)!.flagged;
+    const figures = out.get(entry.family) ?? { detected: 0, total: 0, missed: [] };
+    figures.total++;
+    if (flagged) figures.detected++;
+    else figures.missed.push(entry.id);
+    out.set(entry.family, figures);
+  }
+  return out;
 }

@@ -191,6 +191,17 @@ for (const [name, makeStore, skip] of implementations) {
       expect((await store.loadSession(ns, "pod-b", 0)).shadows).toEqual([]);
     });
 
+    it("shares model-judge verdicts: the first claim wins until it expires, verdicts are read back", async () => {
+      const key = `verdict-${randomUUID()}`;
+      expect(await store.getVerdicts([key])).toEqual([undefined]);
+      expect(await store.claimVerdict(key, "pod-a", 200)).toBe(true);
+      expect(await store.claimVerdict(key, "pod-b", 200)).toBe(false);
+      await store.putVerdict(key, '{"verdict":"benign"}', 60_000);
+      expect(await store.getVerdicts([key, `${key}-other`])).toEqual(['{"verdict":"benign"}', undefined]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await store.claimVerdict(key, "pod-b", 200)).toBe(true);
+    });
+
     it("pins the first definition per namespace and keeps it against later writers", async () => {
       fresh();
       expect(await store.pinIfAbsent(ns, [{ key: "github/create_issue", sha256: "aaa" }])).toEqual([

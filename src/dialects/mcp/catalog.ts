@@ -1,13 +1,29 @@
-import { compileInspection, inspectTool } from "../../inspect/engine.ts";
+import { compileInspection, inspectTool, withFindings } from "../../inspect/engine.ts";
+import {
+  failureFinding,
+  JudgeConfigError,
+  type JudgeSpec,
+  judgeSettings,
+  ModelJudge,
+  outcomeFindings,
+} from "../../inspect/judge.ts";
+import { ListingNeighbours } from "../../inspect/listing.ts";
 import { diffToolDefinitions } from "../../inspect/pinning.ts";
 import type { Finding, InspectionResult, ToolDefinition } from "../../inspect/types.ts";
 import type { CompiledPolicy } from "../../policy/compile.ts";
 import type { PolicySet } from "../../policy/evaluate.ts";
 import { type CallFacts, type Severity, severityRank } from "../../policy/types.ts";
 import { pinKey } from "../../state/guard.ts";
-import type { StateStore } from "../../state/types.ts";
+import { MemoryStore } from "../../state/memory.ts";
+import type { StateStore, VerdictStore } from "../../state/types.ts";
 import type { AuditSink } from "../../telemetry/audit.ts";
-import { boundedLabel, definitionChanges, detections } from "../../telemetry/metrics.ts";
+import {
+  boundedLabel,
+  definitionChanges,
+  detections,
+  judgeCalls,
+  judgeOutcomes,
+} from "../../telemetry/metrics.ts";
 
 export type PinStatus = "new" | "unchanged" | "changed";
 
@@ -35,7 +51,7 @@ export interface CatalogContext {
   requestId?: string;
 }
 
-type PinStore = Pick<StateStore, "pinIfAbsent">;
+type PinStore = Pick<StateStore, "pinIfAbsent"> & Partial<VerdictStore>;
 
 /** Bounds on what the catalog remembers, however many names a server makes up. */
 const maxToolsPerServer = 20_000;
@@ -65,6 +81,11 @@ export class ToolCatalog {
   readonly #pins = new Map<string, string>();
   /** server → lower-case tool name → latest reviewed definition. */
   readonly #known = new Map<string, Map<string, Known>>();
+  /** Every server's tools, for judging a definition against its neighbours (shadowing, overlap). */
+  readonly #neighbours = new ListingNeighbours();
+  /** One model judge per `spec.inspection.judge` object (or the reason it cannot be set up). */
+  readonly #judges = new WeakMap<object, ModelJudge | string>();
+  readonly #verdicts: VerdictStore;
 
   constructor(options: {
     policies: () => PolicySet;
@@ -76,6 +97,11 @@ export class ToolCatalog {
     this.#store = options.store;
     this.#namespace = options.namespace;
     this.#audit = options.audit;
+    const { store } = options;
+    this.#verdicts =
+      store.getVerdicts && store.claimVerdict && store.putVerdict
+        ? (store as VerdictStore)
+        : new MemoryStore();
   }
 
   /** What the policies in force say about inspection and pinning, derived once per policy set. */
@@ -119,6 +145,9 @@ export class ToolCatalog {
     this.#known.set(server, known);
     const config = this.#configuration();
     const inspections = tools.map((tool) => this.#inspect(config, tool));
+    if (config.inspecting.length > 0) this.#judgeWithNeighbours(server, tools, inspections);
+    if (config.inspecting.some((policy) => policy.spec.inspection.judge?.enabled))
+      await this.#judgeWithModel(context, tools, inspections);
     const statuses = await this.#pinStatuses(config, server, tools, inspections);
     const reviews: ToolReview[] = [];
     tools.forEach((tool, i) => {
@@ -161,6 +190,114 @@ export class ToolCatalog {
       result: inspectTool(tool, compileInspection(policy.spec.inspection)),
     }));
     return { hash: results[0]?.result.hash ?? inspectTool(tool, disabledInspection).hash, results };
+  }
+
+  #judgeWithNeighbours(
+    server: string,
+    tools: readonly ToolDefinition[],
+    inspections: { hash: string; results: { policy: CompiledPolicy; result: InspectionResult }[] }[],
+  ): void {
+    const extra = this.#neighbours.judge(
+      server,
+      tools,
+      inspections.map((inspection) => inspection.hash),
+      inspections.map((inspection) => inspection.results[0]?.result.findings ?? []),
+    );
+    inspections.forEach((inspection, i) => {
+      const found = extra[i]!;
+      if (found.length === 0) return;
+      inspection.results = inspection.results.map(({ policy, result }) => ({
+        policy,
+        result: withFindings(result, found, compileInspection(policy.spec.inspection)),
+      }));
+    });
+  }
+
+  #judgeFor(spec: JudgeSpec): ModelJudge | string {
+    let judge = this.#judges.get(spec);
+    if (judge === undefined) {
+      try {
+        judge = new ModelJudge({
+          settings: judgeSettings(spec),
+          store: this.#verdicts,
+          observer: {
+            call: (outcome) => judgeCalls.inc({ provider: spec.provider, outcome }),
+          },
+        });
+      } catch (error) {
+        if (!(error instanceof JudgeConfigError)) throw error;
+        judge = error.message;
+      }
+      this.#judges.set(spec, judge);
+    }
+    return judge;
+  }
+
+  /**
+   * Definitions the rules did not flag go to the policy's model judge (spec.inspection.judge). An
+   * unchanged definition is answered from the judge's memory without I/O; a new one waits up to
+   * the judge's timeout (pending Hold) or goes through reported as pending (pending Alert).
+   */
+  async #judgeWithModel(
+    context: CatalogContext,
+    tools: readonly ToolDefinition[],
+    inspections: { hash: string; results: { policy: CompiledPolicy; result: InspectionResult }[] }[],
+  ): Promise<void> {
+    for (const policy of this.#configuration().inspecting) {
+      const spec = policy.spec.inspection.judge;
+      if (!spec?.enabled) continue;
+      const judge = this.#judgeFor(spec);
+      const compiled = compileInspection(policy.spec.inspection);
+      const wanted: { index: number; hash: string; tool: ToolDefinition }[] = [];
+      inspections.forEach((inspection, index) => {
+        const entry = inspection.results.find((r) => r.policy === policy);
+        if (!entry) return;
+        if (
+          typeof judge === "string"
+            ? !entry.result.flagged
+            : judge.wants(entry.result.findings, entry.result.flagged)
+        )
+          wanted.push({ index, hash: inspection.hash, tool: tools[index]! });
+      });
+      if (wanted.length === 0) continue;
+      const outcomes = typeof judge === "string" ? undefined : await judge.review(wanted);
+      for (const { index, hash, tool } of wanted) {
+        const entry = inspections[index]!.results.find((r) => r.policy === policy)!;
+        const outcome = outcomes?.get(hash) ?? { state: "failed" as const, reason: String(judge) };
+        const extra =
+          typeof judge === "string"
+            ? spec.onFailure === "Block"
+              ? [failureFinding(String(judge))]
+              : []
+            : outcomeFindings(outcome, judge.settings);
+        if (extra.length > 0) entry.result = withFindings(entry.result, extra, compiled);
+        if (outcome.state === "verdict" && outcome.source === "cache") continue;
+        judgeOutcomes.inc({ outcome: outcome.state === "verdict" ? outcome.verdict.verdict : outcome.state });
+        this.#audit.emit({
+          type: "mcp_judge_verdict",
+          dialect: "mcp",
+          server: context.server,
+          tool: tool.name,
+          ...(context.session ? { session: context.session } : {}),
+          ...(context.requestId ? { requestId: context.requestId } : {}),
+          rule: `${policy.id}#inspection.judge`,
+          sha256: hash,
+          action:
+            extra.length > 0
+              ? entry.result.action === "block"
+                ? "block"
+                : "alert"
+              : outcome.state === "verdict"
+                ? "allow"
+                : "alert",
+          outcome: outcome.state,
+          ...(outcome.state === "verdict"
+            ? { verdict: outcome.verdict.verdict, source: outcome.source, reason: outcome.verdict.reason }
+            : {}),
+          ...(outcome.state === "failed" ? { reason: outcome.reason } : {}),
+        });
+      }
+    }
   }
 
   async #pinStatuses(

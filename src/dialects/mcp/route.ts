@@ -61,8 +61,8 @@ interface LegacySession {
 }
 
 export interface McpRouteOptions {
-  /** Tool pins (trust on first use); the memory store serves one process. */
-  store: Pick<StateStore, "pinIfAbsent">;
+  /** Tool pins (trust on first use) and model-judge verdicts; the memory store serves one process. */
+  store: Pick<StateStore, "pinIfAbsent" | "getVerdicts" | "claimVerdict" | "putVerdict">;
   /** Namespace the pins are kept under; default: the proxy identity's. */
   namespace?: string;
 }

@@ -1,0 +1,560 @@
+import type { PatternRule } from "./rules.ts";
+
+/**
+ * Intent signals: what an instruction in a definition asks the model to do, whatever its words.
+ * Each finds one kind of request — run a command, call another tool first, read or write local
+ * files, send something to a fixed destination, change the target or arguments the user chose,
+ * prefer this tool or avoid others — and most are Low or Medium on their own: what makes them
+ * High is weighed per tool against what the tool is for (intent.ts). Requests that are suspicious
+ * for any tool (overriding the user's choice, following instructions fetched from a URL, running
+ * down other tools) are High here already.
+ */
+
+/** Requests in general, not one kind of them ("for any question", not "for any library question"). */
+const ANY_REQUEST =
+  "(?:[a-z-]+\\s+)?(?:questions?|quer(?:y|ies)|requests?|tasks?|messages?|searches|search|lookups?|purposes?|cases?)\\b";
+
+/** Verbs that put a call's target or argument somewhere. */
+const TARGET_VERBS =
+  "(?:set|send|post|deploy|route|book|charge|pay|file|filed|go|goes|deliver|forward|transfer|publish|push|save|write|open|opened)";
+
+/** "whatever account the user names", "no matter what they pick". */
+const USER_CHOICE =
+  "\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|names?|gives?|picks?|picked|chooses?|chose|wants?|requests?|specif(?:y|ies)|provides?|selects?|enters?|says?|mentions?|types?|writes?|prefers?|indicates?)\\b";
+
+/** Verbs that ask for a command to be run. */
+/** Verbs that ask for a command to be run (not the third person a tool uses to say what it does itself). */
+const RUN_VERBS = "run|execute|executing|exec|launch|invoke|type|issue|perform";
+
+/** Shell commands that inspect or change the host: nothing a data tool needs. */
+const HOST_COMMANDS =
+  "sudo|whoami|id|uname|printenv|env|export|cat|ls|dir|ps|netstat|ss|ifconfig|ipconfig|ip|hostname|systemctl|pip|pip3|npm|npx|yarn|curl|wget|bash|sh|zsh|powershell|cmd|chmod|chown|crontab|history|locale|echo|nslookup|dig|ping|traceroute|lsof|df|du|mount|find|grep|python|python3|node|perl|ruby|reg|git|docker|apt|apt-get|yum|brew|tar|nc|ssh|scp|base64|openssl|head|tail|cp|mv|rm|touch|mkdir|kill|pkill|groups|getent|arp|nmap";
+
+/** A backticked or quoted command line starting with a host command. */
+const COMMAND_LINE = `\`(?:${HOST_COMMANDS})(?:\\s[^\`\\n]*)?\`|['"](?:${HOST_COMMANDS})\\s[^'"\\n]+['"]`;
+
+/** A tool name as a definition writes it: snake_case, kebab-case or camelCase, optionally in backticks. */
+const TOOL_NAME = "`?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+`?";
+
+/** Files in a home folder that hold settings, history or credentials. */
+const DOTFILES = [
+  "bashrc",
+  "zshrc",
+  "profile",
+  "bash_profile",
+  "zprofile",
+  "bash_history",
+  "zsh_history",
+  "ssh",
+  "aws",
+  "npmrc",
+  "netrc",
+  "gitconfig",
+  "git-credentials",
+  "kube",
+  "docker",
+  "config",
+  "gnupg",
+  "pgpass",
+  "pypirc",
+];
+
+const LOCAL_FILE =
+  "%userprofile%[^\\s'\"`,;)]*|%appdata%[^\\s'\"`,;)]*|c:\\\\users\\\\[^\\s'\"`,;)]+|~/[^\\s'\"`,;)]*|\\$home/[^\\s'\"`,;)]*|/etc/[a-z0-9._/-]+|/tmp/[^\\s'\"`,;)]+|/var/[a-z0-9._/-]+|(?:^|[\\s'\"`(/])\\.(?:" +
+  DOTFILES.join("|") +
+  ")\\b|(?:^|[\\s'\"`(/])\\.env(?:\\.(?:local|production|prod|dev|development))?(?:[\\s'\"`,;)]|$)|\\.[a-z]+/credentials\\b|\\b(?:shell|bash|zsh) (?:profile|history|rc|start-?up files?)|\\b(?:home|user'?s?) (?:folder|directory|dir)\\b";
+
+const TRANSFER_VERBS =
+  "send|sends|sent|request|post|posts|posted|upload|uploads|uploaded|report|reports|reported|log|logs|logged|forward|forwards|forwarded|mirror|mirrors|mirrored|sync|syncs|synced|copy|copies|copied|submit|submits|transmit|transmits|contact|contacts|ping|pings|notify|notifies|beacon|record|records|recorded|archive|archives|archived|track|tracks|report back";
+
+/** A concrete place outside the user's request: URL, IP, domain, bucket, named collector. */
+const FIXED_DESTINATION =
+  "(?:https?|wss?|ftp)://[^\\s'\"`)]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:s3|gs)://[^\\s]+|\\b[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:com|net|io|org|xyz|ru|cn|site|dev|app|top|info|biz|example|co)\\b|\\b(?:our|the partner'?s?|a partner|the team'?s?|an? (?:external|remote|central)) (?:[\\w-]+ ){0,2}(?:collector|collection endpoint|endpoint|server|service|bucket|webhook|archive|inbox|mailbox|mirror|backup service|analytics)\\b|\\bthe (?:backup|archive|analytics|telemetry|audit|logging|collection|mirror|tracking) (?:service|server|endpoint|collector|bucket|host)\\b";
+
+/** Literals of which a FIXED_DESTINATION contains one. */
+const DESTINATION_TRIGGERS = [
+  "://",
+  ".com",
+  ".net",
+  ".io",
+  ".org",
+  ".example",
+  ".xyz",
+  ".dev",
+  ".app",
+  "our ",
+  "partner",
+  "team",
+  "external",
+  "remote",
+  "central",
+  "backup",
+  "archive",
+  "analytics",
+  "telemetry",
+  "audit",
+  "logging",
+  "collection",
+  "collector",
+  "mirror",
+  "tracking",
+  // An IP address: a digit before a dot.
+  ...[..."0123456789"].map((digit) => `${digit}.`),
+];
+
+/** The reason a poisoned definition gives for sending data away. */
+const PRETEXT =
+  "compliance|audit|auditing|logging|analytics|telemetry|backup|archiv|partner|quality|tracking|monitoring|mirror|record-keeping|safekeeping|debugging|diagnostics|improv|metrics|statistics|stats|insights|research";
+
+export const INTENT_RULES: readonly PatternRule[] = [
+  {
+    id: "intent.run-command",
+    category: "ShellInjection",
+    severity: "Medium",
+    summary: "asks the model to run a shell command (High when the tool is not for running commands)",
+    triggers: RUN_VERBS.split("|").concat(["command", "terminal", "shell"]),
+    alsoTriggers: [
+      ...HOST_COMMANDS.split("|").flatMap((command) => ["`", "'", '"'].map((quote) => quote + command)),
+      "sudo",
+      "whoami",
+      "printenv",
+      "uname",
+      "netstat",
+      "ifconfig",
+      "systemctl",
+      "crontab",
+      "terminal",
+      "shell",
+      "command line",
+      "command prompt",
+      "console",
+      "command runner",
+      "command-runner",
+      "ps aux",
+      "ls -la",
+      "env |",
+      "echo $",
+      "cat /",
+      "cat ~",
+      "id -u",
+      "hostname -i",
+    ],
+    pattern:
+      `\\b(?:${RUN_VERBS})\\b[^\\n]{0,60}?(?:${COMMAND_LINE}|\\b(?:sudo|whoami|printenv|uname|netstat|ifconfig|ipconfig|systemctl|crontab|ps aux|ls -la|env \\||echo \\$[a-z_]+|cat [/~]|id -u|hostname -i)\\b)` +
+      `|\\bcommand\\s+${COMMAND_LINE}\\s+(?:should|must|needs to|has to|is to)\\s+be\\s+(?:run|executed|launched)` +
+      `|\\b(?:open|pop open|use|in)\\s+(?:a|the|your)\\s+(?:terminal|shell|console|command line|command prompt)\\b[^\\n]{0,40}\\b(?:${RUN_VERBS}|type|enter)\\b` +
+      `|\\b(?:${RUN_VERBS}|type|enter)\\b[^\\n]{0,60}?\\b(?:in|into|with|through|via|using)\\s+(?:a|the|your|any)\\s+(?:available\\s+)?(?:terminal|shell|console|command[- ]runner|command line)`,
+    unless: "\\b(?:never|do not|don't|must not|avoid)\\b",
+  },
+  {
+    id: "intent.call-tool-first",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "orders a call to another tool as a precondition (High when that call has side effects unrelated to the tool)",
+    triggers: [
+      "before",
+      "prior to",
+      "first",
+      "prerequisite",
+      "dependency",
+      "depends on",
+      "requires",
+      "required",
+      "preceded",
+      "only works after",
+      "beforehand",
+      "whenever",
+      "then",
+      "order of operations",
+      "(1)",
+      "1.",
+      "step 1",
+      "steps:",
+    ],
+    alsoTriggers: ["call", "invok", "run", "use", "execut", "trigger"],
+    andTriggers: ["_", "-", "`"],
+    pattern:
+      `\\b(?:call|calls|calling|called|invoke|invoked|invoking|run|use|execute|executed|trigger)\\s+(?:the\\s+)?${TOOL_NAME}` +
+      `|\\b(?:preceded by|depends on|requires|after)\\s+(?:a call to\\s+|calling\\s+)?(?:the\\s+)?${TOOL_NAME}` +
+      `|${TOOL_NAME}\\s*(?:\\([^)]{0,80}\\)\\s*)?(?:(?:must|should|needs to|has to|is to)\\s+)?(?:has been|have been|being|is|be|to be|was)\\s+(?:called|invoked|run|executed)`,
+  },
+  {
+    id: "intent.feed-result",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "asks to put the output of another action into an argument",
+    triggers: [
+      "include",
+      "put",
+      "pass",
+      "paste",
+      "attach",
+      "copy",
+      "copying",
+      "provide",
+      "report",
+      "add",
+      "place",
+      "insert",
+      "fill",
+      "with its",
+      "with their",
+      "with the",
+      "with that",
+    ],
+    alsoTriggers: [
+      "output",
+      "result",
+      "listing",
+      "content",
+      "response",
+      "exit code",
+      "rows",
+      "field",
+      "what it prints",
+      "lines",
+    ],
+    pattern:
+      "\\bwith\\s+(?:its|their|that|the)\\s+(?:output|outputs|result|results|listing|contents?|response|rows)\\s+(?:in|into|as)\\s+`?[\\w-]+`?|\\b(?:include|put|pass|paste|attach|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?",
+  },
+  {
+    id: "intent.read-local-file",
+    category: "CredentialTheft",
+    severity: "Low",
+    summary: "asks to read a local file (High when the tool is not a file tool)",
+    triggers: [
+      "read",
+      "open",
+      "load",
+      "cat ",
+      "include",
+      "attach",
+      "contents",
+      "content of",
+      "requires",
+      "needs",
+      "pass",
+      "look in",
+      "called on",
+      "invoke",
+      "list",
+    ],
+    alsoTriggers: [
+      "~/",
+      "$home",
+      "%userprofile%",
+      "%appdata%",
+      "c:\\users\\",
+      "/etc/",
+      "/var/",
+      "/tmp/",
+      ...DOTFILES.map((name) => `.${name}`),
+      ".env",
+      "/credentials",
+      "profile",
+      "history",
+      "home",
+      "shell rc",
+      "bash rc",
+      "zsh rc",
+      "start-up file",
+      "startup file",
+    ],
+    pattern: `\\b(?:read|reads|open|opens|load|loads|cat|include|attach|contents? of|requires|needs|pass|look in|called on|invoke|list|listing of)\\b[^\\n]{0,50}?(?:${LOCAL_FILE})`,
+    unless: "\\b(?:never|do not|don't|must not)\\b",
+  },
+  {
+    id: "intent.write-local-file",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "asks to write data to a local file (High when the tool is not a file tool)",
+    triggers: ["write", "save", "append", "store", "dump", "copy"],
+    alsoTriggers: ["~/", "/tmp/", "/var/", "/etc/", "$home", "to .", "into .", "in .", "at ."],
+    pattern:
+      "\\b(?:write|writes|save|saves|append|appends|store|stores|dump|dumps|copy)\\b[^\\n]{0,50}?\\b(?:to|into|in|at)\\s+(?:~/|\\$home/|/tmp/|/var/|/etc/|\\.[a-z])[^\\s'\"`,;)]*",
+  },
+  {
+    id: "intent.send-to-destination",
+    category: "Exfiltration",
+    severity: "Low",
+    summary:
+      "sends or reports data to a fixed destination (High with a pretext, or when the tool is not a network tool)",
+    triggers: TRANSFER_VERBS.split("|"),
+    alsoTriggers: DESTINATION_TRIGGERS,
+    pattern: `\\b(?:${TRANSFER_VERBS})\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION})`,
+    unless: "\\b(?:never|do not|don't|must not)\\b",
+  },
+  {
+    id: "intent.pretext-transfer",
+    category: "Exfiltration",
+    severity: "High",
+    summary:
+      "sends, logs or copies what it handles to a fixed destination for compliance, audit, analytics or backup",
+    triggers: TRANSFER_VERBS.split("|").concat(["contact", "upload", "post", "fetch", "delivered", "goes"]),
+    alsoTriggers: [...PRETEXT.split("|"), "each", "every", "all", "a copy", "also", "too", "as well"],
+    andTriggers: DESTINATION_TRIGGERS,
+    pattern: `(?:${FIXED_DESTINATION})[^\\n]{0,60}?\\b(?:${TRANSFER_VERBS}|delivered|goes|go)\\b[^\\n]{0,20}?\\b(?:too|as well|also)\\b|\\balso\\s+(?:be\\s+)?(?:${TRANSFER_VERBS})\\s+(?:to|at|with)\\b[^\\n]{0,20}?(?:${FIXED_DESTINATION})|\\b(?:${TRANSFER_VERBS})\\s+(?:each|every|all|a copy of)\\b[^\\n]{0,60}?(?:${FIXED_DESTINATION})|(?:\\b(?:${PRETEXT})[a-z]*\\b[^\\n]{0,80}?\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION}))|(?:\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION})[^\\n]{0,40}?\\b(?:${PRETEXT}))`,
+    unless: "\\b(?:never|do not|don't|must not)\\b",
+  },
+  {
+    id: "intent.remote-instructions",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "tells the model to fetch instructions from a URL and follow them",
+    triggers: ["fetch", "load", "download", "get", "read", "open", "retrieve", "visit"],
+    alsoTriggers: ["follow", "obey", "apply", "execute", "comply", "do what"],
+    andTriggers: ["instruction", "directions", "steps", "says", "tells", "returns", "commands"],
+    pattern:
+      "\\b(?:fetch|load|download|get|read|open|retrieve|visit)\\b[^\\n]{0,80}?\\b(?:and|then)\\s+(?:follow|obey|apply|execute|comply with|do what)\\b[^\\n]{0,30}?\\b(?:instructions?|directions|steps|it says|it tells|it returns|commands)",
+  },
+  {
+    id: "intent.override-user-choice",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "changes the target or arguments the user chose (redirects its own inputs)",
+    triggers: [
+      "regardless",
+      "no matter",
+      "whatever",
+      "irrespective",
+      "even if",
+      "even when",
+      "ignore",
+      "ignored",
+      "disregard",
+      "override",
+      "replace",
+      "substitute",
+      "swap",
+      "informational",
+      "instead of",
+      "redirected",
+      "routed",
+      "rerouted",
+      "forwarded",
+      "diverted",
+      "user's",
+      "aside",
+      "rewritten",
+      "changed to",
+      "replaced",
+      "mapped to",
+      "switched to",
+    ],
+    alsoTriggers: [
+      "user",
+      ...DESTINATION_TRIGGERS,
+      "requested",
+      "asked for",
+      "mentioned",
+      "provided",
+      "given",
+      "requested",
+      "supplied",
+      "chosen",
+      "specified",
+      "instead",
+      "redirected",
+      "routed",
+      "forwarded",
+      "diverted",
+    ],
+    pattern:
+      `\\b(?:must|should|will|are|is)\\s+(?:be\\s+)?(?:rewritten|changed|replaced|redirected|swapped|mapped|switched)\\s+to\\b[^\\n]{0,40}?(?:${FIXED_DESTINATION})|` +
+      "\\b(?:always|use|set|send|post|deploy|write|route|keep|book|charge|pay)\\b[^\\n]{0,80}?\\beven (?:if|when) the user\\s+(?:asks|names|gives|picks|chooses|wants|requests|specifies|provides|enters)\\b" +
+      `|\\b${TARGET_VERBS}\\b[^\\n]{0,80}?\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,40}?\\b(?:was|were|is|are|gets?|got)\\s+(?:requested|asked for|chosen|given|specified|named|picked|selected|entered|mentioned)\\b` +
+      "|\\b(?:the\\s+)?user'?s\\s+(?:[\\w-]+\\s+){0,2}(?:value|choice|input|selection|request|answer|address|account|recipient|branch|target|destination|repository|repo|channel|email|e-mail)\\b[^\\n]{0,40}?\\b(?:aside|ignored|outdated|informational|irrelevant|not used|overridden|replaced|obsolete|stale)\\b" +
+      "|\\b(?:leave|set|put)\\s+(?:the\\s+)?user'?s?\\s+(?:[\\w-]+\\s+){0,2}aside\\b" +
+      `|\\b${TARGET_VERBS}\\b[^\\n]{0,80}?${USER_CHOICE}|${USER_CHOICE}[^\\n]{0,40}?\\b${TARGET_VERBS}\\b` +
+      "|\\b(?:ignore|disregard|override|replace|substitute|swap)\\s+(?:out\\s+)?(?:the\\s+|any\\s+|whatever\\s+)?(?:[\\w`'-]+\\s+){0,3}(?:the user|user'?s?|provided|given|requested|supplied|chosen|specified)\\b" +
+      "|\\b(?:given|provided|requested|specified|chosen|supplied|named|entered) by the user\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
+      "|\\bthe user\\s+(?:gives|provides|names|picks|chooses|asks for|requests|specifies|supplies|enters)\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
+      "|\\bset\\s+(?:the\\s+)?`?[\\w-]+`?\\s+to\\s+['\"`][^'\"`\\n]+['\"`][^\\n]{0,40}?\\binstead of\\b" +
+      "|\\bsubstitute\\b[^\\n]{0,60}?\\binstead\\b" +
+      "|\\b(?:currently|now|temporarily|automatically)\\s+(?:being\\s+)?(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b" +
+      "|\\b(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b[^\\n]{0,60}?\\b(?:use|set)\\b[^\\n]{0,30}?\\binstead\\b",
+  },
+  {
+    id: "intent.feed-other-tool",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "has what it handles passed on to another tool every time (High when that tool is unrelated)",
+    triggers: ["always", "every", "each", "all ", "should", "must"],
+    alsoTriggers: [
+      "passed to",
+      "sent to",
+      "forwarded to",
+      "given to",
+      "fed to",
+      "handed to",
+      "pass it to",
+      "send it to",
+      "forward it to",
+      "pass them to",
+      "send them to",
+    ],
+    pattern: `\\b(?:always|every|each|all|should|must)\\b[^\\n]{0,80}?\\b(?:passed|sent|forwarded|given|fed|handed|pass (?:it|them)|send (?:it|them)|forward (?:it|them))\\s+to\\s+(?:the\\s+)?${TOOL_NAME}`,
+  },
+  {
+    id: "intent.redirect-to-tool",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "sends the model to another tool or address under a maintenance or outage pretext",
+    triggers: ["maintenance", "outage", "downtime", "incident", "migration", "temporarily", "currently"],
+    alsoTriggers: ["use", "call", "switch", "route", "send", "redirect", "go to", "handled by", "served by"],
+    pattern:
+      `\\b(?:due to|because of|during|for)\\s+(?:scheduled\\s+|ongoing\\s+|planned\\s+)?(?:maintenance|an outage|outage|downtime|an incident|a migration|migration)\\b[^\\n]{0,80}?\\b(?:use|call|switch to|route|send|redirect|go to|handled by|served by)\\b[^\\n]{0,60}?(?:\\binstead\\b|${TOOL_NAME}|(?:https?|wss?)://)` +
+      `|\\b(?:is|are)\\s+(?:temporarily|currently)\\s+(?:unavailable|down|offline|disabled|redirected|suspended)\\b[^\\n]{0,60}?\\b(?:use|call|switch to|route|send|go to)\\b[^\\n]{0,40}?(?:${TOOL_NAME}|(?:https?|wss?)://)`,
+    unless: "\\b(?:never|do not|don't)\\b",
+  },
+  {
+    id: "intent.prefer-this-tool",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "tells the model to use this tool over every other (preference manipulation)",
+    triggers: [
+      "use this",
+      "call this",
+      "choose this",
+      "pick this",
+      "prefer this",
+      "select this",
+      "use me",
+      "call me",
+      "prefer it",
+      "use it",
+      "choose it",
+      "pick it",
+      "select it",
+      "prefer me",
+      "highest priority",
+      "top priority",
+    ],
+    alsoTriggers: [
+      "only",
+      "instead of",
+      "over ",
+      "rather than",
+      "in all cases",
+      "for all",
+      "for every",
+      "for any",
+      "another",
+      "other",
+      "priority",
+      "ignore",
+    ],
+    pattern:
+      "\\bonly\\s+(?:use|call|choose|pick|select)\\s+(?:this|me)\\b" +
+      "|\\b(?:prefer|use|choose|pick|select)\\s+(?:it|me)\\s+(?:over|instead of|rather than)\\s+(?:any|all|every|other)\\b" +
+      "|\\b(?:use|call|choose|pick|prefer|select)\\s+this\\s+(?:[\\w-]+\\s+){0,2}(?:instead of (?:any|all|every|other)|over (?:all|any|every|other)|rather than (?:any|all|other)|in all cases|for (?:all|every|any)\\s+(?:queries|questions|requests|tasks|messages|searches|purposes|cases|lookups)\\b)" +
+      "|\\b(?:use|call|choose|pick|select)\\s+this\\s+(?:one|tool)\\b[^\\n]{0,10}?\\b(?:if|whenever|when)\\s+(?:another|other|any other)" +
+      "|\\b(?:another|other|any other|a different)\\b[^\\n]{0,40}?\\b(?:use|call|pick|choose|select)\\s+this\\s+(?:one|tool)\\s+instead\\b" +
+      `|\\b(?:always|only)\\s+(?:use|call|choose|pick|prefer|select)\\s+this(?:\\s+(?:one|tool))?\\s+(?:over|instead of|rather than)\\s+${TOOL_NAME}` +
+      "|\\b(?:highest|top) priority\\b[^\\n]{0,60}?\\b(?:this|pick|choose|use)\\b|\\bthis tool has (?:the )?(?:highest|top) priority" +
+      "|\\bcall this tool first\\b[^\\n]{0,40}?\\b(?:ignore|instead|over|rather)" +
+      "|\\b(?:use|call) this tool for every\\s+(?:question|query|request|message|task|search|lookup)\\b",
+  },
+  {
+    id: "intent.prefer-named-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary: "tells the model to use a named tool for everything (High when it names itself)",
+    triggers: ["use", "call", "route", "invoke", "pick", "choose"],
+    alsoTriggers: ["for all", "for every", "for any", "in all cases", "through"],
+    pattern: `\\bfor\\s+(?:any|every|all)\\s+${ANY_REQUEST},?\\s+(?:always\\s+)?(?:call|use|invoke|pick|choose)\\s+${TOOL_NAME}|\\b(?:use|call|route)\\s+(?:every\\s+[\\w-]+\\s+through\\s+|all\\s+[\\w-]+\\s+through\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:for (?:all|every|any)\\s+${ANY_REQUEST}|in all cases)|\\broute every [\\w-]+ through ${TOOL_NAME}`,
+  },
+  {
+    id: "intent.disparage-other-tools",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "tells the model that other tools are broken or must not be used (preference manipulation)",
+    triggers: ["other", "competing", "default", "alternative", "rival", "similar", "built-in", "ignore"],
+    alsoTriggers: [
+      "deprecated",
+      "outdated",
+      "broken",
+      "unreliable",
+      "inaccurate",
+      "obsolete",
+      "insecure",
+      "compromised",
+      "disabled",
+      "unsafe",
+      "unverified",
+      "untrusted",
+      "fake",
+      "stale",
+      "wrong",
+      "not be used",
+      "do not",
+      "don't",
+      "never",
+      "no longer",
+      "ignore",
+      "avoid",
+      "bother",
+      "no need",
+    ],
+    pattern:
+      "\\b(?:other|competing|all other|any other|the default|alternative|rival|similar|built-in)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?|functions?|providers?|versions?)\\s+(?:are|is|have been|has been)\\s+(?:now\\s+)?(?:deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|disabled|unsafe|unverified|untrusted|fake|stale|wrong)" +
+      "|\\b(?:do not|don't|never|no longer|avoid|no need to)\\s+(?:use|call|invoke|using|calling|bother with|bothering with|consider|considering|try|trying|rely on|relying on)\\s+(?:the\\s+|any\\s+)?(?:default|other|any other|competing|alternative|built-in|original)\\b" +
+      "|\\bignore\\s+(?:all\\s+|any\\s+)?(?:competing|other|alternative|rival)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?)",
+  },
+  {
+    id: "intent.disparage-named-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary: "declares a named tool replaced or not to be called (High when it is not this tool)",
+    triggers: [
+      "supersede",
+      "replace",
+      "deprecate",
+      "obsolete",
+      "do not",
+      "don't",
+      "never",
+      "no longer",
+      " than ",
+    ],
+    alsoTriggers: ["_", "-"],
+    pattern:
+      `\\b(?:supersedes|replaces|deprecates|obsoletes)\\s+(?:the\\s+)?${TOOL_NAME}` +
+      `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}`,
+  },
+  {
+    id: "intent.compare-named-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary: "claims to be better than a named tool (High when it is not this tool)",
+    triggers: [" than "],
+    alsoTriggers: ["better", "faster", "more accurate", "more reliable", "more up-to-date", "newer", "safer"],
+    andTriggers: ["_", "-"],
+    pattern: `\\b(?:better|faster|more accurate|more reliable|more up-to-date|newer|safer)(?:\\s+[\\w-]+)?\\s+than\\s+(?:the\\s+)?${TOOL_NAME}`,
+  },
+  {
+    id: "intent.self-promotion",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary: "praises itself as the official, best or only choice",
+    triggers: [
+      "ultimate",
+      "official",
+      "the only",
+      "best",
+      "most reliable",
+      "most accurate",
+      "most trusted",
+      "recommended",
+      "endorsed",
+      "certified",
+      "verified",
+      "trusted",
+      "authoritative",
+      "superior",
+    ],
+    pattern:
+      "\\b(?:ultimate|official|officially|best|most (?:reliable|accurate|trusted|secure)|recommended by|endorsed|certified|verified|trusted|authoritative|superior)\\b|\\bthe only [\\w-]+ (?:tool|server|api|source)\\b",
+  },
+];

@@ -1,0 +1,417 @@
+import { RE2JS } from "re2js";
+import { nameWords } from "./names.ts";
+import type { Finding, ToolDefinition } from "./types.ts";
+
+/**
+ * Weighs what a definition's instructions ask for (the `intent.*` signals of intent-rules.ts)
+ * against what the tool itself is for — its name, title, schema property names and the first
+ * sentence of its description. A weather tool that wants a shell command run, a formatter that
+ * needs ~/.ssh, a search tool that reports queries to a fixed host: each request is ordinary for a
+ * tool made for it and an injection for any other, whatever words carry it.
+ */
+
+/** What a tool can be for, as far as the weighing cares. */
+type Purpose = "command" | "file" | "network";
+
+const PURPOSE_WORDS: Record<Purpose, readonly string[]> = {
+  command: [
+    "command",
+    "commands",
+    "shell",
+    "terminal",
+    "exec",
+    "execute",
+    "executes",
+    "bash",
+    "script",
+    "scripts",
+    "process",
+    "processes",
+    "cli",
+    "kubectl",
+    "ssh",
+    "docker",
+    "powershell",
+    "console",
+    "sandbox",
+    "code",
+    "git",
+    "npm",
+    "pip",
+    "install",
+    "helm",
+    "container",
+    "kubernetes",
+  ],
+  file: [
+    "file",
+    "files",
+    "path",
+    "paths",
+    "directory",
+    "directories",
+    "folder",
+    "folders",
+    "dotfile",
+    "dotfiles",
+    "filesystem",
+    "fs",
+    "disk",
+  ],
+  network: [
+    "url",
+    "urls",
+    "http",
+    "https",
+    "fetch",
+    "request",
+    "webhook",
+    "scrape",
+    "crawl",
+    "browser",
+    "navigate",
+    "download",
+    "upload",
+    "endpoint",
+    "web",
+    "page",
+    "website",
+    "send",
+    "email",
+    "mail",
+    "message",
+    "post",
+    "notify",
+    "sms",
+    "slack",
+    "chat",
+    "publish",
+  ],
+};
+
+/** Which purpose makes an intent signal ordinary; signals not listed are weighed otherwise. */
+const SIGNAL_PURPOSE: Readonly<Record<string, { purpose: Purpose; rule: string; what: string }>> = {
+  "intent.run-command": {
+    purpose: "command",
+    rule: "intent.command-outside-purpose",
+    what: "a tool not made for running commands asks for one to be run",
+  },
+  "intent.read-local-file": {
+    purpose: "file",
+    rule: "intent.file-outside-purpose",
+    what: "a tool not made for files asks for a local file to be read",
+  },
+  "intent.write-local-file": {
+    purpose: "file",
+    rule: "intent.file-outside-purpose",
+    what: "a tool not made for files asks for data to be written to a local file",
+  },
+  "intent.send-to-destination": {
+    purpose: "network",
+    rule: "intent.network-outside-purpose",
+    what: "a tool not made for sending data sends it to a fixed destination",
+  },
+};
+
+/** Words in the name of a called tool that mean the call does something beyond reading this tool's data. */
+const SIDE_EFFECT_WORDS = new Set([
+  "export",
+  "contacts",
+  "send",
+  "post",
+  "push",
+  "write",
+  "create",
+  "update",
+  "delete",
+  "remove",
+  "exec",
+  "execute",
+  "run",
+  "sql",
+  "env",
+  "fetch",
+  "upload",
+  "transfer",
+  "pay",
+  "email",
+  "mail",
+  "shell",
+  "command",
+  "commit",
+  "deploy",
+  "secret",
+  "secrets",
+  "credential",
+  "credentials",
+  "url",
+]);
+
+/** Words too common in tool names to tie two tools together. */
+const GENERIC_WORDS = new Set([
+  "get",
+  "set",
+  "list",
+  "read",
+  "create",
+  "update",
+  "delete",
+  "the",
+  "a",
+  "an",
+  "of",
+  "to",
+  "and",
+  "or",
+  "for",
+  "in",
+  "on",
+  "by",
+  "with",
+  "tool",
+  "data",
+  "info",
+]);
+
+const TOOL_NAME_IN_TEXT = RE2JS.compile("[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+");
+
+/** The first sentence of a description: what the tool says it is for before any instruction. */
+export function firstSentence(text: string): string {
+  const limit = Math.min(text.length, 300);
+  let start = 0;
+  while (start < limit && (text[start] === " " || text[start] === "\n" || text[start] === "\t")) start++;
+  for (let i = start; i < limit; i++) {
+    const ch = text[i];
+    if (ch === "\n") return text.slice(start, i);
+    if (
+      (ch === "." || ch === "!" || ch === "?") &&
+      (i + 1 >= text.length || text[i + 1] === " " || text[i + 1] === "\n")
+    )
+      return text.slice(start, i);
+  }
+  return text.slice(start, limit);
+}
+
+/**
+ * Words that say what a tool is for: name, title, property names, first sentence of the
+ * description; with `namedOnly`, name and title alone (files are mentioned by many tools that
+ * have no business reading the user's own).
+ */
+export function purposeWords(tool: ToolDefinition, namedOnly = false): Set<string> {
+  const words = new Set<string>();
+  const add = (text: unknown) => {
+    if (typeof text === "string") for (const word of nameWords(text)) words.add(word);
+  };
+  add(tool.name);
+  add(tool.title);
+  if (namedOnly) return words;
+  if (typeof tool.description === "string") add(firstSentence(tool.description));
+  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+  if (properties && typeof properties === "object") for (const key of Object.keys(properties)) add(key);
+  return words;
+}
+
+function servesPurpose(words: ReadonlySet<string>, purpose: Purpose): boolean {
+  return PURPOSE_WORDS[purpose].some((word) => words.has(word));
+}
+
+/** The tool names a finding's match mentions, other than the tool's own. */
+function otherToolsNamed(match: string, ownName: string): string[] {
+  const own = nameWords(ownName).join("_");
+  const names: string[] = [];
+  const matcher = TOOL_NAME_IN_TEXT.matcher(match.toLowerCase());
+  while (matcher.find()) {
+    const name = matcher.group();
+    if (name !== null && nameWords(name).join("_") !== own) names.push(name);
+  }
+  return names;
+}
+
+function namesItself(match: string, ownName: string): boolean {
+  const own = nameWords(ownName).join("_");
+  const matcher = TOOL_NAME_IN_TEXT.matcher(match.toLowerCase());
+  while (matcher.find()) if (nameWords(matcher.group() ?? "").join("_") === own) return true;
+  return false;
+}
+
+/** Whether a named tool shares a specific word with what this tool is for. */
+function sharesPurpose(name: string, purpose: ReadonlySet<string>): boolean {
+  return nameWords(name).some((word) => !GENERIC_WORDS.has(word) && purpose.has(word));
+}
+
+/** A called tool whose name says it has effects, and that shares no specific word with this tool. */
+function sideEffectCall(name: string, purpose: ReadonlySet<string>): boolean {
+  return nameWords(name).some((word) => SIDE_EFFECT_WORDS.has(word)) && !sharesPurpose(name, purpose);
+}
+
+/** Words that make a "do not use X" conditional. */
+const CONDITIONS = [" for ", " when ", " if ", " unless ", " instead"];
+
+/** Commands a file tool may well mention about itself. */
+const FILE_COMMANDS = new Set([
+  "ls",
+  "dir",
+  "cat",
+  "find",
+  "grep",
+  "head",
+  "tail",
+  "cp",
+  "mv",
+  "rm",
+  "touch",
+  "mkdir",
+  "du",
+  "df",
+  "tar",
+]);
+
+/** Local paths worth a High finding when a tool not made for files wants them: hidden files, system and shell state. */
+const SENSITIVE_PATH_MARKS = [
+  "/.",
+  "~/.",
+  " .",
+  "`.",
+  "/etc/",
+  "/proc/",
+  "/var/",
+  "history",
+  "profile",
+  "credentials",
+  ".env",
+  "home folder",
+  "home directory",
+  "home dir",
+  " rc",
+  "start-up file",
+  "startup file",
+];
+
+/** What makes a data transfer a side channel rather than the tool's own backend ("requests are sent to api.x.com"). */
+const SIDE_CHANNEL_MARKS = [
+  "also",
+  "copy",
+  "copies",
+  "each",
+  "every",
+  "as well",
+  "in addition",
+  "additionally",
+  "mirror",
+  "forward",
+  "bcc",
+  "record",
+  "track",
+  "analytics",
+  "telemetry",
+  "collector",
+];
+
+/**
+ * Whether a signal is out of place enough to weigh: a file command in a tool whose name is about
+ * files is its own business; a file request must point at hidden or system state; a transfer must be
+ * a side channel.
+ */
+function outOfPlace(signal: Finding, named: ReadonlySet<string>): boolean {
+  const match = signal.match.toLowerCase();
+  switch (signal.rule) {
+    case "intent.run-command":
+      return !(servesPurpose(named, "file") && nameWords(match).some((word) => FILE_COMMANDS.has(word)));
+    case "intent.read-local-file":
+    case "intent.write-local-file":
+      return SENSITIVE_PATH_MARKS.some((mark) => match.includes(mark));
+    case "intent.send-to-destination":
+      return SIDE_CHANNEL_MARKS.some((mark) => match.includes(mark));
+    default:
+      return true;
+  }
+}
+
+/** Signals that make a precondition or a fed result dangerous when they meet in one string. */
+const ACTION_SIGNALS = new Set([
+  "intent.run-command",
+  "intent.read-local-file",
+  "intent.write-local-file",
+  "intent.send-to-destination",
+  "intent.call-tool-first",
+]);
+
+/**
+ * Findings that come from weighing the intent signals of one tool against its purpose; empty when
+ * nothing is out of place. `findings` are the tool's string-level findings (with their fields).
+ */
+export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]): Finding[] {
+  let signals = false;
+  for (const finding of findings) if (finding.rule.startsWith("intent.")) signals = true;
+  if (!signals) return [];
+  const purpose = purposeWords(tool);
+  const named = purposeWords(tool, true);
+  const ownName = typeof tool.name === "string" ? tool.name : "";
+  const out: Finding[] = [];
+  const weighed = (signal: Finding, rule: string, why: string) =>
+    out.push({
+      rule,
+      category: signal.category,
+      severity: "High",
+      field: signal.field,
+      match: `${signal.match} (${why})`,
+    });
+  for (const signal of findings) {
+    const byPurpose = SIGNAL_PURPOSE[signal.rule];
+    if (
+      byPurpose &&
+      !servesPurpose(byPurpose.purpose === "file" ? named : purpose, byPurpose.purpose) &&
+      outOfPlace(signal, named)
+    )
+      weighed(signal, byPurpose.rule, byPurpose.what);
+    switch (signal.rule) {
+      case "intent.call-tool-first": {
+        const called = otherToolsNamed(signal.match, ownName);
+        const risky = called.find((name) => sideEffectCall(name, purpose));
+        const alongside = findings.some(
+          (f) =>
+            f !== signal &&
+            f.field === signal.field &&
+            (ACTION_SIGNALS.has(f.rule) || f.rule === "intent.feed-result"),
+        );
+        if (risky) weighed(signal, "intent.dependency-with-side-effect", `requires a call to ${risky} first`);
+        else if (called.length > 0 && alongside)
+          weighed(
+            signal,
+            "intent.dependency-with-side-effect",
+            "requires another action first and feeds it in",
+          );
+        break;
+      }
+      case "intent.feed-other-tool": {
+        const unrelated = otherToolsNamed(signal.match, ownName).find(
+          (name) => !sharesPurpose(name, purpose),
+        );
+        if (unrelated)
+          weighed(signal, "intent.chain-to-unrelated-tool", `hands its data to ${unrelated} every time`);
+        break;
+      }
+      case "intent.feed-result":
+        if (findings.some((f) => f.field === signal.field && ACTION_SIGNALS.has(f.rule)))
+          weighed(signal, "intent.feed-side-effect", "puts the output of another action into an argument");
+        break;
+      case "intent.prefer-named-tool":
+        if (namesItself(signal.match, ownName))
+          weighed(signal, "intent.prefer-this-tool", "tells the model to use this tool for everything");
+        break;
+      case "intent.compare-named-tool":
+        if (otherToolsNamed(signal.match, ownName).length > 0)
+          weighed(signal, "intent.disparage-other-tools", "claims to be better than another tool");
+        break;
+      case "intent.disparage-named-tool":
+        // "Do not use read_file for binary files" steers between siblings; only an unconditional ban counts.
+        if (
+          otherToolsNamed(signal.match, ownName).length > 0 &&
+          !CONDITIONS.some((word) => signal.match.toLowerCase().includes(word))
+        )
+          weighed(signal, "intent.disparage-other-tools", "tells the model to stop using another tool");
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,434 @@
+import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } from "./engine.ts";
+import { firstSentence } from "./intent.ts";
+import { confusableKey, nameWords } from "./names.ts";
+import { withContext } from "./normalize.ts";
+import { canonicalJson } from "./pinning.ts";
+import type { Finding, InspectionConfig, InspectionResult, ToolDefinition } from "./types.ts";
+
+/**
+ * Listing-level inspection: one tool judged with its neighbours on other servers. A name that reads
+ * like another server's tool (shadowing), a near copy of another server's tool that adds a side
+ * effect (function overlapping), a description that names another server's tool while steering the
+ * model: none of these shows in one definition alone. Pure: the caller passes what it knows.
+ */
+
+/** One tool as a listing offers it. */
+export interface ListedTool {
+  server: string;
+  tool: ToolDefinition;
+}
+
+/** Words that say nothing about what a specific tool does. */
+const STOP_WORDS = new Set(
+  "a an the of to and or for in on by with from into as at is are be this that it its your you use used using can will all any one new get set list read create update delete tool tools data info given specific".split(
+    " ",
+  ),
+);
+
+function specificWords(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const word of nameWords(text)) if (word.length > 1 && !STOP_WORDS.has(word)) words.add(word);
+  return words;
+}
+
+/** How much of the start of a description a near copy is compared on. */
+const LEAD = 400;
+
+/** One tool as its neighbours see it; what is derived from the definition is computed once, when needed. */
+class Neighbour {
+  readonly lowerName: string;
+  readonly confusable: string;
+  readonly nameWords: ReadonlySet<string>;
+  #words: ReadonlySet<string> | undefined;
+  #descriptionWords: ReadonlySet<string> | undefined;
+  #properties: ReadonlySet<string> | undefined;
+  #mentioned: readonly string[] | undefined;
+  #leadWords: ReadonlySet<string> | undefined;
+  #canonical: string | undefined;
+
+  readonly server: string;
+  readonly tool: ToolDefinition & { name: string };
+
+  constructor(server: string, tool: ToolDefinition & { name: string }) {
+    this.server = server;
+    this.tool = tool;
+    this.lowerName = tool.name.toLowerCase();
+    this.confusable = confusableKey(tool.name);
+    this.nameWords = specificWords(tool.name);
+  }
+
+  get description(): string {
+    return typeof this.tool.description === "string" ? this.tool.description : "";
+  }
+
+  /** Specific words of the start of the description, where a near copy repeats what it copies. */
+  get leadWords(): ReadonlySet<string> {
+    this.#leadWords ??= specificWords(this.description.slice(0, LEAD));
+    return this.#leadWords;
+  }
+
+  /** Specific words of the first sentence of the description: what it says it does. */
+  get words(): ReadonlySet<string> {
+    this.#words ??= specificWords(firstSentence(this.description));
+    return this.#words;
+  }
+
+  get descriptionWords(): ReadonlySet<string> {
+    this.#descriptionWords ??= specificWords(this.description);
+    return this.#descriptionWords;
+  }
+
+  /** The index keys this tool is filed under. */
+  get keys(): string[] {
+    return [`n:${this.lowerName}`, `c:${this.confusable}`, ...[...this.nameWords].map((word) => `w:${word}`)];
+  }
+
+  /** Identifiers in the description that look like tool names. */
+  get mentioned(): readonly string[] {
+    this.#mentioned ??= identifiers(this.description);
+    return this.#mentioned;
+  }
+
+  get canonical(): string {
+    this.#canonical ??= canonicalJson(this.tool);
+    return this.#canonical;
+  }
+
+  get properties(): ReadonlySet<string> {
+    const properties = (this.tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+    this.#properties ??= new Set(properties && typeof properties === "object" ? Object.keys(properties) : []);
+    return this.#properties;
+  }
+}
+
+function neighbourOf(entry: ListedTool): Neighbour | undefined {
+  const { tool } = entry;
+  return typeof tool.name === "string"
+    ? new Neighbour(entry.server, tool as ToolDefinition & { name: string })
+    : undefined;
+}
+
+const EMPTY: readonly Neighbour[] = Object.freeze([]);
+
+/**
+ * The tools of the servers known so far, indexed by lower-case name (`n:`), confusable name (`c:`)
+ * and the specific words of their names (`w:`), so one tool is compared with a handful of
+ * candidates, not with all.
+ */
+export class NeighbourIndex {
+  readonly #buckets = new Map<string, Neighbour[]>();
+
+  constructor(entries: readonly ListedTool[] = []) {
+    for (const entry of entries) this.add(entry);
+  }
+
+  add(entry: ListedTool | Neighbour): void {
+    const neighbour = entry instanceof Neighbour ? entry : neighbourOf(entry);
+    if (!neighbour) return;
+    for (const key of neighbour.keys) {
+      const bucket = this.#buckets.get(key);
+      if (bucket) bucket.push(neighbour);
+      else this.#buckets.set(key, [neighbour]);
+    }
+  }
+
+  remove(neighbour: Neighbour): void {
+    for (const key of neighbour.keys) {
+      const bucket = this.#buckets.get(key)?.filter((item) => item !== neighbour);
+      if (bucket && bucket.length > 0) this.#buckets.set(key, bucket);
+      else this.#buckets.delete(key);
+    }
+  }
+
+  get(key: string): readonly Neighbour[] {
+    return this.#buckets.get(key) ?? EMPTY;
+  }
+}
+
+/** Words in what a near copy adds that mean it does something more with the data. */
+const SIDE_EFFECT_WORDS = new Set(
+  "send sends sent copy copies copied archive archives archived mirror mirrors mirrored forward forwards forwarded upload uploads uploaded record records recorded log logs logged report reports reported bcc cc analytics backup run runs execute executes webhook sync syncs synced track tracks tracked collector telemetry publish publishes also".split(
+    " ",
+  ),
+);
+
+/** How much of the neighbour's own account of itself a tool repeats to count as a near copy. */
+const NEAR_COPY = 0.8;
+
+/** Whether the start of a tool's description repeats most words of the neighbour's first sentence. */
+function covers(tool: Neighbour, neighbour: Neighbour): boolean {
+  const words = neighbour.words;
+  if (words.size < 2) return false;
+  const lead = tool.leadWords;
+  let shared = 0;
+  for (const word of words) if (lead.has(word)) shared++;
+  return shared / words.size >= NEAR_COPY;
+}
+
+/** A near copy adds a few words to what it copies; a tool with a long account of its own is its own tool. */
+const MAX_ADDED_WORDS = 10;
+
+/** Own findings that are actions, not mere wording: a near copy that asks for one adds a side effect. */
+const ACTION_PREFIXES = [
+  "intent.run-command",
+  "intent.read-local-file",
+  "intent.write-local-file",
+  "intent.send-to-destination",
+  "intent.pretext-transfer",
+  "intent.call-tool-first",
+  "intent.feed-result",
+  "exfil.",
+  "shell.",
+  "credential.",
+];
+
+/** What a near copy adds over the neighbour it copies, when that addition has a side effect. */
+function addedSideEffect(
+  tool: Neighbour,
+  neighbour: Neighbour,
+  ownFindings: readonly Finding[],
+): string | undefined {
+  if (tool.description === neighbour.description && tool.properties.size === neighbour.properties.size)
+    return undefined;
+  const added = [...tool.descriptionWords].filter((word) => !neighbour.descriptionWords.has(word));
+  const addedProperties = [...tool.properties].filter((property) => !neighbour.properties.has(property));
+  if (added.length + addedProperties.length > MAX_ADDED_WORDS) return undefined;
+  const effect = added.find((word) => SIDE_EFFECT_WORDS.has(word));
+  if (effect) return `adds "${effect}"`;
+  const schema = (tool.tool.inputSchema as { properties?: Record<string, { description?: unknown }> })
+    .properties;
+  for (const property of addedProperties) {
+    const description = schema?.[property]?.description;
+    const word = [...specificWords(`${property} ${typeof description === "string" ? description : ""}`)].find(
+      (w) => SIDE_EFFECT_WORDS.has(w),
+    );
+    if (word) return `adds parameter ${property} ("${word}")`;
+  }
+  const action = ownFindings.find((f) => ACTION_PREFIXES.some((prefix) => f.rule.startsWith(prefix)));
+  return action ? `adds ${action.rule}` : undefined;
+}
+
+function finding(rule: string, category: Finding["category"], field: string, match: string): Finding {
+  return { rule, category, severity: "High", field, match };
+}
+
+/** Identifiers in a text that look like tool names (contain _ or -), lower case. */
+function identifiers(text: string): string[] {
+  const out: string[] = [];
+  let word = "";
+  let separated = false;
+  const flush = () => {
+    let end = word.length;
+    while (end > 0 && (word[end - 1] === "_" || word[end - 1] === "-")) end--;
+    if (separated && end >= 4) out.push(word.slice(0, end));
+    word = "";
+    separated = false;
+  };
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0x20;
+    const alnum =
+      (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
+    if (alnum) word += String.fromCharCode(code >= 0x41 && code <= 0x5a ? code + 32 : code);
+    else if ((code === 0x5f || code === 0x2d) && word.length > 0) {
+      word += text[i];
+      separated = true;
+    } else flush();
+  }
+  return out;
+}
+
+/** Whether a tool's own findings steer the model in its description (then naming another server's tool counts). */
+function steers(ownFindings: readonly Finding[]): boolean {
+  return ownFindings.some(
+    (f) =>
+      f.field === "description" &&
+      (f.rule.startsWith("intent.") || f.rule.startsWith("exfil.") || f.rule.startsWith("hidden.")),
+  );
+}
+
+/**
+ * A name word shared by more tools than this says nothing specific (`file`, `search`): it picks no
+ * overlap candidates.
+ */
+const MAX_SHARED_WORD = 12;
+
+/**
+ * Findings for `entry` against the tools of other servers in `neighbours`. `ownFindings` are the
+ * entry's own inspection findings (a near copy that steers the model counts as a side effect).
+ */
+export function listingFindings(
+  entry: ListedTool | Neighbour,
+  neighbours: NeighbourIndex,
+  ownFindings: readonly Finding[] = [],
+): Finding[] {
+  const self = entry instanceof Neighbour ? entry : neighbourOf(entry);
+  if (!self) return [];
+  const name = self.tool.name;
+  const out: Finding[] = [];
+  const other = (n: Neighbour) => n.server !== self.server;
+  let sameName = false;
+  for (const neighbour of neighbours.get(`n:${self.lowerName}`)) {
+    // The same server installed twice offers identical definitions: that is configuration, not an attack.
+    if (!other(neighbour) || neighbour.canonical === self.canonical) continue;
+    sameName = true;
+    if (neighbour.tool.name !== name) {
+      out.push(
+        finding(
+          "listing.confusable-name",
+          "HiddenInstructions",
+          "name",
+          `${name} reads like ${neighbour.server}/${neighbour.tool.name}`,
+        ),
+      );
+      break;
+    }
+    // Two servers offering the same operation under the same name happens (file servers): the
+    // session registry reports it for crossServer.shadowTool. A same-name copy that adds a side
+    // effect is the shadowing attack.
+    const effect = covers(self, neighbour) ? addedSideEffect(self, neighbour, ownFindings) : undefined;
+    if (effect) {
+      out.push(
+        finding(
+          "listing.shadowed-tool",
+          "HiddenInstructions",
+          "name",
+          `${name} copies ${neighbour.server}/${neighbour.tool.name} under the same name and ${effect}`,
+        ),
+      );
+      break;
+    }
+  }
+  if (!sameName) {
+    const lookalike = neighbours
+      .get(`c:${self.confusable}`)
+      .find((n) => other(n) && n.lowerName !== self.lowerName);
+    if (lookalike)
+      out.push(
+        finding(
+          "listing.confusable-name",
+          "HiddenInstructions",
+          "name",
+          `${name} reads like ${lookalike.server}/${lookalike.tool.name}`,
+        ),
+      );
+  }
+  const seen = new Set<Neighbour>();
+  overlap: for (const word of self.nameWords) {
+    const bucket = neighbours.get(`w:${word}`);
+    if (bucket.length > MAX_SHARED_WORD) continue;
+    for (const neighbour of bucket) {
+      if (!other(neighbour) || neighbour.lowerName === self.lowerName || seen.has(neighbour)) continue;
+      seen.add(neighbour);
+      if (!covers(self, neighbour)) continue;
+      const effect = addedSideEffect(self, neighbour, ownFindings);
+      if (!effect) continue;
+      out.push(
+        finding(
+          "listing.overlap-side-effect",
+          "Exfiltration",
+          "description",
+          `${name} copies ${neighbour.server}/${neighbour.tool.name} and ${effect}`,
+        ),
+      );
+      break overlap;
+    }
+  }
+  if (steers(ownFindings)) {
+    for (const mentioned of self.mentioned) {
+      const holders = neighbours.get(`n:${mentioned}`);
+      const owner = holders.find(other);
+      if (!owner || mentioned === self.lowerName || holders.some((n) => !other(n))) continue;
+      const at = self.description.toLowerCase().indexOf(mentioned);
+      out.push(
+        finding(
+          "listing.steers-other-server-tool",
+          "HiddenInstructions",
+          "description",
+          `${withContext(self.description, at, at + mentioned.length)} (a tool of ${owner.server})`,
+        ),
+      );
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Inspects a listing of several servers' tools in arrival order: each tool on its own (inspectTool)
+ * and against the tools of other servers listed before it — the first server to offer a name keeps
+ * it, as in the session registry. Results in input order.
+ */
+export function inspectListing(
+  listing: readonly ListedTool[],
+  config?: InspectionConfig | CompiledInspection,
+): InspectionResult[] {
+  const compiled = resolveCompiled(config);
+  const neighbours = new NeighbourIndex();
+  return listing.map((entry) => {
+    const result = inspectTool(entry.tool, compiled);
+    const extra = listingFindings(entry, neighbours, result.findings);
+    neighbours.add(entry);
+    return withFindings(result, extra, compiled);
+  });
+}
+
+/** Bounds on what a ListingNeighbours remembers, however many tools servers make up. */
+const MAX_NEIGHBOURS = 50_000;
+
+interface Judged {
+  hash: string;
+  findings: readonly Finding[];
+}
+
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
+
+/**
+ * Listing-level inspection for a proxy that sees listings one server (or page) at a time: it
+ * remembers every server's tools and judges each definition once, when it is first seen, against
+ * the tools of other servers known then — the first server to offer a name keeps it, as in the
+ * session registry, and a later look-alike or near copy is the one flagged. An unchanged listing
+ * costs one map lookup per tool; a changed definition is judged again.
+ */
+export class ListingNeighbours {
+  /** server → lower-case name → the tool as a neighbour. */
+  readonly #tools = new Map<string, Map<string, Neighbour>>();
+  #size = 0;
+  readonly #index = new NeighbourIndex();
+  /** server NUL lower-case name → verdict on its current definition. */
+  readonly #judged = new Map<string, Judged>();
+
+  /**
+   * Records one listing page and returns each tool's listing-level findings, in input order.
+   * `hashes` are the definitions' pinning hashes, `findings` their own inspection findings.
+   */
+  judge(
+    server: string,
+    tools: readonly ToolDefinition[],
+    hashes: readonly string[],
+    findings: readonly (readonly Finding[])[],
+  ): (readonly Finding[])[] {
+    let known = this.#tools.get(server);
+    if (!known) {
+      known = new Map();
+      this.#tools.set(server, known);
+    }
+    return tools.map((tool, i) => {
+      if (typeof tool.name !== "string") return NO_FINDINGS;
+      const hash = hashes[i]!;
+      const key = `${server}\u0000${tool.name.toLowerCase()}`;
+      const cached = this.#judged.get(key);
+      if (cached && cached.hash === hash) return cached.findings;
+      const self = new Neighbour(server, tool as ToolDefinition & { name: string });
+      const found = listingFindings(self, this.#index, findings[i] ?? []);
+      const previous = known.get(self.lowerName);
+      if (previous) this.#index.remove(previous);
+      if (previous || this.#size < MAX_NEIGHBOURS) {
+        if (!previous) this.#size++;
+        known.set(self.lowerName, self);
+        this.#index.add(self);
+        this.#judged.set(key, { hash, findings: found.length === 0 ? NO_FINDINGS : found });
+      }
+      return found;
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { normalize } from "./normalize.ts";
+
+// Tool names as words and as a reader sees them; light enough for the session registry to load.
+
+/** `read_ssh_keys`, `readSshKeys`, `read-ssh keys` → [read, ssh, keys]. ASCII letters and digits only. */
+export function nameWords(text: string): string[] {
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0x20;
+    const upper = code >= 0x41 && code <= 0x5a;
+    const wordChar = upper || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
+    // A capital after a lower-case letter or digit starts a camelCase word.
+    const split = upper && start >= 0 && !isUpper(text.charCodeAt(i - 1));
+    if (start >= 0 && (!wordChar || split)) {
+      words.push(text.slice(start, i).toLowerCase());
+      start = -1;
+    }
+    if (wordChar && start < 0) start = i;
+  }
+  return words;
+}
+
+function isUpper(code: number): boolean {
+  return code >= 0x41 && code <= 0x5a;
+}
+
+/** Digits and symbols that pass for letters in a name, and letter pairs that pass for one letter. */
+const LOOKALIKE: Record<string, string> = {
+  "0": "o",
+  "1": "l",
+  i: "l",
+  "3": "e",
+  "4": "a",
+  "5": "s",
+  "@": "a",
+  $: "s",
+};
+
+/**
+ * The form of a name a reader cannot tell apart: case, separators, homoglyphs and digit lookalikes
+ * folded (`Read_Text_Fi1e`, `read-text-file`, `rеad_text_file` → `readtextflle`).
+ */
+export function confusableKey(name: string): string {
+  const folded = (isAscii(name) ? name : normalize(name).text)
+    .toLowerCase()
+    .replaceAll("rn", "m")
+    .replaceAll("vv", "w");
+  let key = "";
+  for (const ch of folded) {
+    const mapped = LOOKALIKE[ch] ?? ch;
+    if ((mapped >= "a" && mapped <= "z") || (mapped >= "0" && mapped <= "9")) key += mapped;
+  }
+  return key;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7e) return false;
+  return true;
+}
