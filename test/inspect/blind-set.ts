@@ -5,7 +5,8 @@
 // edits and refuses an entry whose source or edit target does not exist.
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { ToolDefinition } from "../../src/inspect/types.ts";
+import { compileInspection, inspectTool } from "../../src/inspect/index.ts";
+import type { Severity, ToolDefinition } from "../../src/inspect/types.ts";
 import { type BenignEntry, loadBenign } from "./corpus.ts";
 
 const blindDir = join(import.meta.dirname, "blind");
@@ -143,11 +144,13 @@ function materialise(stored: StoredEntry, index: Map<string, BenignEntry>): Tool
   if (!stored.source || !stored.edits?.length || stored.tool) {
     throw new Error(`${stored.id}: a rewrite has a source and edits and no tool`);
   }
-  const tool = structuredClone(resolveRef(index, stored.source, stored.id).tool) as unknown as Record<
-    string,
-    unknown
-  >;
-  for (const edit of stored.edits) applyEdit(tool, edit, stored.id);
+  return applyEdits(resolveRef(index, stored.source, stored.id).tool, stored.edits, stored.id);
+}
+
+/** The source definition with the edits applied (the source is not changed); errors name `id`. */
+export function applyEdits(source: ToolDefinition, edits: readonly Edit[], id: string): ToolDefinition {
+  const tool = structuredClone(source) as unknown as Record<string, unknown>;
+  for (const edit of edits) applyEdit(tool, edit, id);
   return tool as unknown as ToolDefinition;
 }
 
@@ -174,4 +177,83 @@ export function loadBlindPoisoned(): BlindPoisoned[] {
       })),
     }));
   });
+}
+
+/** Whether each tool of a listing is flagged, in listing order. */
+export type ListingJudge = (listing: readonly ListedTool[]) => boolean[];
+
+/**
+ * Judges every tool on its own with the default detectors at a threshold: what src/inspect offers
+ * today. A listing-level API (a tool judged with the other servers' tools) plugs in as another
+ * ListingJudge; see `judge` in blind-eval.ts.
+ */
+export function judgeEachAlone(threshold: Severity): ListingJudge {
+  const compiled = compileInspection({ threshold });
+  return (listing) => listing.map((entry) => inspectTool(entry.tool, compiled).flagged);
+}
+
+export interface Tally {
+  detected: number;
+  total: number;
+}
+
+export interface BlindReport {
+  poisoned: number;
+  rewrites: number;
+  injected: number;
+  benign: number;
+  packages: string[];
+  byFamily: Record<BlindFamily, Record<BlindKind | "all", Tally>>;
+  byKind: Record<BlindKind, Tally>;
+  overall: Tally;
+  falsePositives: { package: string; tool: string }[];
+  /** Per poisoned entry, in load order. */
+  results: { id: string; family: BlindFamily; kind: BlindKind; detected: boolean }[];
+}
+
+/**
+ * Runs a judge over the blind set: each poisoned tool in a listing with its neighbours (served by
+ * the neighbours' packages, the poisoned tool last), and the blind benign tools as one listing of
+ * all their servers.
+ */
+export function evaluateBlind(
+  judge: ListingJudge,
+  poisoned = loadBlindPoisoned(),
+  benign = loadBlindBenign(),
+): BlindReport {
+  const tally = (): Tally => ({ detected: 0, total: 0 });
+  const byFamily = Object.fromEntries(
+    BLIND_FAMILIES.map((family) => [family, { rewrite: tally(), injected: tally(), all: tally() }]),
+  ) as BlindReport["byFamily"];
+  const byKind = { rewrite: tally(), injected: tally() };
+  const overall = tally();
+  const results = poisoned.map((entry) => {
+    const listing = [...entry.neighbours, { server: entry.server, tool: entry.tool }];
+    const detected = judge(listing)[listing.length - 1] === true;
+    for (const t of [
+      byFamily[entry.family][entry.kind],
+      byFamily[entry.family].all,
+      byKind[entry.kind],
+      overall,
+    ]) {
+      t.total += 1;
+      if (detected) t.detected += 1;
+    }
+    return { id: entry.id, family: entry.family, kind: entry.kind, detected };
+  });
+  const benignFlags = judge(benign.map((entry) => ({ server: entry.package, tool: entry.tool })));
+  return {
+    poisoned: poisoned.length,
+    rewrites: byKind.rewrite.total,
+    injected: byKind.injected.total,
+    benign: benign.length,
+    packages: [...new Set(benign.map((entry) => `${entry.package}@${entry.version}`))],
+    byFamily,
+    byKind,
+    overall,
+    falsePositives: benign
+      .filter((_, index) => benignFlags[index])
+      .map((entry) => ({ package: entry.package, tool: entry.tool.name })),
+    results,
+  };
 }
