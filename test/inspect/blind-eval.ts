@@ -2,12 +2,14 @@
 // attack family and per kind (rewrite of a real tool / injected tool), false positives on the blind
 // benign tools, overall. Threshold High, default detectors.
 // Run: node test/inspect/blind-eval.ts [--json] [--missed]
+import { compileInspection, findingsAtOrAbove, inspectTool } from "../../src/inspect/index.ts";
 import {
   BLIND_FAMILIES,
   BLIND_KINDS,
   type BlindReport,
   evaluateBlind,
   judgeEachAlone,
+  loadBlindBenign,
   type Tally,
 } from "./blind-set.ts";
 
@@ -16,6 +18,9 @@ import {
 // here. Until then every tool is judged alone, so the listing-level families (shadowing,
 // preference, overlap) are measured on the poisoned definition's own text only.
 const judge = { name: "each tool alone (inspectTool)", run: judgeEachAlone("High") };
+
+// The single-tool findings that explain a false positive (a listing-level judge may add its own).
+const compiled = compileInspection({ threshold: "High" });
 
 const percent = ({ detected, total }: Tally) =>
   `${detected}/${total} (${total === 0 ? "-" : ((100 * detected) / total).toFixed(1)} %)`;
@@ -35,7 +40,15 @@ function printText(report: BlindReport, listMissed: boolean): void {
   console.log(`| **all** | ${kinds} | ${percent(report.overall)} |\n`);
   const fp = { detected: report.falsePositives.length, total: report.benign };
   console.log(`false positives on blind benign: ${percent(fp)}`);
-  for (const tool of report.falsePositives) console.log(`  ${tool.package} ${tool.tool}`);
+  const benignByName = new Map(
+    loadBlindBenign().map((entry) => [`${entry.package} ${entry.tool.name}`, entry.tool]),
+  );
+  for (const { package: pkg, tool } of report.falsePositives) {
+    console.log(`  ${pkg} ${tool}`);
+    const definition = benignByName.get(`${pkg} ${tool}`);
+    const findings = definition ? findingsAtOrAbove(inspectTool(definition, compiled).findings, "High") : [];
+    for (const finding of findings) console.log(`    ${finding.rule} ${finding.field}: ${finding.match}`);
+  }
   if (listMissed) {
     console.log("\nmissed:");
     for (const result of report.results.filter((r) => !r.detected)) console.log(`  ${result.id}`);
