@@ -1,7 +1,8 @@
 // Builds the benign half of the inspection corpus from real MCP servers: each package is installed
 // from npm into .cache/benign-servers/<name>, started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
-// name and installed version. Run: node scripts/collect-benign-tools.ts [package-name …]
+// name and installed version. Run: node scripts/collect-benign-tools.ts [--blind] [package-name …]
+// --blind collects the blind evaluation set instead (other packages, test/inspect/blind/benign/).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -55,9 +56,53 @@ const servers: ServerSpec[] = [
   { package: "figma-developer-mcp", args: ["--stdio"], env: { FIGMA_API_KEY: "placeholder" } },
 ];
 
+// The blind evaluation set of issue 12: packages absent from the development corpus above, collected
+// before the intent-level rules were written, so false positives on them are out of sample.
+// Tried and left out: @supabase/mcp-server-supabase (its published build imports a package it does not
+// depend on), @stripe/mcp (lists tools from Stripe's API), @heroku/mcp-server (needs the heroku CLI),
+// @modelcontextprotocol/server-redis and @bytebase/dbhub (connect to the database before listing).
+const blindServers: ServerSpec[] = [
+  { package: "@antv/mcp-server-chart" },
+  { package: "@executeautomation/playwright-mcp-server" },
+  { package: "@cyanheads/git-mcp-server" },
+  {
+    package: "@zereight/mcp-gitlab",
+    env: { GITLAB_PERSONAL_ACCESS_TOKEN: "placeholder", GITLAB_API_URL: "http://127.0.0.1:9/api/v4" },
+  },
+  { package: "@sentry/mcp-server", args: ["--access-token=placeholder"] },
+  {
+    package: "@winor30/mcp-server-datadog",
+    env: { DATADOG_API_KEY: "placeholder", DATADOG_APP_KEY: "placeholder" },
+  },
+  { package: "@shortcut/mcp", env: { SHORTCUT_API_TOKEN: "placeholder" } },
+  { package: "@mobilenext/mobile-mcp" },
+  { package: "@brave/brave-search-mcp-server", env: { BRAVE_API_KEY: "placeholder" } },
+  { package: "@mapbox/mcp-server", env: { MAPBOX_ACCESS_TOKEN: "pk.placeholder" } },
+  {
+    package: "argocd-mcp",
+    args: ["stdio"],
+    env: { ARGOCD_BASE_URL: "http://127.0.0.1:9", ARGOCD_API_TOKEN: "placeholder" },
+  },
+  { package: "@launchdarkly/mcp-server", args: ["start", "--api-key", "placeholder"] },
+  { package: "@currents/mcp", env: { CURRENTS_API_KEY: "placeholder" } },
+  { package: "@openbnb/mcp-server-airbnb" },
+  { package: "mcp-mermaid" },
+  { package: "@perplexity-ai/mcp-server", env: { PERPLEXITY_API_KEY: "placeholder" } },
+  { package: "@softeria/ms-365-mcp-server" },
+  {
+    package: "backlog-mcp-server",
+    env: { BACKLOG_DOMAIN: "example.backlog.com", BACKLOG_API_KEY: "placeholder" },
+  },
+  { package: "@bitwarden/mcp-server", env: { BW_SESSION: "placeholder" } },
+  { package: "@mondaydotcomorg/monday-api-mcp", args: ["-t", "placeholder"] },
+];
+
+const blind = process.argv.includes("--blind");
 const root = resolve(import.meta.dirname, "..");
 const cacheDir = join(root, ".cache", "benign-servers");
-const outDir = join(root, "test", "inspect", "corpus", "benign");
+const outDir = blind
+  ? join(root, "test", "inspect", "blind", "benign")
+  : join(root, "test", "inspect", "corpus", "benign");
 
 function safeName(pkg: string): string {
   return pkg.replace(/^@/, "").replace(/[/]/g, "__");
@@ -113,10 +158,10 @@ async function listTools(spec: ServerSpec, binPath: string, cwd: string): Promis
   }
 }
 
-const wanted = process.argv.slice(2);
+const wanted = process.argv.slice(2).filter((arg) => arg !== "--blind");
 mkdirSync(outDir, { recursive: true });
 let total = 0;
-for (const spec of servers) {
+for (const spec of blind ? blindServers : servers) {
   if (wanted.length > 0 && !wanted.includes(spec.package)) continue;
   try {
     const { dir, version, binPath } = install(spec);

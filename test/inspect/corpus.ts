@@ -21,8 +21,8 @@ export interface MaliciousEntry {
   tool: ToolDefinition;
 }
 
-export function loadBenign(): BenignEntry[] {
-  const dir = join(corpusDir, "benign");
+/** Every tool of every `{package, version, tools}` listing file in `dir` (the dev corpus by default). */
+export function loadBenign(dir = join(corpusDir, "benign")): BenignEntry[] {
   return readdirSync(dir).flatMap((file) => {
     const listing = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
       package: string;

@@ -1,0 +1,259 @@
+// The blind evaluation set of issue 12 (test/inspect/blind/): real benign tools from packages the
+// development corpus does not contain, and poisoned definitions written without reading the rules.
+// A poisoned rewrite is stored as its real source tool plus the edits an attacker made, so the
+// definition served is the real one with a sentence or parameter added; the loader applies the
+// edits and refuses an entry whose source or edit target does not exist.
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { compileInspection, inspectTool } from "../../src/inspect/index.ts";
+import type { Severity, ToolDefinition } from "../../src/inspect/types.ts";
+import { type BenignEntry, loadBenign } from "./corpus.ts";
+
+const blindDir = join(import.meta.dirname, "blind");
+const devBenignDir = join(import.meta.dirname, "corpus", "benign");
+
+/** Attack families of the public poisoning taxonomies named in issue 12; one file each in blind/poisoned/. */
+export const BLIND_FAMILIES = [
+  "command-injection",
+  "dependency-injection",
+  "tool-redirection",
+  "filesystem-poisoning",
+  "network-poisoning",
+  "tool-shadowing",
+  "preference-manipulation",
+  "function-overlapping",
+] as const;
+export type BlindFamily = (typeof BLIND_FAMILIES)[number];
+
+/** Families that are about a tool among its neighbours: each entry names the tools it competes with. */
+export const LISTING_FAMILIES: readonly BlindFamily[] = [
+  "tool-shadowing",
+  "preference-manipulation",
+  "function-overlapping",
+];
+
+export const BLIND_KINDS = ["rewrite", "injected"] as const;
+export type BlindKind = (typeof BLIND_KINDS)[number];
+
+/** A real tool of a benign listing, blind or development corpus. */
+export interface ToolRef {
+  package: string;
+  tool: string;
+}
+
+/** One change an attacker makes to a real definition; `at` is a JSON path into the tool. */
+export type Edit =
+  | { at: string[]; append: string }
+  | { at: string[]; prepend: string }
+  | { at: string[]; insertAfter: string; text: string }
+  | { at: string[]; set: unknown }
+  | { at: string[]; push: unknown };
+
+interface StoredEntry {
+  id: string;
+  kind: BlindKind;
+  style: string;
+  note: string;
+  /** The server the poisoned tool is served from: the source package for a rewrite served in place. */
+  server: string;
+  source?: ToolRef;
+  edits?: Edit[];
+  tool?: ToolDefinition;
+  neighbours?: ToolRef[];
+}
+
+/** A tool as it appears in a listing: which server offers it. */
+export interface ListedTool {
+  server: string;
+  tool: ToolDefinition;
+}
+
+export interface BlindPoisoned {
+  id: string;
+  family: BlindFamily;
+  kind: BlindKind;
+  style: string;
+  note: string;
+  server: string;
+  source?: ToolRef;
+  tool: ToolDefinition;
+  /** The legitimate tools a listing-level family is judged with (empty for the other families). */
+  neighbours: ListedTool[];
+}
+
+export function loadBlindBenign(): BenignEntry[] {
+  return loadBenign(join(blindDir, "benign"));
+}
+
+function benignIndex(): Map<string, BenignEntry> {
+  const index = new Map<string, BenignEntry>();
+  for (const entry of [...loadBenign(devBenignDir), ...loadBlindBenign()]) {
+    index.set(`${entry.package}\u0000${entry.tool.name}`, entry);
+  }
+  return index;
+}
+
+function resolveRef(index: Map<string, BenignEntry>, ref: ToolRef, id: string): BenignEntry {
+  const entry = index.get(`${ref.package}\u0000${ref.tool}`);
+  if (!entry) throw new Error(`${id}: no benign tool ${ref.tool} of ${ref.package}`);
+  return entry;
+}
+
+function container(root: unknown, path: string[], id: string): Record<string, unknown> {
+  let node = root;
+  for (const key of path) {
+    if (typeof node !== "object" || node === null || !(key in node)) {
+      throw new Error(`${id}: edit path ${path.join(".")} does not exist at ${key}`);
+    }
+    node = (node as Record<string, unknown>)[key];
+  }
+  if (typeof node !== "object" || node === null) throw new Error(`${id}: ${path.join(".")} is not an object`);
+  return node as Record<string, unknown>;
+}
+
+function applyEdit(tool: Record<string, unknown>, edit: Edit, id: string): void {
+  const parent = container(tool, edit.at.slice(0, -1), id);
+  const key = edit.at[edit.at.length - 1] ?? "";
+  const current = parent[key];
+  const where = edit.at.join(".");
+  if ("set" in edit) {
+    parent[key] = edit.set;
+  } else if ("push" in edit) {
+    if (!Array.isArray(current)) throw new Error(`${id}: ${where} is not an array`);
+    current.push(edit.push);
+  } else {
+    if (typeof current !== "string") throw new Error(`${id}: ${where} is not a string`);
+    if ("append" in edit) parent[key] = current + edit.append;
+    else if ("prepend" in edit) parent[key] = edit.prepend + current;
+    else {
+      const at = current.indexOf(edit.insertAfter);
+      if (at < 0) throw new Error(`${id}: ${where} does not contain ${JSON.stringify(edit.insertAfter)}`);
+      const end = at + edit.insertAfter.length;
+      parent[key] = current.slice(0, end) + edit.text + current.slice(end);
+    }
+  }
+}
+
+function materialise(stored: StoredEntry, index: Map<string, BenignEntry>): ToolDefinition {
+  if (stored.kind === "injected") {
+    if (!stored.tool || stored.source || stored.edits) {
+      throw new Error(`${stored.id}: an injected entry has a tool and no source or edits`);
+    }
+    return stored.tool;
+  }
+  if (!stored.source || !stored.edits?.length || stored.tool) {
+    throw new Error(`${stored.id}: a rewrite has a source and edits and no tool`);
+  }
+  return applyEdits(resolveRef(index, stored.source, stored.id).tool, stored.edits, stored.id);
+}
+
+/** The source definition with the edits applied (the source is not changed); errors name `id`. */
+export function applyEdits(source: ToolDefinition, edits: readonly Edit[], id: string): ToolDefinition {
+  const tool = structuredClone(source) as unknown as Record<string, unknown>;
+  for (const edit of edits) applyEdit(tool, edit, id);
+  return tool as unknown as ToolDefinition;
+}
+
+export function loadBlindPoisoned(): BlindPoisoned[] {
+  const index = benignIndex();
+  const dir = join(blindDir, "poisoned");
+  return readdirSync(dir).flatMap((file) => {
+    const family = basename(file, ".json") as BlindFamily;
+    if (!BLIND_FAMILIES.includes(family))
+      throw new Error(`blind/poisoned/${file}: not a family of BLIND_FAMILIES`);
+    const stored = JSON.parse(readFileSync(join(dir, file), "utf8")) as StoredEntry[];
+    return stored.map((entry) => ({
+      id: entry.id,
+      family,
+      kind: entry.kind,
+      style: entry.style,
+      note: entry.note,
+      server: entry.server,
+      ...(entry.source ? { source: entry.source } : {}),
+      tool: materialise(entry, index),
+      neighbours: (entry.neighbours ?? []).map((ref) => ({
+        server: ref.package,
+        tool: resolveRef(index, ref, entry.id).tool,
+      })),
+    }));
+  });
+}
+
+/** Whether each tool of a listing is flagged, in listing order. */
+export type ListingJudge = (listing: readonly ListedTool[]) => boolean[];
+
+/**
+ * Judges every tool on its own with the default detectors at a threshold: what src/inspect offers
+ * today. A listing-level API (a tool judged with the other servers' tools) plugs in as another
+ * ListingJudge; see `judge` in blind-eval.ts.
+ */
+export function judgeEachAlone(threshold: Severity): ListingJudge {
+  const compiled = compileInspection({ threshold });
+  return (listing) => listing.map((entry) => inspectTool(entry.tool, compiled).flagged);
+}
+
+export interface Tally {
+  detected: number;
+  total: number;
+}
+
+export interface BlindReport {
+  poisoned: number;
+  rewrites: number;
+  injected: number;
+  benign: number;
+  packages: string[];
+  byFamily: Record<BlindFamily, Record<BlindKind | "all", Tally>>;
+  byKind: Record<BlindKind, Tally>;
+  overall: Tally;
+  falsePositives: { package: string; tool: string }[];
+  /** Per poisoned entry, in load order. */
+  results: { id: string; family: BlindFamily; kind: BlindKind; detected: boolean }[];
+}
+
+/**
+ * Runs a judge over the blind set: each poisoned tool in a listing with its neighbours (served by
+ * the neighbours' packages, the poisoned tool last), and the blind benign tools as one listing of
+ * all their servers.
+ */
+export function evaluateBlind(
+  judge: ListingJudge,
+  poisoned = loadBlindPoisoned(),
+  benign = loadBlindBenign(),
+): BlindReport {
+  const tally = (): Tally => ({ detected: 0, total: 0 });
+  const byFamily = Object.fromEntries(
+    BLIND_FAMILIES.map((family) => [family, { rewrite: tally(), injected: tally(), all: tally() }]),
+  ) as BlindReport["byFamily"];
+  const byKind = { rewrite: tally(), injected: tally() };
+  const overall = tally();
+  const results = poisoned.map((entry) => {
+    const listing = [...entry.neighbours, { server: entry.server, tool: entry.tool }];
+    const detected = judge(listing)[listing.length - 1] === true;
+    for (const t of [
+      byFamily[entry.family][entry.kind],
+      byFamily[entry.family].all,
+      byKind[entry.kind],
+      overall,
+    ]) {
+      t.total += 1;
+      if (detected) t.detected += 1;
+    }
+    return { id: entry.id, family: entry.family, kind: entry.kind, detected };
+  });
+  const benignFlags = judge(benign.map((entry) => ({ server: entry.package, tool: entry.tool })));
+  return {
+    poisoned: poisoned.length,
+    rewrites: byKind.rewrite.total,
+    injected: byKind.injected.total,
+    benign: benign.length,
+    packages: [...new Set(benign.map((entry) => `${entry.package}@${entry.version}`))],
+    byFamily,
+    byKind,
+    overall,
+    falsePositives: benign
+      .filter((_, index) => benignFlags[index])
+      .map((entry) => ({ package: entry.package, tool: entry.tool.name })),
+    results,
+  };
+}
