@@ -9,15 +9,16 @@ import {
   type BlindReport,
   evaluateBlind,
   judgeEachAlone,
+  judgeWithListing,
   loadBlindBenign,
   type Tally,
 } from "./blind-set.ts";
 
-// The one place a listing-level API plugs in: when src/inspect judges a tool together with the
-// other servers' tools, wrap it as a ListingJudge (listing in, flagged per tool out) and use it
-// here. Until then every tool is judged alone, so the listing-level families (shadowing,
-// preference, overlap) are measured on the poisoned definition's own text only.
-const judge = { name: "each tool alone (inspectTool)", run: judgeEachAlone("High") };
+// `--alone` judges every tool by itself (single-tool rules only, as before listing analysis existed);
+// by default each tool is judged with its neighbours on other servers, as the MCP catalog does.
+const judge = process.argv.includes("--alone")
+  ? { name: "each tool alone (inspectTool)", run: judgeEachAlone("High") }
+  : { name: "with its listing neighbours (inspectListing)", run: judgeWithListing("High") };
 
 // The single-tool findings that explain a false positive (a listing-level judge may add its own).
 const compiled = compileInspection({ threshold: "High" });

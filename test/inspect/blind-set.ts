@@ -5,7 +5,7 @@
 // edits and refuses an entry whose source or edit target does not exist.
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { compileInspection, inspectTool } from "../../src/inspect/index.ts";
+import { compileInspection, inspectListing, inspectTool, type ListedTool } from "../../src/inspect/index.ts";
 import type { Severity, ToolDefinition } from "../../src/inspect/types.ts";
 import { type BenignEntry, loadBenign } from "./corpus.ts";
 
@@ -62,11 +62,7 @@ interface StoredEntry {
   neighbours?: ToolRef[];
 }
 
-/** A tool as it appears in a listing: which server offers it. */
-export interface ListedTool {
-  server: string;
-  tool: ToolDefinition;
-}
+export type { ListedTool };
 
 export interface BlindPoisoned {
   id: string;
@@ -182,14 +178,16 @@ export function loadBlindPoisoned(): BlindPoisoned[] {
 /** Whether each tool of a listing is flagged, in listing order. */
 export type ListingJudge = (listing: readonly ListedTool[]) => boolean[];
 
-/**
- * Judges every tool on its own with the default detectors at a threshold: what src/inspect offers
- * today. A listing-level API (a tool judged with the other servers' tools) plugs in as another
- * ListingJudge; see `judge` in blind-eval.ts.
- */
+/** Judges every tool on its own with the default detectors at a threshold (single-tool rules only). */
 export function judgeEachAlone(threshold: Severity): ListingJudge {
   const compiled = compileInspection({ threshold });
   return (listing) => listing.map((entry) => inspectTool(entry.tool, compiled).flagged);
+}
+
+/** Judges every tool with the tools listed before it on other servers, as the MCP catalog does. */
+export function judgeWithListing(threshold: Severity): ListingJudge {
+  const compiled = compileInspection({ threshold });
+  return (listing) => inspectListing(listing, compiled).map((result) => result.flagged);
 }
 
 export interface Tally {
