@@ -14,6 +14,7 @@ import { formatEvent, SseCanonicaliser } from "./sse.ts";
 import {
   decodedBody,
   decodedRequestBody,
+  discardBody,
   forwardableRequestHeaders,
   forwardableResponseHeaders,
   isRedirect,
@@ -425,7 +426,7 @@ export function llmRoute(
       });
       upstreamDuration.observe({ dialect: dialect.name }, (performance.now() - started) / 1000);
       if (isRedirect(response.statusCode)) {
-        response.body.destroy();
+        discardBody(response.body);
         throw redirectRefused(response.statusCode);
       }
       if (response.statusCode < 200 || response.statusCode >= 300) {

@@ -66,6 +66,15 @@ export function forwardableResponseHeaders(
   return out;
 }
 
+/**
+ * Drops an upstream answer's body unread. undici reports a destroyed body with an "error" event,
+ * which must have a listener: unheard, it would be an uncaught exception.
+ */
+export function discardBody(body: Readable): void {
+  body.on("error", () => {});
+  body.destroy();
+}
+
 /** A status whose Location a fetch client follows on its own (304 is a cache answer, not a redirect). */
 export function isRedirect(status: number): boolean {
   return status >= 300 && status < 400 && status !== 304;
@@ -138,7 +147,7 @@ export class Upstream {
       signal,
     });
     if (options.refuseRedirects && isRedirect(response.statusCode)) {
-      response.body.destroy();
+      discardBody(response.body);
       throw redirectRefused(response.statusCode);
     }
     res.writeHead(response.statusCode, forwardableResponseHeaders(response.headers));
@@ -239,7 +248,7 @@ async function* boundedDecode(
     throw new ResponseRefused(`the response body is not valid ${coding}`, "content encoding");
   } finally {
     decoder?.destroy();
-    if (!body.readableEnded) body.destroy();
+    if (!body.readableEnded) discardBody(body);
   }
 }
 
