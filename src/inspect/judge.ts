@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
-import type { VerdictStore } from "../state/types.ts";
 import { canonicalJson, pinnedView } from "./pinning.ts";
 import {
   type Category,
@@ -352,6 +351,22 @@ export interface JudgeObserver {
 const VERDICT_TTL_MS = 7 * 24 * 3600 * 1000;
 /** How often a pod that lost the claim looks for the winner's verdict. */
 const POLL_MS = 100;
+/** Model-judge verdicts shared across the cluster: one model call per definition (src/inspect/judge.ts). */
+export interface VerdictStore {
+  /** Recorded verdicts (JSON) for these keys, undefined where none. */
+  getVerdicts(keys: string[]): Promise<(string | undefined)[]>;
+  /** Claims asking the judge about `key` for `ttlMs` (first caller wins); true when this caller got it. */
+  claimVerdict(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  putVerdict(key: string, verdict: string, ttlMs: number): Promise<void>;
+}
+
+/** A process that shares verdicts with no one (a one-shot scan): every claim is its own. */
+const UNSHARED: VerdictStore = {
+  getVerdicts: async (keys) => keys.map(() => undefined),
+  claimVerdict: async () => true,
+  putVerdict: async () => {},
+};
+
 const MAX_LOCAL_VERDICTS = 50_000;
 
 /**
@@ -374,14 +389,15 @@ export class ModelJudge {
 
   constructor(options: {
     settings: JudgeSettings;
-    store: VerdictStore;
+    /** Where verdicts are shared with other processes; none for a process on its own. */
+    store?: VerdictStore;
     fetch?: typeof fetch;
     now?: () => number;
     observer?: JudgeObserver;
     owner?: string;
   }) {
     this.settings = options.settings;
-    this.#store = options.store;
+    this.#store = options.store ?? UNSHARED;
     this.#fetch = options.fetch ?? fetch;
     this.#now = options.now ?? Date.now;
     this.#observer = options.observer ?? {};

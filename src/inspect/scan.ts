@@ -236,8 +236,7 @@ async function judged(
   };
   let judge: ModelJudge;
   try {
-    const { MemoryStore } = await import("../state/memory.ts");
-    judge = new ModelJudge({ settings: judgeSettings(spec), store: new MemoryStore() });
+    judge = new ModelJudge({ settings: judgeSettings(spec) });
   } catch (error) {
     if (error instanceof JudgeConfigError) throw new UsageError(`--judge: ${error.message}`);
     throw error;

@@ -9,6 +9,7 @@
  */
 
 import type { CallRecord, SessionState, ShadowedTool } from "../analyzer/types.ts";
+import type { VerdictStore } from "../inspect/judge.ts";
 
 export interface RateLimitCharge {
   /** Store key suffix: the limit's identity plus its scope (pod or namespace). */
@@ -77,14 +78,7 @@ export interface AuditQuery {
   limit: number;
 }
 
-/** Model-judge verdicts shared across the cluster: one model call per definition (src/inspect/judge.ts). */
-export interface VerdictStore {
-  /** Recorded verdicts (JSON) for these keys, undefined where none. */
-  getVerdicts(keys: string[]): Promise<(string | undefined)[]>;
-  /** Claims asking the judge about `key` for `ttlMs` (first caller wins); true when this caller got it. */
-  claimVerdict(key: string, owner: string, ttlMs: number): Promise<boolean>;
-  putVerdict(key: string, verdict: string, ttlMs: number): Promise<void>;
-}
+export type { VerdictStore };
 
 export interface StateStore extends VerdictStore {
   /** The one round trip of a decision: GCRA over `charges` (all or nothing) and the window append. */
