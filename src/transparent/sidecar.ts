@@ -138,7 +138,9 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     : undefined;
   const explicitAddress = await explicit?.listen();
   let closing = false;
-  const admin = options.admin ? createAdminServer(() => !closing && source.ready()) : undefined;
+  const admin = options.admin
+    ? createAdminServer(() => !closing && source.ready(), [], { remoteMetricsOnly: true })
+    : undefined;
   let adminAddress: AddressInfo | undefined;
   if (admin && options.admin) {
     await admin.listen({ host: options.admin.host, port: options.admin.port });

@@ -14,8 +14,26 @@ import type {
 
 export const PROXY_UID = 1337;
 export const PROXY_PORT = 15001;
-export const ADMIN_ADDRESS = "127.0.0.1:15020";
+export const ADMIN_PORT = 15020;
+/** Where the probes reach the sidecar's admin server (inside the pod). */
+export const ADMIN_ADDRESS = `127.0.0.1:${ADMIN_PORT}`;
+/** The sidecar's admin server listens on every address: /metrics only for clients outside the pod. */
+export const ADMIN_LISTEN = `[::]:${ADMIN_PORT}`;
+export const ADMIN_PORT_NAME = "toolwall-admin";
 export const INJECT_ANNOTATION = "toolwall.io/inject";
+/** Per-pod sidecar resources, like Istio's sidecar.istio.io/proxyCPU…: request and limit. */
+export const SIDECAR_RESOURCE_ANNOTATIONS = {
+  "toolwall.io/sidecar-cpu": ["requests", "cpu"],
+  "toolwall.io/sidecar-memory": ["requests", "memory"],
+  "toolwall.io/sidecar-cpu-limit": ["limits", "cpu"],
+  "toolwall.io/sidecar-memory-limit": ["limits", "memory"],
+} as const;
+/** Prometheus' annotation-based discovery; set only when the pod does not use it itself. */
+const PROMETHEUS_ANNOTATIONS = {
+  "prometheus.io/scrape": "true",
+  "prometheus.io/port": String(ADMIN_PORT),
+  "prometheus.io/path": "/metrics",
+};
 export const STATUS_ANNOTATION = "toolwall.io/status";
 export const NAMESPACE_LABEL = "toolwall.io/injection";
 export const TOKEN_AUDIENCE = "toolwall";
@@ -56,8 +74,11 @@ export const defaultInjectionConfig: InjectionConfig = {
   controllerUrl: "http://toolwall-controller.toolwall-system.svc:8443",
   redisUrl: "",
   tokenExpirationSeconds: 3600,
-  sidecarResources: { requests: { cpu: "50m", memory: "64Mi" }, limits: { memory: "256Mi" } },
-  initResources: { requests: { cpu: "10m", memory: "32Mi" }, limits: { memory: "64Mi" } },
+  // Measured on a real node (docs/benchmarks.md): the sidecar idles near 215 MB and grew to ~450 MB
+  // at 64 concurrent requests; `toolwall init` peaks at ~83 MB. An OOM-killed sidecar is a pod
+  // without egress, so the limits leave headroom.
+  sidecarResources: { requests: { cpu: "100m", memory: "256Mi" }, limits: { memory: "768Mi" } },
+  initResources: { requests: { cpu: "50m", memory: "96Mi" }, limits: { memory: "160Mi" } },
 };
 
 /** Environment variables that make common runtimes trust the pod CA, and the file each points at. */
@@ -91,14 +112,78 @@ export function injectPod(input: V1Pod, config: InjectionConfig): InjectionResul
   removeInjected(pod);
   const bypass = bypassRefusal(pod);
   if (bypass) return { outcome: "rejected", message: bypass };
+  const resources = sidecarResources(annotations, config.sidecarResources);
+  if (typeof resources === "string") return { outcome: "rejected", message: resources };
 
   const spec = pod.spec!;
-  spec.initContainers = [initContainer(config), sidecarContainer(config), ...(spec.initContainers ?? [])];
+  spec.initContainers = [
+    initContainer(config),
+    sidecarContainer({ ...config, sidecarResources: resources }),
+    ...(spec.initContainers ?? []),
+  ];
   spec.volumes = [...(spec.volumes ?? []), ...volumes(config)];
   for (const container of [...spec.initContainers.slice(2), ...spec.containers]) addTrust(container, true);
   pod.metadata ??= {};
-  pod.metadata.annotations = { ...pod.metadata.annotations, [STATUS_ANNOTATION]: statusAnnotation(config) };
+  const scraped = Object.keys(pod.metadata.annotations ?? {}).some((key) => key.startsWith("prometheus.io/"));
+  pod.metadata.annotations = {
+    ...(scraped ? {} : PROMETHEUS_ANNOTATIONS),
+    ...pod.metadata.annotations,
+    [STATUS_ANNOTATION]: statusAnnotation(config),
+  };
   return { outcome: "injected", pod };
+}
+
+/** Kubernetes resource quantities: 100m, 0.5, 256Mi, 1G, 1e3. */
+const QUANTITY = /^[+]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+|m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/;
+
+type Resources = NonNullable<V1Container["resources"]>;
+
+/**
+ * `{"requests": {"cpu": "100m", "memory": "256Mi"}, "limits": {"memory": "768Mi"}}` (the chart's
+ * values as JSON), or why it is not.
+ */
+export function parseResources(text: string, what: string): Resources {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`${what}: not JSON: ${text.slice(0, 60)}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error(`${what}: expected {"requests": {…}, "limits": {…}}`);
+  const result: Resources = {};
+  for (const [kind, entries] of Object.entries(value)) {
+    if (kind !== "requests" && kind !== "limits") throw new Error(`${what}: unknown key '${kind}'`);
+    if (typeof entries !== "object" || entries === null)
+      throw new Error(`${what}.${kind}: expected an object`);
+    const quantities: Record<string, string> = {};
+    for (const [resource, quantity] of Object.entries(entries)) {
+      if (resource !== "cpu" && resource !== "memory")
+        throw new Error(`${what}.${kind}: only cpu and memory, got '${resource}'`);
+      if (!QUANTITY.test(String(quantity)))
+        throw new Error(`${what}.${kind}.${resource}: '${String(quantity)}' is not a Kubernetes quantity`);
+      quantities[resource] = String(quantity);
+    }
+    result[kind] = quantities;
+  }
+  return result;
+}
+
+/** The sidecar's resources with the pod's annotations applied, or why an annotation is refused. */
+function sidecarResources(
+  annotations: Record<string, string>,
+  defaults: NonNullable<V1Container["resources"]>,
+): NonNullable<V1Container["resources"]> | string {
+  const resources = { requests: { ...defaults.requests }, limits: { ...defaults.limits } };
+  for (const [key, [kind, resource]] of Object.entries(SIDECAR_RESOURCE_ANNOTATIONS)) {
+    const value = annotations[key];
+    if (value === undefined) continue;
+    if (!QUANTITY.test(value.trim())) {
+      return `annotation ${key}: "${value.slice(0, 40)}" is not a Kubernetes quantity (e.g. ${resource === "cpu" ? "100m" : "256Mi"})`;
+    }
+    resources[kind][resource] = value.trim();
+  }
+  return resources;
 }
 
 /**
@@ -234,7 +319,10 @@ function initContainer(config: InjectionConfig): V1Container {
   };
 }
 
-/** The admin server listens on loopback only, so the kubelet cannot reach it: the probe runs inside. */
+/**
+ * The admin server answers /readyz on loopback only (clients outside the pod get /metrics alone), so
+ * the probe runs inside the pod.
+ */
 function readyProbe(): V1Probe {
   return {
     exec: {
@@ -265,7 +353,7 @@ function sidecarContainer(config: InjectionConfig): V1Container {
       "--listen",
       `[::]:${PROXY_PORT}`,
       "--admin",
-      ADMIN_ADDRESS,
+      ADMIN_LISTEN,
       "--ca-dir",
       CA_DIR,
       "--controller-url",
@@ -283,6 +371,7 @@ function sidecarContainer(config: InjectionConfig): V1Container {
       fieldEnv("TOOLWALL_SERVICE_ACCOUNT", "spec.serviceAccountName"),
       ...(config.redisUrl ? [{ name: "TOOLWALL_REDIS_URL", value: config.redisUrl }] : []),
     ],
+    ports: [{ name: ADMIN_PORT_NAME, containerPort: ADMIN_PORT, protocol: "TCP" }],
     resources: config.sidecarResources,
     startupProbe: readyProbe(),
     securityContext: {

@@ -332,6 +332,8 @@ export async function ensureImages(
     }
     result[name] = { name: images[name], key, built: !current, seconds: (Date.now() - started) / 1000 };
   }
+  // A rebuilt image leaves its predecessor's layers behind, untagged.
+  if (Object.values(result).some((image) => image.built)) await buildah(["rmi", "--prune"]).catch(() => "");
   return result as Record<ImageName, BuiltImage>;
 }
 

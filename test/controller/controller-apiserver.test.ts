@@ -253,6 +253,29 @@ describeWithControlPlane("toolwall controller on a real API server", () => {
     expect(broken!.conditions!.find((c) => c.type === "Ready")?.status).toBe("False");
   });
 
+  it("records a Warning Event on a policy that does not compile, as `kubectl describe` shows it", async () => {
+    const events = await eventually("compile event", async () => {
+      const listed = await kubectl(plane, [
+        "get",
+        "events.events.k8s.io",
+        "-n",
+        agents,
+        "--field-selector",
+        "regarding.name=broken,regarding.kind=MCPPolicy",
+        "-o",
+        "json",
+      ]);
+      const items = (JSON.parse(listed.stdout || "{}") as { items?: Record<string, unknown>[] }).items ?? [];
+      return items.length > 0 ? items : undefined;
+    });
+    expect(events[0]).toMatchObject({
+      type: "Warning",
+      reason: "InvalidSpec",
+      reportingController: "toolwall.io/controller",
+    });
+    expect(events[0]!.note).toMatch(/invalid RE2/);
+  });
+
   it("counts matched pods as pods come and go", async () => {
     await createPod(agents, "research-2", { app: "research" });
     await eventually("matchedPods 2", async () =>
