@@ -53,6 +53,15 @@ export const TRUST_BUNDLE_FILE = `${CA_DIR}/ca-bundle.pem`;
 
 const RESERVED_CONTAINERS = [INIT_CONTAINER, SIDECAR_CONTAINER];
 const RESERVED_VOLUMES = [CA_VOLUME, TOKEN_VOLUME, STATE_VOLUME];
+/** Injected only when the pod asks for it (toolwall.io/upstream-ca-configmap). */
+export const UPSTREAM_CA_VOLUME = "toolwall-upstream-ca";
+export const UPSTREAM_CA_DIR = "/var/run/toolwall/upstream-ca";
+/**
+ * A ConfigMap in the pod's namespace whose key ca.crt (PEM) the sidecar trusts, besides the public
+ * roots, for the upstreams it connects to (a provider or MCP server behind a private CA).
+ */
+export const UPSTREAM_CA_ANNOTATION = "toolwall.io/upstream-ca-configmap";
+const NAMED_VOLUMES = [...RESERVED_VOLUMES, UPSTREAM_CA_VOLUME];
 const BYPASS_CAPABILITIES = new Set(["NET_ADMIN", "NET_RAW", "ALL"]);
 
 export interface InjectionConfig {
@@ -114,14 +123,27 @@ export function injectPod(input: V1Pod, config: InjectionConfig): InjectionResul
   if (bypass) return { outcome: "rejected", message: bypass };
   const resources = sidecarResources(annotations, config.sidecarResources);
   if (typeof resources === "string") return { outcome: "rejected", message: resources };
+  const upstreamCa = annotations[UPSTREAM_CA_ANNOTATION];
+  if (upstreamCa !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(upstreamCa)) {
+    return {
+      outcome: "rejected",
+      message: `annotation ${UPSTREAM_CA_ANNOTATION}: "${upstreamCa.slice(0, 60)}" is not a ConfigMap name`,
+    };
+  }
 
   const spec = pod.spec!;
   spec.initContainers = [
     initContainer(config),
-    sidecarContainer({ ...config, sidecarResources: resources }),
+    sidecarContainer({ ...config, sidecarResources: resources }, upstreamCa),
     ...(spec.initContainers ?? []),
   ];
   spec.volumes = [...(spec.volumes ?? []), ...volumes(config)];
+  if (upstreamCa !== undefined) {
+    spec.volumes.push({
+      name: UPSTREAM_CA_VOLUME,
+      configMap: { name: upstreamCa, items: [{ key: "ca.crt", path: "ca.crt" }] },
+    });
+  }
   for (const container of [...spec.initContainers.slice(2), ...spec.containers]) addTrust(container, true);
   pod.metadata ??= {};
   const scraped = Object.keys(pod.metadata.annotations ?? {}).some((key) => key.startsWith("prometheus.io/"));
@@ -214,7 +236,7 @@ function reservedNameRefusal(pod: V1Pod): string | undefined {
   const containers = [...(spec.initContainers ?? []), ...spec.containers];
   const clash = containers.find((c) => RESERVED_CONTAINERS.includes(c.name));
   if (clash) return `container name "${clash.name}" is reserved for Toolwall's injected containers`;
-  const volume = (spec.volumes ?? []).find((v) => RESERVED_VOLUMES.includes(v.name));
+  const volume = (spec.volumes ?? []).find((v) => NAMED_VOLUMES.includes(v.name));
   if (volume) return `volume name "${volume.name}" is reserved for Toolwall's injected volumes`;
   return undefined;
 }
@@ -227,7 +249,7 @@ function removeInjected(pod: V1Pod): void {
     if (spec.initContainers.length === 0) delete spec.initContainers;
   }
   if (spec.volumes) {
-    spec.volumes = spec.volumes.filter((v) => !RESERVED_VOLUMES.includes(v.name));
+    spec.volumes = spec.volumes.filter((v) => !NAMED_VOLUMES.includes(v.name));
     if (spec.volumes.length === 0) delete spec.volumes;
   }
 }
@@ -342,7 +364,8 @@ function fieldEnv(name: string, fieldPath: string): V1EnvVar {
   return { name, valueFrom: { fieldRef: { fieldPath } } };
 }
 
-function sidecarContainer(config: InjectionConfig): V1Container {
+function sidecarContainer(config: InjectionConfig, upstreamCaConfigMap?: string): V1Container {
+  const upstreamCa = upstreamCaConfigMap !== undefined;
   return {
     name: SIDECAR_CONTAINER,
     image: config.image,
@@ -362,6 +385,7 @@ function sidecarContainer(config: InjectionConfig): V1Container {
       `${TOKEN_DIR}/token`,
       "--bundle-dir",
       STATE_DIR,
+      ...(upstreamCa ? ["--extra-ca", `${UPSTREAM_CA_DIR}/ca.crt`] : []),
     ],
     // The pod name is unknown at admission for generateName pods: the kubelet fills it in.
     env: [
@@ -388,6 +412,7 @@ function sidecarContainer(config: InjectionConfig): V1Container {
       { name: CA_VOLUME, mountPath: CA_DIR },
       { name: TOKEN_VOLUME, mountPath: TOKEN_DIR, readOnly: true },
       { name: STATE_VOLUME, mountPath: STATE_DIR },
+      ...(upstreamCa ? [{ name: UPSTREAM_CA_VOLUME, mountPath: UPSTREAM_CA_DIR, readOnly: true }] : []),
     ],
   };
 }
