@@ -228,7 +228,11 @@ export class Controller {
       await this.#events.createNamespacedEvent({
         namespace: policy.namespace,
         body: {
-          metadata: { generateName: `${policy.name}.`, namespace: policy.namespace },
+          // NAME.<hex time>, as client-go's recorder names events (generateName may not end in ".").
+          metadata: {
+            name: `${policy.name}.${(Date.now() * 1000).toString(16)}`,
+            namespace: policy.namespace,
+          },
           eventTime: new V1MicroTime(now),
           reportingController: "toolwall.io/controller",
           reportingInstance: this.#identity,

@@ -27,6 +27,7 @@ export const images = {
   coredns: "localhost/toolwall-test/coredns:1",
   redis: `localhost/toolwall-test/redis:${DEBIAN_SUITE}`,
   toolwall: "localhost/toolwall:dev",
+  peers: "localhost/toolwall-test/peers:1",
 } as const;
 
 export type ImageName = keyof typeof images;
@@ -123,7 +124,33 @@ export async function imageKey(name: ImageName): Promise<string> {
       return hash(await imageKey("debian"), await readFile(join(import.meta.dirname, "redis.Dockerfile")));
     case "toolwall":
       return toolwallKey();
+    case "peers":
+      return peersKey();
   }
+}
+
+const peersDir = join(import.meta.dirname, "peers");
+const peersDockerfile = join(import.meta.dirname, "peers.Dockerfile");
+
+async function peersKey(): Promise<string> {
+  const parts: (string | Buffer)[] = [];
+  for (const path of [
+    peersDockerfile,
+    join(repoRoot, "package.json"),
+    join(repoRoot, "package-lock.json"),
+    ...(await filesUnder(peersDir)),
+  ]) {
+    parts.push(relative(repoRoot, path), await readFile(path));
+  }
+  return hash(await imageKey("node"), ...parts);
+}
+
+/** The peers image's context: the lock file and the peer programs, nothing else of the tree. */
+export async function peersContext(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  for (const name of ["package.json", "package-lock.json"]) await cp(join(repoRoot, name), join(dir, name));
+  await cp(peersDir, join(dir, "peers"), { recursive: true });
+  return dir;
 }
 
 async function commitFromScratch(
@@ -302,11 +329,19 @@ async function buildImage(name: ImageName, key: string, log: Log): Promise<void>
       );
     case "toolwall":
       return buildFromDockerfile(images.toolwall, key, join(repoRoot, "Dockerfile"), repoRoot, log);
+    case "peers": {
+      const context = await peersContext(join(imagesDir(), "peers-context"));
+      try {
+        return await buildFromDockerfile(images.peers, key, peersDockerfile, context, log);
+      } finally {
+        await rm(context, { recursive: true, force: true });
+      }
+    }
   }
 }
 
 /** Order matters: the Node base comes from the Debian one, Redis and Toolwall from them. */
-const buildOrder: ImageName[] = ["debian", "node", "pause", "coredns", "redis", "toolwall"];
+const buildOrder: ImageName[] = ["debian", "node", "pause", "coredns", "redis", "toolwall", "peers"];
 
 export interface BuiltImage {
   name: string;

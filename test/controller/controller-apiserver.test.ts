@@ -255,18 +255,16 @@ describeWithControlPlane("toolwall controller on a real API server", () => {
 
   it("records a Warning Event on a policy that does not compile, as `kubectl describe` shows it", async () => {
     const events = await eventually("compile event", async () => {
-      const listed = await kubectl(plane, [
-        "get",
-        "events.events.k8s.io",
-        "-n",
-        agents,
-        "--field-selector",
-        "regarding.name=broken,regarding.kind=MCPPolicy",
-        "-o",
-        "json",
-      ]);
-      const items = (JSON.parse(listed.stdout || "{}") as { items?: Record<string, unknown>[] }).items ?? [];
+      const listed = await kubectl(plane, ["get", "events.events.k8s.io", "-n", agents, "-o", "json"]);
+      expect(listed.code, listed.stderr).toBe(0);
+      const items = (JSON.parse(listed.stdout) as { items: Record<string, unknown>[] }).items.filter(
+        (event) => (event.regarding as { kind?: string; name?: string }).name === "broken",
+      );
       return items.length > 0 ? items : undefined;
+    }).catch((error: Error) => {
+      throw new Error(
+        `${error.message}; controller logs: ${replicas.map((r) => r.log.join("")).join(" | ")}`,
+      );
     });
     expect(events[0]).toMatchObject({
       type: "Warning",
