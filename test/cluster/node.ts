@@ -87,7 +87,7 @@ async function setUpNetwork(): Promise<void> {
 }
 
 function containerdConfig(): string {
-  const cri = '[plugins."io.containerd.grpc.v1.cri"]';
+  const cri = 'plugins."io.containerd.grpc.v1.cri"';
   return `version = 2
 root = "${paths.containerdRoot()}"
 state = "${join(NODE.stateDir, "containerd")}"
@@ -99,24 +99,24 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
 [ttrpc]
   address = "${paths.socket()}.ttrpc"
 
-${cri}
+[${cri}]
   sandbox_image = "${images.pause}"
   # These VMs withhold CAP_SYS_RESOURCE: the kubelet's oom_score_adj of -998 for a sandbox would make
   # every runc start fail ("can't get final child's PID from pipe: EOF").
   restrict_oom_score_adj = true
   enable_selinux = false
 
-${cri}.containerd]
+[${cri}.containerd]
   snapshotter = "overlayfs"
   default_runtime_name = "runc"
 
-${cri}.containerd.runtimes.runc]
+[${cri}.containerd.runtimes.runc]
   runtime_type = "io.containerd.runc.v2"
 
-${cri}.containerd.runtimes.runc.options]
+[${cri}.containerd.runtimes.runc.options]
   SystemdCgroup = false
 
-${cri}.cni]
+[${cri}.cni]
   bin_dir = "/usr/lib/cni"
   conf_dir = "${join(NODE.stateDir, "cni")}"
 `;

@@ -1,6 +1,8 @@
 /**
  * Egress probes from the agent container: a TCP connection to an undeclared destination, a UDP
  * datagram to an echo peer, and an IPv6 connection. Prints what each achieved as one JSON line.
+ * `probe.ts loop HOST SECONDS` keeps connecting to HOST:8080 and counts the outcomes (used while the
+ * sidecar restarts: nothing may escape).
  */
 import { createSocket } from "node:dgram";
 import { connect } from "node:net";
@@ -15,13 +17,13 @@ function tcp(host: string, port: number, family?: 4 | 6): Promise<string> {
     socket.on("data", (chunk) => {
       data += chunk.toString();
     });
-    socket.on("end", () => resolve(data ? `answered: ${data.split("\r\n")[0]}` : "closed without answer"));
+    socket.on("end", () => resolve(data ? `answered: ${data}` : "closed without answer"));
     socket.on("timeout", () => {
       socket.destroy();
-      resolve(data ? `answered: ${data.split("\r\n")[0]}` : "timeout");
+      resolve(data ? `answered: ${data}` : "timeout");
     });
     socket.on("error", (error: NodeJS.ErrnoException) =>
-      resolve(data ? `answered: ${data.split("\r\n")[0]}` : `error ${error.code}`),
+      resolve(data ? `answered: ${data}` : `error ${error.code}`),
     );
   });
 }
@@ -45,6 +47,20 @@ function udp(host: string, port: number): Promise<string> {
     });
     socket.send("ping", port, host);
   });
+}
+
+if (process.argv[2] === "loop") {
+  const host = process.argv[3]!;
+  const until = Date.now() + Number(process.argv[4] ?? 10) * 1000;
+  const outcomes: Record<string, number> = {};
+  while (Date.now() < until) {
+    const outcome = await tcp(host, 8080);
+    const key = outcome.includes("escaped") ? "escaped" : outcome.split(":")[0]!;
+    outcomes[key] = (outcomes[key] ?? 0) + 1;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  process.stdout.write(`${JSON.stringify(outcomes)}\n`);
+  process.exit(0);
 }
 
 const [undeclaredHost, udpHost, ipv6Host] = process.argv.slice(2);
