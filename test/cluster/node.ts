@@ -161,7 +161,9 @@ async function purgeContainers(): Promise<void> {
 /** Imports each image whose key changed since it was last imported into this containerd. */
 async function importImages(built: Record<ImageName, BuiltImage>, log: Log): Promise<void> {
   await mkdir(paths.importStamps(), { recursive: true });
-  for (const image of Object.values(built)) {
+  // The bases only feed other builds; pods run these.
+  const run: ImageName[] = ["pause", "coredns", "redis", "toolwall", "peers"];
+  for (const image of run.map((name) => built[name])) {
     const stamp = join(paths.importStamps(), image.name.replaceAll(/[/:]/g, "_"));
     if ((await readFile(stamp, "utf8").catch(() => "")) === image.key) continue;
     log(`importing ${image.name} into containerd`);
@@ -199,6 +201,8 @@ async function writeNodeConfig(plane: ControlPlane): Promise<Record<"kubelet" | 
       clusterDNS: [NODE.dnsIp],
       clusterDomain: NODE.clusterDomain,
       resolvConf,
+      // Container logs in the state dir, removed with the node (the default is /var/log/pods).
+      podLogsDir: join(NODE.stateDir, "pod-logs"),
       address: NODE.nodeIp,
       healthzBindAddress: "127.0.0.1",
       // The shared disk is never near full; the defaults would evict test pods on a busy machine.
@@ -233,7 +237,8 @@ async function writeNodeConfig(plane: ControlPlane): Promise<Record<"kubelet" | 
 }
 
 function coreDnsManifest(): string {
-  const corefile = `.:53 {
+  // An unprivileged port: a non-root process gets no effective capability from `capabilities.add`.
+  const corefile = `.:1053 {
     errors
     health :8080
     ready :8181
@@ -292,15 +297,15 @@ function coreDnsManifest(): string {
                 imagePullPolicy: "Never",
                 args: ["-conf", "/etc/coredns/Corefile"],
                 ports: [
-                  { name: "dns", containerPort: 53, protocol: "UDP" },
-                  { name: "dns-tcp", containerPort: 53, protocol: "TCP" },
+                  { name: "dns", containerPort: 1053, protocol: "UDP" },
+                  { name: "dns-tcp", containerPort: 1053, protocol: "TCP" },
                 ],
                 readinessProbe: { httpGet: { path: "/ready", port: 8181 }, periodSeconds: 2 },
                 resources: { requests: { cpu: "50m", memory: "32Mi" }, limits: { memory: "128Mi" } },
                 securityContext: {
                   runAsUser: 65534,
                   allowPrivilegeEscalation: false,
-                  capabilities: { add: ["NET_BIND_SERVICE"], drop: ["ALL"] },
+                  capabilities: { drop: ["ALL"] },
                 },
                 volumeMounts: [{ name: "config", mountPath: "/etc/coredns" }],
               },
@@ -318,8 +323,8 @@ function coreDnsManifest(): string {
         selector: labels,
         clusterIP: NODE.dnsIp,
         ports: [
-          { name: "dns", port: 53, protocol: "UDP" },
-          { name: "dns-tcp", port: 53, protocol: "TCP" },
+          { name: "dns", port: 53, targetPort: 1053, protocol: "UDP" },
+          { name: "dns-tcp", port: 53, targetPort: 1053, protocol: "TCP" },
         ],
       },
     },

@@ -9,16 +9,15 @@ import { CoreV1Api, type V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import { createCertificateAuthority, issueCertificate } from "../../src/k8s/pki.ts";
+import { installToolwall, RELEASE as release, RELEASE_NAMESPACE as system } from "../cluster/install.ts";
 import { cacheRoot } from "../k8s/binaries.ts";
 import { CONTROL_PLANE_TIMEOUT_MS, type CommandResult, helm, kubeConfig, kubectl } from "../k8s/cluster.ts";
 import { describeWithCluster, type ScenarioCluster, scenarioCluster } from "./cluster.ts";
 
 const repoRoot = join(import.meta.dirname, "..", "..");
-const system = "toolwall-system";
 const agents = "agents";
 const peers = "peers";
 const plain = "plain";
-const release = "toolwall";
 
 let cluster: ScenarioCluster;
 let core: CoreV1Api;
@@ -198,31 +197,8 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
     figures.cluster = { build: cluster.plane.buildSeconds, start: cluster.plane.startSeconds };
     core = kubeConfig(cluster.plane).makeApiClient(CoreV1Api);
 
-    const [repository, tag] = [
-      cluster.images.toolwall.slice(0, cluster.images.toolwall.lastIndexOf(":")),
-      cluster.images.toolwall.slice(cluster.images.toolwall.lastIndexOf(":") + 1),
-    ];
     const installStarted = Date.now();
-    const install = await helm(cluster.plane, [
-      "upgrade",
-      "--install",
-      release,
-      join(repoRoot, "charts", "toolwall"),
-      "-n",
-      system,
-      "--create-namespace",
-      `--set=image.repository=${repository}`,
-      `--set=image.tag=${tag}`,
-      "--set=image.pullPolicy=Never",
-      "--set=redis.bundled.enabled=true",
-      `--set=redis.bundled.image=${cluster.images.redis}`,
-      "--set=controller.replicas=1",
-      "--set=webhook.replicas=1",
-      "--set=controller.podDisruptionBudget.minAvailable=0",
-      "--set=webhook.podDisruptionBudget.minAvailable=0",
-      "--wait",
-      "--timeout=5m",
-    ]);
+    const install = await installToolwall(cluster.plane, cluster.images);
     expect(install.code, install.stderr).toBe(0);
     figures.helmInstallSeconds = (Date.now() - installStarted) / 1000;
     figures.notes = install.stdout.includes("Next steps");

@@ -192,8 +192,9 @@ export async function startControlPlane(
     await writeFile(files.saPub, await publicKeyPem(saKeys.publicKey));
     await mkdir(join(dir, "etcd"), { mode: 0o700 });
 
-    const etcdUrl = `http://127.0.0.1:${etcdClientPort}`;
-    const peerUrl = `http://127.0.0.1:${etcdPeerPort}`;
+    // In a namespace of its own the host (this process) reaches etcd on the node address only.
+    const etcdUrl = `http://${address}:${etcdClientPort}`;
+    const peerUrl = `http://${address}:${etcdPeerPort}`;
     const etcd = startProcess(
       binaries.etcd,
       [
@@ -224,7 +225,12 @@ export async function startControlPlane(
         // No kubelets, no kubernetes Service endpoints to keep: and loopback is refused otherwise.
         ...(loopback
           ? ["--endpoint-reconciler-type=none"]
-          : [`--kubelet-client-certificate=${files.adminCert}`, `--kubelet-client-key=${files.adminKey}`]),
+          : [
+              `--kubelet-client-certificate=${files.adminCert}`,
+              `--kubelet-client-key=${files.adminKey}`,
+              // The node's name is not in any DNS the API server asks.
+              "--kubelet-preferred-address-types=InternalIP",
+            ]),
         `--secure-port=${apiPort}`,
         `--cert-dir=${dir}`,
         `--tls-cert-file=${files.servingCert}`,
