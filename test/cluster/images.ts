@@ -285,7 +285,8 @@ async function buildFromDockerfile(
         "--pull=never",
         "--isolation",
         "chroot",
-        "--layers=false",
+        // Cached layers: a change to src/ alone reuses the `npm ci` layers.
+        "--layers",
         "--label",
         `${KEY_LABEL}=${key}`,
         "-f",
@@ -367,8 +368,6 @@ export async function ensureImages(
     }
     result[name] = { name: images[name], key, built: !current, seconds: (Date.now() - started) / 1000 };
   }
-  // A rebuilt image leaves its predecessor's layers behind, untagged.
-  if (Object.values(result).some((image) => image.built)) await buildah(["rmi", "--prune"]).catch(() => "");
   return result as Record<ImageName, BuiltImage>;
 }
 

@@ -576,8 +576,11 @@ async function unmountUnder(prefixes: string[]): Promise<void> {
  * the state dir. Safe to call when nothing runs.
  */
 export async function downNode(log: Log = defaultLog): Promise<void> {
-  const pidDir = join(NODE.stateDir, "pids");
-  const pids = await pidsFrom(pidDir);
+  // The node's components, and etcd and the API server (started by control-plane.ts in its dir).
+  const pids = {
+    ...(await pidsFrom(join(NODE.stateDir, "control-plane", "pids"))),
+    ...(await pidsFrom(join(NODE.stateDir, "pids"))),
+  };
   const kubelet = pids.kubelet;
   if (kubelet && alive(kubelet)) await killAndWait([kubelet]);
   if (pids.containerd && alive(pids.containerd)) await purgeContainers();

@@ -119,7 +119,7 @@ function policy(deniedTools: string[]) {
         {
           name: "everything",
           transport: "StreamableHTTP",
-          url: `http://everything.${peers}.svc.cluster.local:3001/mcp`,
+          url: `https://${everythingHost}/mcp`,
         },
       ],
       toolPolicy: {
@@ -134,11 +134,12 @@ function policy(deniedTools: string[]) {
   };
 }
 
+/** A peer Deployment and its Service; `tlsSecret` is mounted at /tls (an https port maps to 443). */
 function peerDeployment(
   name: string,
   command: string[],
   ports: { name: string; port: number; protocol?: string }[],
-  extra = {},
+  tlsSecret?: string,
 ) {
   const labels = { app: name };
   return [
@@ -163,9 +164,10 @@ function peerDeployment(
                   containerPort: p.port,
                   protocol: p.protocol ?? "TCP",
                 })),
-                ...extra,
+                volumeMounts: tlsSecret ? [{ name: "tls", mountPath: "/tls", readOnly: true }] : [],
               },
             ],
+            volumes: tlsSecret ? [{ name: "tls", secret: { secretName: tlsSecret } }] : [],
             terminationGracePeriodSeconds: 1,
           },
         },
@@ -189,6 +191,7 @@ function peerDeployment(
 }
 
 let llmIp = "";
+const everythingHost = `everything.${peers}.svc.cluster.local`;
 
 describeWithCluster("Toolwall on a real Kubernetes node", () => {
   beforeAll(async () => {
@@ -211,6 +214,12 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
       usage: "server",
       validDays: 2,
     });
+    const everythingLeaf = await issueCertificate(ca, {
+      commonName: everythingHost,
+      dnsNames: [everythingHost],
+      usage: "server",
+      validDays: 2,
+    });
     for (const namespace of [peers, plain]) await run(["create", "namespace", namespace]);
     await run(["create", "namespace", agents]);
     await ok(["label", "namespace", agents, "toolwall.io/injection=enabled", "--overwrite"]);
@@ -228,30 +237,19 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
         metadata: { name: "provider-ca", namespace: agents },
         data: { "ca.crt": ca.certPem },
       },
-      ...peerDeployment("llm", ["node", "fake-provider.ts"], [{ name: "https", port: 8443 }], {
-        volumeMounts: [{ name: "tls", mountPath: "/tls", readOnly: true }],
-      }).map((doc) =>
-        doc.kind === "Deployment"
-          ? {
-              ...doc,
-              spec: {
-                ...doc.spec,
-                template: {
-                  ...doc.spec!.template,
-                  spec: {
-                    ...doc.spec!.template!.spec,
-                    volumes: [{ name: "tls", secret: { secretName: "provider-tls" } }],
-                  },
-                },
-              },
-            }
-          : doc,
-      ),
+      {
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: "everything-tls", namespace: peers },
+        type: "kubernetes.io/tls",
+        stringData: { "tls.crt": everythingLeaf.certPem, "tls.key": everythingLeaf.keyPem },
+      },
+      ...peerDeployment("llm", ["node", "fake-provider.ts"], [{ name: "https", port: 8443 }], "provider-tls"),
       ...peerDeployment(
         "everything",
-        ["node", "node_modules/@modelcontextprotocol/server-everything/dist/index.js", "streamableHttp"],
-        [{ name: "mcp", port: 3001 }],
-        { env: [{ name: "PORT", value: "3001" }] },
+        ["node", "everything-tls.ts"],
+        [{ name: "https", port: 3443 }],
+        "everything-tls",
       ),
       ...peerDeployment(
         "open",
@@ -279,7 +277,8 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
       await writeFile(join(dir, "cluster-scenarios.json"), `${JSON.stringify(figures, null, 2)}\n`);
       process.stderr.write(`[e2e] figures: ${JSON.stringify(figures)}\n`);
     }
-    await cluster?.stop();
+    // TOOLWALL_E2E_KEEP=1 leaves the node running to look at (make cluster-down removes it).
+    if (process.env.TOOLWALL_E2E_KEEP !== "1") await cluster?.stop();
   }, 120_000);
 
   it("helm install prints NOTES.txt with the next steps", () => {
@@ -321,16 +320,13 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
   });
 
   it("an MCP client reaches the server's Service by name: listing filtered, denied tools/call answered -32001", async () => {
-    const result = await inAgent("agent", [
-      "agent-mcp.ts",
-      `http://everything.${peers}.svc.cluster.local:3001/mcp`,
-    ]);
+    const result = await inAgent("agent", ["agent-mcp.ts", `https://${everythingHost}/mcp`]);
     expect(result.tools).toEqual(expect.arrayContaining(["echo"]));
     expect(result.tools).not.toContain("get-env");
     expect(result.echo).toEqual([{ type: "text", text: "Echo: hello" }]);
     expect(result.denied).toMatchObject({ code: -32001 });
     expect(String((result.denied as { message: string }).message)).toContain("environment holds secrets");
-  });
+  }, 90_000);
 
   it("kubectl get mcpp shows Mode, Ready and Pods", async () => {
     const table = await eventually("mcpp status", async () => {
@@ -351,8 +347,9 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
   });
 
   it("every Toolwall component and the sidecar can be scraped from outside the pod; alerts and panels find their metrics and labels", async () => {
-    const scrape = async (namespace: string, pod: string, port: string) =>
-      ok(["get", "--raw", `/api/v1/namespaces/${namespace}/pods/${port}:${pod}/proxy/metrics`]);
+    // The API server's pod proxy: [scheme:]name:port, from outside the pod like Prometheus.
+    const scrape = async (namespace: string, target: string) =>
+      ok(["get", "--raw", `/api/v1/namespaces/${namespace}/pods/${target}/proxy/metrics`]);
     const podOf = async (component: string) =>
       (
         await core.listNamespacedPod({
@@ -360,9 +357,9 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
           labelSelector: `app.kubernetes.io/component=${component}`,
         })
       ).items[0]!.metadata!.name!;
-    const sidecar = await scrape(agents, "agent", "15020");
-    const controller = await scrape(system, await podOf("controller"), "8443");
-    const webhook = await scrape(system, await podOf("webhook"), "https");
+    const sidecar = await scrape(agents, "agent:15020");
+    const controller = await scrape(system, `${await podOf("controller")}:8443`);
+    const webhook = await scrape(system, `https:${await podOf("webhook")}:8443`);
     const readyzFromOutside = await run([
       "get",
       "--raw",
