@@ -130,6 +130,8 @@ function policy(deniedTools: string[]) {
         ],
       },
       egress: { default: "Deny" },
+      // Short, so the scenario with the controller away sees the sidecar deny once it passes.
+      maxStaleness: `${MAX_STALENESS_SECONDS}s`,
     },
   };
 }
@@ -190,6 +192,7 @@ function peerDeployment(
   ];
 }
 
+const MAX_STALENESS_SECONDS = 20;
 let llmIp = "";
 const everythingHost = `everything.${peers}.svc.cluster.local`;
 
@@ -464,7 +467,7 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
   });
 
   it("under a bounded load every Toolwall container stays within its limits: no OOM kill, no restart", async () => {
-    const load = await inAgent("agent", ["agent-load.ts", "200", "16"]);
+    const load = await inAgent("agent", ["agent-load.ts", "2000", "64"]);
     figures.load = load;
     expect(load.error ?? 0).toBe(0);
     const peak = async (namespace: string, pod: string, container: string) => {
@@ -514,7 +517,7 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
       const limitMiB = Number(limit?.replace(/Mi$/, ""));
       expect(peakMiB, name).toBeLessThan(limitMiB);
     }
-  });
+  }, 180_000);
 
   it("the sidecar killed is restarted by the kubelet, and the agent's egress stays refused meanwhile", async () => {
     const before = (await readPod(agents, "agent")).status!.initContainerStatuses!.find(
@@ -524,6 +527,7 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await run(["exec", "-n", agents, "agent", "-c", "toolwall-sidecar", "--", "sh", "-c", "kill 1"]);
     const outcomes = await probing;
+    figures.sidecarRestartProbe = outcomes;
     expect(outcomes.escaped ?? 0).toBe(0);
     const restarted = await eventually("sidecar restart", async () => {
       const status = (await readPod(agents, "agent")).status!.initContainerStatuses!.find(
@@ -534,24 +538,68 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
     expect(restarted.restartCount).toBe(before.restartCount + 1);
     const again = await inAgent("agent", ["agent-llm.ts", "read_file"]);
     expect(again.content).toEqual([expect.objectContaining({ type: "tool_use" })]);
-  });
+  }, 120_000);
+
+  const toolUsed = async () =>
+    ((await inAgent("agent", ["agent-llm.ts", "read_file"])).content as { type: string }[] | undefined)?.some(
+      (b) => b.type === "tool_use",
+    ) ?? false;
+
+  const scale = async (component: string, replicas: number) => {
+    await ok(["scale", "-n", system, `deployment/${release}-${component}`, `--replicas=${replicas}`]);
+    if (replicas > 0) {
+      await ok(["rollout", "status", "-n", system, `deployment/${release}-${component}`, "--timeout=120s"]);
+      return;
+    }
+    await eventually(`${component} pods gone`, async () => {
+      const pods = await core.listNamespacedPod({
+        namespace: system,
+        labelSelector: `app.kubernetes.io/component=${component}`,
+      });
+      return pods.items.length === 0 ? true : undefined;
+    });
+  };
+
+  it("with the controller scaled to 0 the sidecar keeps the last good bundle, then denies after maxStaleness", async () => {
+    await scale("controller", 0);
+    try {
+      const gone = Date.now();
+      expect(await toolUsed()).toBe(true);
+      const denied = await inAgent("agent", ["agent-llm.ts", "delete_file"]);
+      expect((denied.content as { type: string }[]).some((b) => b.type === "tool_use")).toBe(false);
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, MAX_STALENESS_SECONDS * 1000 + 3000 - (Date.now() - gone))),
+      );
+      expect(await toolUsed()).toBe(false);
+    } finally {
+      await scale("controller", 1);
+    }
+    await eventually(
+      "bundle again after the controller is back",
+      async () => ((await toolUsed()) ? true : undefined),
+      60_000,
+    );
+  }, 180_000);
+
+  it("with Redis deleted the configured fallback (onStateUnavailable: Local) keeps deciding calls", async () => {
+    await scale("redis", 0);
+    try {
+      expect(await toolUsed()).toBe(true);
+      const denied = await inAgent("agent", ["agent-llm.ts", "delete_file"]);
+      expect((denied.content as { type: string }[]).some((b) => b.type === "tool_use")).toBe(false);
+    } finally {
+      await scale("redis", 1);
+    }
+  }, 120_000);
 
   it("with the webhook down pod creation in an injected namespace is refused (failurePolicy Fail) with a clear message", async () => {
-    await ok(["scale", "-n", system, "deployment/toolwall-webhook", "--replicas=0"]);
+    await scale("webhook", 0);
     try {
-      await eventually("webhook pods gone", async () => {
-        const pods = await core.listNamespacedPod({
-          namespace: system,
-          labelSelector: "app.kubernetes.io/component=webhook",
-        });
-        return pods.items.length === 0 ? true : undefined;
-      });
       const refused = await run(["apply", "-f", "-"], stringify(agentPod("no-webhook", llmIp)));
       expect(refused.code).not.toBe(0);
       expect(refused.stderr).toMatch(/failed calling webhook "inject\.toolwall\.io"/);
     } finally {
-      await ok(["scale", "-n", system, "deployment/toolwall-webhook", "--replicas=1"]);
-      await ok(["rollout", "status", "-n", system, "deployment/toolwall-webhook", "--timeout=120s"]);
+      await scale("webhook", 1);
     }
-  });
+  }, 180_000);
 });
