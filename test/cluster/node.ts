@@ -16,6 +16,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
+import { eventually } from "../helpers/eventually.ts";
 import { cacheRoot, ensureBinaries, type KubeBinaries, run } from "../k8s/binaries.ts";
 import { type ControlPlane, startControlPlane, startProcess, waitFor } from "../k8s/control-plane.ts";
 import { type BuiltImage, ensureImages, exportImage, type ImageName, images, imagesDir } from "./images.ts";
@@ -351,15 +352,6 @@ function kubectlRun(
   });
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${what} not ready after ${timeoutMs} ms (logs in ${paths.logs()})`);
-}
-
 /**
  * Brings the node up (tearing down anything an earlier run left). With `detached` the processes keep
  * running after this process exits (`make cluster`); `downNode()` removes them.
@@ -448,23 +440,19 @@ export async function startNode(options: { detached?: boolean; log?: Log } = {})
     "--v=1",
   ]);
   const kubectl = (args: string[], input?: string) => kubectlRun(binaries, kubeconfig, args, input);
-  await waitUntil(
-    "node",
-    async () =>
-      (await kubectl([
-        "get",
-        "node",
-        NODE.name,
-        "-o",
-        "jsonpath={.status.conditions[?(@.type=='Ready')].status}",
-      ])) === "True",
+  const ready = `jsonpath={.status.conditions[?(@.type=='Ready')].status}`;
+  await eventually(
+    `node Ready (logs in ${paths.logs()})`,
+    async () => ((await kubectl(["get", "node", NODE.name, "-o", ready])) === "True" ? true : undefined),
     120_000,
+    250,
   );
-  await waitUntil(
-    "service account default",
+  await eventually(
+    "service account kube-system/default",
     async () =>
-      (await kubectl(["get", "serviceaccount", "default", "-n", "kube-system", "-o", "name"])) !== "",
+      (await kubectl(["get", "serviceaccount", "default", "-n", "kube-system", "-o", "name"])) || undefined,
     60_000,
+    250,
   );
   await kubectl(["apply", "-f", "-"], coreDnsManifest());
   await kubectl(["rollout", "status", "-n", "kube-system", "deployment/coredns", "--timeout=120s"]);

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { BundleClient } from "../../src/bundle/client.ts";
 import type { PolicyStatus } from "../../src/controller/model.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
+import { eventually } from "../helpers/eventually.ts";
 import {
   CONTROL_PLANE_TIMEOUT_MS,
   controlPlane,
@@ -48,26 +49,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ""}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 interface Replica {

@@ -5,10 +5,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { describe } from "vitest";
 import { images } from "../cluster/images.ts";
 import { type NodeCluster, startNode } from "../cluster/node.ts";
 import { ensureBinaries } from "../k8s/binaries.ts";
+import { describeUnlessMissing } from "../k8s/cluster.ts";
 import type { ControlPlaneInfo } from "../k8s/global-setup.ts";
 
 export interface ScenarioCluster {
@@ -48,12 +48,7 @@ export function clusterProblem(): string | undefined {
 
 /** Like describeWithControlPlane: skips with the reason outside CI, fails in CI (CI=true). */
 export function describeWithCluster(title: string, body: () => void): void {
-  const problem = clusterProblem();
-  if (problem && process.env.CI !== "true") {
-    describe.skip(`${title} (skipped: ${problem})`, body);
-    return;
-  }
-  describe(title, body);
+  describeUnlessMissing(clusterProblem(), title, body);
 }
 
 export async function scenarioCluster(): Promise<ScenarioCluster> {

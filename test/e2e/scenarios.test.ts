@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import { createCertificateAuthority, issueCertificate } from "../../src/k8s/pki.ts";
 import { installToolwall, RELEASE as release, RELEASE_NAMESPACE as system } from "../cluster/install.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { cacheRoot } from "../k8s/binaries.ts";
 import { CONTROL_PLANE_TIMEOUT_MS, type CommandResult, helm, kubeConfig, kubectl } from "../k8s/cluster.ts";
 import { describeWithCluster, type ScenarioCluster, scenarioCluster } from "./cluster.ts";
@@ -33,27 +34,6 @@ async function ok(args: string[], input?: string): Promise<string> {
 }
 
 const apply = (docs: unknown[]) => ok(["apply", "-f", "-"], docs.map((d) => stringify(d)).join("---\n"));
-
-async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 120_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ""}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const readPod = (namespace: string, name: string) => core.readNamespacedPod({ namespace, name });
 
@@ -469,7 +449,8 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
   it("under a bounded load every Toolwall container stays within its limits: no OOM kill, no restart", async () => {
     const load = await inAgent("agent", ["agent-load.ts", "2000", "64"]);
     figures.load = load;
-    expect(load.error ?? 0).toBe(0);
+    // Half the calls ask for the allowed tool: all of those pass, all of the others are replaced.
+    expect(load).toMatchObject({ tool_use: 1000, replaced: 1000 });
     const peak = async (namespace: string, pod: string, container: string) => {
       const text = await ok([
         "exec",
@@ -519,6 +500,11 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
     }
   }, 180_000);
 
+  const toolUsed = async () =>
+    ((await inAgent("agent", ["agent-llm.ts", "read_file"])).content as { type: string }[] | undefined)?.some(
+      (b) => b.type === "tool_use",
+    ) ?? false;
+
   it("the sidecar killed is restarted by the kubelet, and the agent's egress stays refused meanwhile", async () => {
     const before = (await readPod(agents, "agent")).status!.initContainerStatuses!.find(
       (s) => s.name === "toolwall-sidecar",
@@ -536,14 +522,13 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
       return status.restartCount > before.restartCount && status.started ? status : undefined;
     });
     expect(restarted.restartCount).toBe(before.restartCount + 1);
-    const again = await inAgent("agent", ["agent-llm.ts", "read_file"]);
-    expect(again.content).toEqual([expect.objectContaining({ type: "tool_use" })]);
+    // The restarted sidecar restores the bundle from its volume and has it confirmed at once.
+    await eventually(
+      "allowed call after the restart",
+      async () => ((await toolUsed()) ? true : undefined),
+      20_000,
+    );
   }, 120_000);
-
-  const toolUsed = async () =>
-    ((await inAgent("agent", ["agent-llm.ts", "read_file"])).content as { type: string }[] | undefined)?.some(
-      (b) => b.type === "tool_use",
-    ) ?? false;
 
   const scale = async (component: string, replicas: number) => {
     await ok(["scale", "-n", system, `deployment/${release}-${component}`, `--replicas=${replicas}`]);
