@@ -116,6 +116,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
 
 [${cri}.containerd.runtimes.runc.options]
   SystemdCgroup = false
+  Root = "${join(NODE.stateDir, "runc")}"
 
 [${cri}.cni]
   bin_dir = "/usr/lib/cni"
@@ -412,6 +413,7 @@ export async function startNode(options: { detached?: boolean; log?: Log } = {})
     `--config=${config.kubelet}`,
     `--kubeconfig=${kubeconfig}`,
     `--root-dir=${paths.kubeletRoot()}`,
+    `--cert-dir=${join(NODE.stateDir, "kubelet-pki")}`,
     `--hostname-override=${NODE.name}`,
     `--node-ip=${NODE.nodeIp}`,
     "--v=1",
@@ -559,6 +561,34 @@ async function unmountUnder(prefixes: string[]): Promise<void> {
 }
 
 /**
+ * What the kubelet, containerd and libcni write to fixed paths whatever their configuration: the
+ * device-plugin socket, libcni's result cache for this node's networks, containerd's empty shim
+ * socket dir. Parent dirs go only when empty (another runtime on the machine keeps its files).
+ */
+async function removeFixedPathLeftovers(): Promise<void> {
+  await rm("/var/lib/kubelet/device-plugins/kubelet.sock", { force: true });
+  const results = "/var/lib/cni/results";
+  for (const name of await readdir(results).catch(() => [] as string[])) {
+    if (name.startsWith("toolwall-node-") || name.startsWith("cni-loopback-")) {
+      await rm(join(results, name), { force: true });
+    }
+  }
+  for (const dir of [
+    "/var/lib/kubelet/device-plugins",
+    "/var/lib/kubelet/pki",
+    "/var/lib/kubelet",
+    results,
+    "/var/lib/cni",
+    "/run/containerd/s",
+    "/run/containerd/runc/k8s.io",
+    "/run/containerd/runc",
+    "/run/containerd",
+  ]) {
+    await rmdir(dir).catch(() => undefined);
+  }
+}
+
+/**
  * Removes everything the node made: processes (components, shims, containers), mounts, network
  * namespaces (the node's, with its bridge, veths and iptables chains, and the pods'), cgroups and
  * the state dir. Safe to call when nothing runs.
@@ -588,6 +618,7 @@ export async function downNode(log: Log = defaultLog): Promise<void> {
   }
   await run("ip", ["link", "delete", NODE.hostVeth], { cwd: "/" }).catch(() => undefined);
   await rm(NODE.stateDir, { recursive: true, force: true });
+  await removeFixedPathLeftovers();
 }
 
 if (import.meta.main) {
