@@ -3,11 +3,13 @@
  * pods injected by the webhook and started by a real kubelet. The same scenarios run on the one-node
  * cluster of test/cluster/node.ts (`make test`) and on kind (`make e2e`, TOOLWALL_E2E_KUBECONFIG).
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CoreV1Api, type V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { parseAllDocuments, stringify } from "yaml";
+import { parseAllDocuments, parseDocument, stringify } from "yaml";
 import { createCertificateAuthority, issueCertificate } from "../../src/k8s/pki.ts";
 import { installToolwall, RELEASE as release, RELEASE_NAMESPACE as system } from "../cluster/install.ts";
 import { eventually } from "../helpers/eventually.ts";
@@ -327,6 +329,104 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
     figures.policyChangeCallStartedAfterMs = Date.now() - applied;
     expect((after.content as { type: string }[]).some((b) => b.type === "tool_use")).toBe(false);
     await apply([policy(["delete_file"])]);
+  });
+
+  it("kubectl toolwall calls -n agents lists the pod's calls through the kubeconfig (a user with the view role)", async () => {
+    // A namespace user: a service account bound to the built-in `view` role (the chart aggregates
+    // MCPPolicy reading into it), its token in a kubeconfig of its own. Reaching the controller is a
+    // port-forward, which takes pods get/list and pods/portforward in the release namespace.
+    const forwarders = ["auditor", "stranger"].map((name) => ({
+      kind: "ServiceAccount",
+      name,
+      namespace: agents,
+    }));
+    await apply([
+      {
+        apiVersion: "rbac.authorization.k8s.io/v1",
+        kind: "Role",
+        metadata: { name: "toolwall-port-forward", namespace: system },
+        rules: [
+          { apiGroups: [""], resources: ["pods"], verbs: ["get", "list"] },
+          { apiGroups: [""], resources: ["pods/portforward"], verbs: ["get", "create"] },
+        ],
+      },
+      {
+        apiVersion: "rbac.authorization.k8s.io/v1",
+        kind: "RoleBinding",
+        metadata: { name: "toolwall-port-forward", namespace: system },
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "toolwall-port-forward" },
+        subjects: forwarders,
+      },
+    ]);
+    await apply([
+      { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "auditor", namespace: agents } },
+      { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "stranger", namespace: agents } },
+      {
+        apiVersion: "rbac.authorization.k8s.io/v1",
+        kind: "RoleBinding",
+        metadata: { name: "auditor-view", namespace: agents },
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "view" },
+        subjects: [{ kind: "ServiceAccount", name: "auditor", namespace: agents }],
+      },
+    ]);
+    const admin = parseDocument(await readFile(cluster.plane.kubeconfigPath, "utf8")).toJSON() as {
+      clusters: { name: string; cluster: Record<string, string> }[];
+    };
+    const kubeconfigFor = async (account: string) => {
+      const token = (
+        await core.createNamespacedServiceAccountToken({
+          namespace: agents,
+          name: account,
+          body: { spec: { audiences: [], expirationSeconds: 3600 } },
+        })
+      ).status!.token!;
+      const path = join(tmpdir(), `toolwall-e2e-${account}.kubeconfig`);
+      await writeFile(
+        path,
+        stringify({
+          apiVersion: "v1",
+          kind: "Config",
+          clusters: admin.clusters,
+          users: [{ name: account, user: { token } }],
+          contexts: [{ name: account, context: { cluster: admin.clusters[0]!.name, user: account } }],
+          "current-context": account,
+        }),
+        { mode: 0o600 },
+      );
+      return path;
+    };
+    // As npm installs the package's bin: kubectl finds `kubectl-toolwall` on PATH.
+    const pluginDir = await mkdtemp(join(tmpdir(), "toolwall-plugin-"));
+    await symlink(join(repoRoot, "bin", "kubectl-toolwall.js"), join(pluginDir, "kubectl-toolwall"));
+    const plugin = (kubeconfig: string) =>
+      new Promise<CommandResult>((resolve) => {
+        execFile(
+          cluster.plane.binaries.kubectl,
+          ["toolwall", "calls", "-n", agents, "-o", "json"],
+          {
+            env: {
+              ...process.env,
+              KUBECONFIG: kubeconfig,
+              PATH: `${pluginDir}:${join(repoRoot, "node_modules", ".bin")}:${process.env.PATH}`,
+            },
+          },
+          (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }),
+        );
+      });
+    const calls = await plugin(await kubeconfigFor("auditor"));
+    expect(calls.code, calls.stderr).toBe(0);
+    const events = calls.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ pod: "agent", tool: "delete_file", action: "deny" }),
+      ]),
+    );
+    const refused = await plugin(await kubeconfigFor("stranger"));
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("not allowed to list mcppolicies.toolwall.io in namespace agents");
   });
 
   it("every Toolwall component and the sidecar can be scraped from outside the pod; alerts and panels find their metrics and labels", async () => {
