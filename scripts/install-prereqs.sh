@@ -12,6 +12,12 @@ declare -A wanted=(
   [setpriv]=util-linux
   [curl]=curl
   [openssl]=openssl
+  # The one-node Kubernetes cluster (test/cluster/): container runtime, CNI plugins, image builds.
+  [containerd]=containerd
+  [runc]=runc
+  [buildah]=buildah
+  [mmdebstrap]=mmdebstrap
+  [nsenter]=util-linux
 )
 missing=()
 for cmd in "${!wanted[@]}"; do
@@ -19,6 +25,7 @@ for cmd in "${!wanted[@]}"; do
 done
 # The namespace tests run python3 as an unprivileged uid: a user-local interpreter (pyenv under /root) will not do.
 [ -x /usr/bin/python3 ] || missing+=(python3)
+[ -x /usr/lib/cni/bridge ] || missing+=(containernetworking-plugins)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "install-prereqs: installing ${missing[*]}" >&2

@@ -217,7 +217,13 @@ export class BundleClient implements PolicySource {
     const url = new URL("/v1/bundle", controllerUrl);
     url.searchParams.set("namespace", namespace);
     url.searchParams.set("pod", pod);
-    if (this.#bundle) url.searchParams.set("since", this.#bundle.hash);
+    if (this.#bundle) {
+      url.searchParams.set("since", this.#bundle.hash);
+      // Be confirmed well before maxStaleness: the controller's long-poll (30 s) may be longer. An
+      // expired bundle (e.g. restored from disk after a restart) is confirmed at once.
+      const waitMs = this.expired() ? 100 : Math.max(100, Math.floor(this.#maxStalenessMs / 3));
+      url.searchParams.set("wait", String(waitMs));
+    }
     this.#abort = new AbortController();
     const signal = AbortSignal.any([this.#abort.signal, AbortSignal.timeout(requestTimeoutMs)]);
     const response = await undiciFetch(url, {

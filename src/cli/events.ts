@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Dispatcher } from "undici";
 import { formatTable } from "../kernel/table.ts";
 import { toolCallEventTypes } from "../state/events-query.ts";
+import type { ForwardedServer } from "../state/kubeconfig-server.ts";
 import type { StoredAuditEvent } from "../state/types.ts";
 import { type Command, UsageError } from "./args.ts";
 
@@ -111,7 +112,8 @@ const sharedOptions = {
 } as const;
 
 const sharedUsage = `Options:
-  --server URL         the controller's audit API (default: $TOOLWALL_SERVER)
+  --server URL         the controller's audit API (default: $TOOLWALL_SERVER, else the controller in
+                       $TOOLWALL_NAMESPACE (toolwall-system) through the kubeconfig, as kubectl port-forward)
   --token TOKEN        bearer token (default: $TOOLWALL_TOKEN)
   --ca FILE            CA certificate (PEM) to trust for an https --server
   -n, --namespace NS   one namespace (default: all)
@@ -129,8 +131,31 @@ async function runEvents(
   columns: Column[],
   types?: string,
 ): Promise<number> {
-  const server = (values.server as string | undefined) ?? process.env.TOOLWALL_SERVER;
-  if (!server) throw new UsageError("--server is required (or set TOOLWALL_SERVER)");
+  let server = (values.server as string | undefined) ?? process.env.TOOLWALL_SERVER;
+  let forwarded: ForwardedServer | undefined;
+  try {
+    if (!server) {
+      const { controllerThroughKubeconfig } = await import("../state/kubeconfig-server.ts");
+      forwarded = await controllerThroughKubeconfig();
+      server = forwarded.server;
+    }
+    return await printEvents(values, columns, types, server, forwarded?.token);
+  } catch (error) {
+    // Reaching the cluster or the audit API failed: the message names the problem, no stack trace.
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message);
+  } finally {
+    forwarded?.close();
+  }
+}
+
+async function printEvents(
+  values: Record<string, unknown>,
+  columns: Column[],
+  types: string | undefined,
+  server: string,
+  forwardedToken: string | undefined,
+): Promise<number> {
   if (!/^https?:\/\//.test(server))
     throw new UsageError(`--server: expected an http(s) URL, got '${server}'`);
   const output = (values.output as string | undefined) ?? "table";
@@ -150,7 +175,7 @@ async function runEvents(
   for (const [flag, param] of map)
     if (typeof values[flag] === "string") params[param] = values[flag] as string;
   if (types !== undefined) params["type"] = types;
-  const token = (values.token as string | undefined) ?? process.env.TOOLWALL_TOKEN;
+  const token = (values.token as string | undefined) ?? process.env.TOOLWALL_TOKEN ?? forwardedToken;
   let ca: string | undefined;
   if (typeof values.ca === "string") {
     try {

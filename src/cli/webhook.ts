@@ -14,7 +14,10 @@ Flags:
   --image-pull-policy P   Always | IfNotPresent | Never (default IfNotPresent)
   --controller-url URL    where sidecars fetch their policy bundle
   --redis-url URL         shared state for the sidecars (their TOOLWALL_REDIS_URL); default in memory
-  --token-expiration S    lifetime of the sidecar's projected token in seconds (default 3600)`;
+  --token-expiration S    lifetime of the sidecar's projected token in seconds (default 3600)
+  --sidecar-resources J   the sidecar's resources as JSON, e.g. '{"requests":{"memory":"256Mi"},"limits":{"memory":"768Mi"}}'
+                          (pods override them with toolwall.io/sidecar-{cpu,memory}[-limit] annotations)
+  --init-resources J      the init container's resources as JSON`;
 
 export const webhookCommand: Command = {
   path: ["webhook"],
@@ -29,9 +32,11 @@ export const webhookCommand: Command = {
     "controller-url": { type: "string" },
     "redis-url": { type: "string", default: "" },
     "token-expiration": { type: "string", default: "3600" },
+    "sidecar-resources": { type: "string" },
+    "init-resources": { type: "string" },
   },
   async run(values) {
-    const { defaultInjectionConfig } = await import("../webhook/inject.ts");
+    const { defaultInjectionConfig, parseResources } = await import("../webhook/inject.ts");
     const { startWebhookServer } = await import("../webhook/server.ts");
     let address: { host: string; port: number };
     try {
@@ -55,6 +60,16 @@ export const webhookCommand: Command = {
     if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
       throw new UsageError(`--redis-url must start with redis:// or rediss://, got '${redisUrl}'`);
     }
+    let sidecarResources = defaultInjectionConfig.sidecarResources;
+    let initResources = defaultInjectionConfig.initResources;
+    try {
+      if (typeof values["sidecar-resources"] === "string")
+        sidecarResources = parseResources(values["sidecar-resources"], "--sidecar-resources");
+      if (typeof values["init-resources"] === "string")
+        initResources = parseResources(values["init-resources"], "--init-resources");
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
     const server = await startWebhookServer({
       ...address,
       tlsCertFile: requireString(values, "tls-cert"),
@@ -66,6 +81,8 @@ export const webhookCommand: Command = {
         controllerUrl,
         redisUrl,
         tokenExpirationSeconds: expiration,
+        sidecarResources,
+        initResources,
       },
     });
     process.stdout.write(`${JSON.stringify({ msg: "webhook listening", url: server.url })}\n`);

@@ -4,11 +4,13 @@ import {
   CoordinationV1Api,
   CoreV1Api,
   CustomObjectsApi,
+  EventsV1Api,
   KubeConfig,
   type KubernetesObject,
   makeInformer,
   PatchStrategy,
   setHeaderOptions,
+  V1MicroTime,
 } from "@kubernetes/client-node";
 import { eventsRoute } from "../state/events-route.ts";
 import { connectRedis, RedisStore } from "../state/redis.ts";
@@ -18,6 +20,7 @@ import { ResilientInformer } from "./informers.ts";
 import { LeaderElector } from "./lease.ts";
 import { policiesKnown, statusWrites } from "./metrics.ts";
 import {
+  type CheckedPolicy,
   ControllerModel,
   desiredStatus,
   type PodObject,
@@ -81,6 +84,8 @@ export class Controller {
   readonly #auditReader: RedisStore | undefined;
   #model: ControllerModel | undefined;
   #rebuildScheduled = false;
+  #events: EventsV1Api;
+  #identity: string;
   #statusTimer: NodeJS.Timeout | undefined;
   #statusRunning = false;
   #statusAgain = false;
@@ -90,6 +95,8 @@ export class Controller {
     this.#options = options;
     const config = loadKubeConfig(options.kubeconfig);
     this.#custom = config.makeApiClient(CustomObjectsApi);
+    this.#events = config.makeApiClient(EventsV1Api);
+    this.#identity = options.identity ?? `${hostname()}-${process.pid}`;
     const core = config.makeApiClient(CoreV1Api);
     const authentication = config.makeApiClient(AuthenticationV1Api);
     const log = options.log;
@@ -145,7 +152,7 @@ export class Controller {
       api: config.makeApiClient(CoordinationV1Api),
       namespace: options.namespace,
       name: options.leaseName ?? "toolwall-controller",
-      identity: options.identity ?? `${hostname()}-${process.pid}`,
+      identity: this.#identity,
       ...(options.leaseDurationMs !== undefined ? { leaseDurationMs: options.leaseDurationMs } : {}),
       ...(options.renewIntervalMs !== undefined ? { renewIntervalMs: options.renewIntervalMs } : {}),
       onChange: (leader) => {
@@ -212,6 +219,41 @@ export class Controller {
     }, this.#options.statusIntervalMs ?? 250);
   }
 
+  /**
+   * A Warning Event on the policy (what `kubectl describe mcpp` and event exporters show), written once
+   * per status change, like the status it accompanies. Best effort: the status holds the same text.
+   */
+  async #warn(policy: CheckedPolicy, reason: string, message: string, now: string): Promise<void> {
+    try {
+      await this.#events.createNamespacedEvent({
+        namespace: policy.namespace,
+        body: {
+          // NAME.<hex time>, as client-go's recorder names events (generateName may not end in ".").
+          metadata: {
+            name: `${policy.name}.${(Date.now() * 1000).toString(16)}`,
+            namespace: policy.namespace,
+          },
+          eventTime: new V1MicroTime(now),
+          reportingController: "toolwall.io/controller",
+          reportingInstance: this.#identity,
+          action: "Compile",
+          reason,
+          type: "Warning",
+          note: message.slice(0, 1024),
+          regarding: {
+            apiVersion: `${group}/${version}`,
+            kind: "MCPPolicy",
+            namespace: policy.namespace,
+            name: policy.name,
+            ...(policy.object.metadata?.uid ? { uid: policy.object.metadata.uid } : {}),
+          },
+        },
+      });
+    } catch (error) {
+      this.#options.log?.(`event for ${policy.key}: ${(error as Error).message}`);
+    }
+  }
+
   async #writeStatuses(): Promise<void> {
     if (this.#statusRunning) {
       this.#statusAgain = true;
@@ -239,6 +281,8 @@ export class Controller {
             setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
           );
           statusWrites.inc({ result: "ok" });
+          const failed = desired.conditions?.find((c) => c.type === "Compiled" && c.status === "False");
+          if (failed) await this.#warn(policy, failed.reason, failed.message, now);
         } catch (error) {
           statusWrites.inc({ result: "error" });
           this.#options.log?.(`status of ${policy.key}: ${(error as Error).message}`);

@@ -138,7 +138,12 @@ export class BundleServer {
       bundleRequests.inc({ result: "changed" });
       return reply.type("application/json").send(current.bundleJsonFor(pod).json);
     }
-    const json = await this.#wait({ namespace, pod: podName, since: hash }, reply);
+    // The client may ask for a shorter wait (`wait`, ms): a sidecar whose maxStaleness is shorter
+    // than the long-poll must be confirmed before it expires.
+    const pollMs = this.#options.pollTimeoutMs ?? 30_000;
+    const asked = typeof query.wait === "string" ? Number(query.wait) : Number.NaN;
+    const waitMs = Number.isFinite(asked) && asked >= 100 ? Math.min(asked, pollMs) : pollMs;
+    const json = await this.#wait({ namespace, pod: podName, since: hash }, reply, waitMs);
     if (json) {
       bundleRequests.inc({ result: "changed" });
       return reply.type("application/json").send(json);
@@ -147,7 +152,7 @@ export class BundleServer {
     return reply.code(304).send();
   }
 
-  #wait(target: Omit<Waiter, "answer">, reply: FastifyReply): Promise<string | undefined> {
+  #wait(target: Omit<Waiter, "answer">, reply: FastifyReply, waitMs: number): Promise<string | undefined> {
     const key = `${target.namespace}/${target.pod}`;
     return new Promise((resolve) => {
       let set = this.#waiters.get(key);
@@ -164,7 +169,7 @@ export class BundleServer {
       };
       const waiter: Waiter = { ...target, answer: finish };
       const onClose = () => finish(undefined);
-      const timer = setTimeout(() => finish(undefined), this.#options.pollTimeoutMs ?? 30_000);
+      const timer = setTimeout(() => finish(undefined), waitMs);
       set.add(waiter);
       bundleWaiters.inc();
       reply.raw.on("close", onClose);

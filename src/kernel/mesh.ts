@@ -8,13 +8,29 @@
 export const PROXY_UID = 1337;
 /** The sidecar's transparent listener, where iptables redirects the pod's outbound TCP. */
 export const PROXY_PORT = 15001;
-/** The sidecar's /healthz /readyz /metrics, on loopback only. */
+/** The sidecar's /healthz /readyz /metrics: probes inside the pod, /metrics alone from outside. */
 export const ADMIN_PORT = 15020;
+/** Where the probes reach the sidecar's admin server (inside the pod). */
 export const ADMIN_ADDRESS = `127.0.0.1:${ADMIN_PORT}`;
+/** The sidecar's admin server listens on every address: /metrics only for clients outside the pod. */
+export const ADMIN_LISTEN = `[::]:${ADMIN_PORT}`;
+export const ADMIN_PORT_NAME = "toolwall-admin";
 
 export const INJECT_ANNOTATION = "toolwall.io/inject";
 export const STATUS_ANNOTATION = "toolwall.io/status";
 export const NAMESPACE_LABEL = "toolwall.io/injection";
+/** Per-pod sidecar resources, like Istio's sidecar.istio.io/proxyCPU…: request and limit. */
+export const SIDECAR_RESOURCE_ANNOTATIONS = {
+  "toolwall.io/sidecar-cpu": ["requests", "cpu"],
+  "toolwall.io/sidecar-memory": ["requests", "memory"],
+  "toolwall.io/sidecar-cpu-limit": ["limits", "cpu"],
+  "toolwall.io/sidecar-memory-limit": ["limits", "memory"],
+} as const;
+/**
+ * A ConfigMap in the pod's namespace whose key ca.crt (PEM) the sidecar trusts, besides the public
+ * roots, for the upstreams it connects to (a provider or MCP server behind a private CA).
+ */
+export const UPSTREAM_CA_ANNOTATION = "toolwall.io/upstream-ca-configmap";
 /** Audience of the projected service-account token the sidecar shows the controller. */
 export const TOKEN_AUDIENCE = "toolwall";
 
@@ -23,10 +39,13 @@ export const SIDECAR_CONTAINER = "toolwall-sidecar";
 export const CA_VOLUME = "toolwall-ca";
 export const TOKEN_VOLUME = "toolwall-token";
 export const STATE_VOLUME = "toolwall-state";
+/** Injected only when the pod asks for it (UPSTREAM_CA_ANNOTATION). */
+export const UPSTREAM_CA_VOLUME = "toolwall-upstream-ca";
 
 export const CA_DIR = "/var/run/toolwall/ca";
 export const TOKEN_DIR = "/var/run/secrets/toolwall";
 export const STATE_DIR = "/var/lib/toolwall";
+export const UPSTREAM_CA_DIR = "/var/run/toolwall/upstream-ca";
 /** The pod CA alone (added to Node's roots) and the public roots merged with it (replaces the roots). */
 export const CA_CERT_FILE = `${CA_DIR}/ca.crt`;
 export const TRUST_BUNDLE_FILE = `${CA_DIR}/ca-bundle.pem`;

@@ -142,7 +142,9 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     : undefined;
   const explicitAddress = await explicit?.listen();
   let closing = false;
-  const admin = options.admin ? createAdminServer(() => !closing && source.ready()) : undefined;
+  const admin = options.admin
+    ? createAdminServer(() => !closing && source.ready(), [], { remoteMetricsOnly: true })
+    : undefined;
   const close = async () => {
     closing = true;
     await source.stop();

@@ -14,6 +14,9 @@ import type {
 
 import {
   ADMIN_ADDRESS,
+  ADMIN_LISTEN,
+  ADMIN_PORT,
+  ADMIN_PORT_NAME,
   CA_DIR,
   CA_VOLUME,
   INIT_CONTAINER,
@@ -21,6 +24,7 @@ import {
   PROXY_PORT,
   PROXY_UID,
   SIDECAR_CONTAINER,
+  SIDECAR_RESOURCE_ANNOTATIONS,
   STATE_DIR,
   STATE_VOLUME,
   STATUS_ANNOTATION,
@@ -28,7 +32,17 @@ import {
   TOKEN_DIR,
   TOKEN_VOLUME,
   TRUST_ENV,
+  UPSTREAM_CA_ANNOTATION,
+  UPSTREAM_CA_DIR,
+  UPSTREAM_CA_VOLUME,
 } from "../kernel/mesh.ts";
+
+/** Prometheus' annotation-based discovery; set only when the pod does not use it itself. */
+const PROMETHEUS_ANNOTATIONS = {
+  "prometheus.io/scrape": "true",
+  "prometheus.io/port": String(ADMIN_PORT),
+  "prometheus.io/path": "/metrics",
+};
 
 /**
  * V8 sizes the young generation for throughput: an idle sidecar held 67 MB of new space (37 MB of live
@@ -39,6 +53,7 @@ export const SIDECAR_NODE_OPTIONS = "--max-semi-space-size=2";
 
 const RESERVED_CONTAINERS = [INIT_CONTAINER, SIDECAR_CONTAINER];
 const RESERVED_VOLUMES = [CA_VOLUME, TOKEN_VOLUME, STATE_VOLUME];
+const NAMED_VOLUMES = [...RESERVED_VOLUMES, UPSTREAM_CA_VOLUME];
 const BYPASS_CAPABILITIES = new Set(["NET_ADMIN", "NET_RAW", "ALL"]);
 
 export interface InjectionConfig {
@@ -60,11 +75,12 @@ export const defaultInjectionConfig: InjectionConfig = {
   controllerUrl: "http://toolwall-controller.toolwall-system.svc:8443",
   redisUrl: "",
   tokenExpirationSeconds: 3600,
-  // From bench/roles.bench.ts and bench/side-by-side.bench.ts (docs/benchmarks.md): the sidecar idles
-  // at ~113 MB RSS and reached ~310 MB under c=64 with 500 open streams; init peaks at ~56 MB.
-  // Requests cover idle, limits the measured peak plus headroom (an OOM kill drops every stream).
-  sidecarResources: { requests: { cpu: "50m", memory: "128Mi" }, limits: { memory: "384Mi" } },
-  initResources: { requests: { cpu: "10m", memory: "64Mi" }, limits: { memory: "96Mi" } },
+  // Measured (docs/benchmarks.md): with SIDECAR_NODE_OPTIONS the sidecar idles at ~114 MB RSS and
+  // peaked at 186–213 MiB (cgroup) on a real node under 64 concurrent requests; `toolwall init`
+  // peaks at ~56 MB. Requests cover idle, limits the measured peak with headroom: an OOM-killed
+  // sidecar is a pod without egress.
+  sidecarResources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "384Mi" } },
+  initResources: { requests: { cpu: "50m", memory: "64Mi" }, limits: { memory: "128Mi" } },
 };
 
 export type InjectionResult =
@@ -88,14 +104,91 @@ export function injectPod(input: V1Pod, config: InjectionConfig): InjectionResul
   removeInjected(pod);
   const bypass = bypassRefusal(pod);
   if (bypass) return { outcome: "rejected", message: bypass };
+  const resources = sidecarResources(annotations, config.sidecarResources);
+  if (typeof resources === "string") return { outcome: "rejected", message: resources };
+  const upstreamCa = annotations[UPSTREAM_CA_ANNOTATION];
+  if (upstreamCa !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(upstreamCa)) {
+    return {
+      outcome: "rejected",
+      message: `annotation ${UPSTREAM_CA_ANNOTATION}: "${upstreamCa.slice(0, 60)}" is not a ConfigMap name`,
+    };
+  }
 
   const spec = pod.spec!;
-  spec.initContainers = [initContainer(config), sidecarContainer(config), ...(spec.initContainers ?? [])];
+  spec.initContainers = [
+    initContainer(config),
+    sidecarContainer({ ...config, sidecarResources: resources }, upstreamCa),
+    ...(spec.initContainers ?? []),
+  ];
   spec.volumes = [...(spec.volumes ?? []), ...volumes(config)];
+  if (upstreamCa !== undefined) {
+    spec.volumes.push({
+      name: UPSTREAM_CA_VOLUME,
+      configMap: { name: upstreamCa, items: [{ key: "ca.crt", path: "ca.crt" }] },
+    });
+  }
   for (const container of [...spec.initContainers.slice(2), ...spec.containers]) addTrust(container, true);
   pod.metadata ??= {};
-  pod.metadata.annotations = { ...pod.metadata.annotations, [STATUS_ANNOTATION]: statusAnnotation(config) };
+  const scraped = Object.keys(pod.metadata.annotations ?? {}).some((key) => key.startsWith("prometheus.io/"));
+  pod.metadata.annotations = {
+    ...(scraped ? {} : PROMETHEUS_ANNOTATIONS),
+    ...pod.metadata.annotations,
+    [STATUS_ANNOTATION]: statusAnnotation(config),
+  };
   return { outcome: "injected", pod };
+}
+
+/** Kubernetes resource quantities: 100m, 0.5, 256Mi, 1G, 1e3. */
+const QUANTITY = /^[+]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+|m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/;
+
+type Resources = NonNullable<V1Container["resources"]>;
+
+/**
+ * `{"requests": {"cpu": "100m", "memory": "256Mi"}, "limits": {"memory": "768Mi"}}` (the chart's
+ * values as JSON), or why it is not.
+ */
+export function parseResources(text: string, what: string): Resources {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`${what}: not JSON: ${text.slice(0, 60)}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error(`${what}: expected {"requests": {…}, "limits": {…}}`);
+  const result: Resources = {};
+  for (const [kind, entries] of Object.entries(value)) {
+    if (kind !== "requests" && kind !== "limits") throw new Error(`${what}: unknown key '${kind}'`);
+    if (typeof entries !== "object" || entries === null)
+      throw new Error(`${what}.${kind}: expected an object`);
+    const quantities: Record<string, string> = {};
+    for (const [resource, quantity] of Object.entries(entries)) {
+      if (resource !== "cpu" && resource !== "memory")
+        throw new Error(`${what}.${kind}: only cpu and memory, got '${resource}'`);
+      if (!QUANTITY.test(String(quantity)))
+        throw new Error(`${what}.${kind}.${resource}: '${String(quantity)}' is not a Kubernetes quantity`);
+      quantities[resource] = String(quantity);
+    }
+    result[kind] = quantities;
+  }
+  return result;
+}
+
+/** The sidecar's resources with the pod's annotations applied, or why an annotation is refused. */
+function sidecarResources(
+  annotations: Record<string, string>,
+  defaults: NonNullable<V1Container["resources"]>,
+): NonNullable<V1Container["resources"]> | string {
+  const resources = { requests: { ...defaults.requests }, limits: { ...defaults.limits } };
+  for (const [key, [kind, resource]] of Object.entries(SIDECAR_RESOURCE_ANNOTATIONS)) {
+    const value = annotations[key];
+    if (value === undefined) continue;
+    if (!QUANTITY.test(value.trim())) {
+      return `annotation ${key}: "${value.slice(0, 40)}" is not a Kubernetes quantity (e.g. ${resource === "cpu" ? "100m" : "256Mi"})`;
+    }
+    resources[kind][resource] = value.trim();
+  }
+  return resources;
 }
 
 /**
@@ -126,7 +219,7 @@ function reservedNameRefusal(pod: V1Pod): string | undefined {
   const containers = [...(spec.initContainers ?? []), ...spec.containers];
   const clash = containers.find((c) => RESERVED_CONTAINERS.includes(c.name));
   if (clash) return `container name "${clash.name}" is reserved for Toolwall's injected containers`;
-  const volume = (spec.volumes ?? []).find((v) => RESERVED_VOLUMES.includes(v.name));
+  const volume = (spec.volumes ?? []).find((v) => NAMED_VOLUMES.includes(v.name));
   if (volume) return `volume name "${volume.name}" is reserved for Toolwall's injected volumes`;
   return undefined;
 }
@@ -139,7 +232,7 @@ function removeInjected(pod: V1Pod): void {
     if (spec.initContainers.length === 0) delete spec.initContainers;
   }
   if (spec.volumes) {
-    spec.volumes = spec.volumes.filter((v) => !RESERVED_VOLUMES.includes(v.name));
+    spec.volumes = spec.volumes.filter((v) => !NAMED_VOLUMES.includes(v.name));
     if (spec.volumes.length === 0) delete spec.volumes;
   }
 }
@@ -231,7 +324,10 @@ function initContainer(config: InjectionConfig): V1Container {
   };
 }
 
-/** The admin server listens on loopback only, so the kubelet cannot reach it: the probe runs inside. */
+/**
+ * The admin server answers /readyz on loopback only (clients outside the pod get /metrics alone), so
+ * the probe runs inside the pod.
+ */
 function readyProbe(): V1Probe {
   return {
     exec: {
@@ -251,7 +347,8 @@ function fieldEnv(name: string, fieldPath: string): V1EnvVar {
   return { name, valueFrom: { fieldRef: { fieldPath } } };
 }
 
-function sidecarContainer(config: InjectionConfig): V1Container {
+function sidecarContainer(config: InjectionConfig, upstreamCaConfigMap?: string): V1Container {
+  const upstreamCa = upstreamCaConfigMap !== undefined;
   return {
     name: SIDECAR_CONTAINER,
     image: config.image,
@@ -262,7 +359,7 @@ function sidecarContainer(config: InjectionConfig): V1Container {
       "--listen",
       `[::]:${PROXY_PORT}`,
       "--admin",
-      ADMIN_ADDRESS,
+      ADMIN_LISTEN,
       "--ca-dir",
       CA_DIR,
       "--controller-url",
@@ -271,6 +368,7 @@ function sidecarContainer(config: InjectionConfig): V1Container {
       `${TOKEN_DIR}/token`,
       "--bundle-dir",
       STATE_DIR,
+      ...(upstreamCa ? ["--extra-ca", `${UPSTREAM_CA_DIR}/ca.crt`] : []),
     ],
     // The pod name is unknown at admission for generateName pods: the kubelet fills it in.
     env: [
@@ -281,6 +379,7 @@ function sidecarContainer(config: InjectionConfig): V1Container {
       ...(config.redisUrl ? [{ name: "TOOLWALL_REDIS_URL", value: config.redisUrl }] : []),
       { name: "NODE_OPTIONS", value: SIDECAR_NODE_OPTIONS },
     ],
+    ports: [{ name: ADMIN_PORT_NAME, containerPort: ADMIN_PORT, protocol: "TCP" }],
     resources: config.sidecarResources,
     startupProbe: readyProbe(),
     securityContext: {
@@ -297,6 +396,7 @@ function sidecarContainer(config: InjectionConfig): V1Container {
       { name: CA_VOLUME, mountPath: CA_DIR },
       { name: TOKEN_VOLUME, mountPath: TOKEN_DIR, readOnly: true },
       { name: STATE_VOLUME, mountPath: STATE_DIR },
+      ...(upstreamCa ? [{ name: UPSTREAM_CA_VOLUME, mountPath: UPSTREAM_CA_DIR, readOnly: true }] : []),
     ],
   };
 }

@@ -200,6 +200,37 @@ describe("bundle client and bundle server", () => {
     }
   });
 
+  it("a maxStaleness shorter than the controller's long-poll does not expire a sidecar in contact", async () => {
+    // Found on a real node: with the 30 s long-poll and maxStaleness 20 s every call was denied
+    // ("policy expired") between polls although the controller was up.
+    const slow = new BundleServer({
+      authenticator: new TokenAuthenticator({ audience: "toolwall", review }),
+      model: () => model,
+      fetchPod: async () => undefined,
+      pollTimeoutMs: 10_000,
+    });
+    const slowUrl = await slow.app.listen({ host: "127.0.0.1", port: 0 });
+    setPolicies([denyDelete(5, ["delete_*"])]);
+    const sidecar = new BundleClient({
+      controllerUrl: slowUrl,
+      namespace: "agents",
+      pod: "research-1",
+      tokenFile,
+      bundleDir: join(dir, "short-staleness"),
+      audit: new MemoryAuditSink(),
+    });
+    await sidecar.start();
+    await sidecar.whenReady();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      expect(sidecar.expired()).toBe(false);
+      expect(sidecar.current().evaluate({ tool: "read_file" }).action).toBe("allow");
+    } finally {
+      await sidecar.stop();
+      await slow.app.close();
+    }
+  });
+
   it("backs off with full jitter up to the cap", () => {
     expect(backoffDelay(0, 100, 1000, () => 1)).toBe(100);
     expect(backoffDelay(3, 100, 1000, () => 1)).toBe(800);

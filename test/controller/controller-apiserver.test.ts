@@ -15,6 +15,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { BundleClient } from "../../src/bundle/client.ts";
 import type { PolicyStatus } from "../../src/controller/model.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
+import { eventually } from "../helpers/eventually.ts";
 import {
   CONTROL_PLANE_TIMEOUT_MS,
   controlPlane,
@@ -48,26 +49,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ""}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 interface Replica {
@@ -251,6 +232,27 @@ describeWithControlPlane("toolwall controller on a real API server", () => {
     expect(compiled).toMatchObject({ status: "False", reason: "InvalidSpec" });
     expect(compiled!.message).toMatch(/spec\.toolPolicy\.rules\[0\]\.when\.any\[0\]\.value: invalid RE2/);
     expect(broken!.conditions!.find((c) => c.type === "Ready")?.status).toBe("False");
+  });
+
+  it("records a Warning Event on a policy that does not compile, as `kubectl describe` shows it", async () => {
+    const events = await eventually("compile event", async () => {
+      const listed = await kubectl(plane, ["get", "events.events.k8s.io", "-n", agents, "-o", "json"]);
+      expect(listed.code, listed.stderr).toBe(0);
+      const items = (JSON.parse(listed.stdout) as { items: Record<string, unknown>[] }).items.filter(
+        (event) => (event.regarding as { kind?: string; name?: string }).name === "broken",
+      );
+      return items.length > 0 ? items : undefined;
+    }).catch((error: Error) => {
+      throw new Error(
+        `${error.message}; controller logs: ${replicas.map((r) => r.log.join("")).join(" | ")}`,
+      );
+    });
+    expect(events[0]).toMatchObject({
+      type: "Warning",
+      reason: "InvalidSpec",
+      reportingController: "toolwall.io/controller",
+    });
+    expect(events[0]!.note).toMatch(/invalid RE2/);
   });
 
   it("counts matched pods as pods come and go", async () => {

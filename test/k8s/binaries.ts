@@ -1,11 +1,13 @@
 /**
- * Builds the Kubernetes binaries the tests run (kube-apiserver, etcd, kubectl, helm) from their Go
- * modules into a versioned cache outside the work tree, so every clone on the machine reuses them.
+ * Builds the Kubernetes binaries the tests run (the control plane, the node's kubelet and kube-proxy,
+ * etcd, kubectl, helm, CoreDNS and the sandbox's pause) from their Go modules into a versioned cache
+ * outside the work tree, so every clone on the machine reuses them.
  *
  * Run directly (`node test/k8s/binaries.ts`) to warm the cache; the test global setup calls
  * `ensureBinaries()` which builds only what is missing.
  */
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -15,6 +17,7 @@ export const KUBERNETES_VERSION = "1.37.1";
 /** The etcd server release k8s.io/kubernetes v1.37.1 itself requires. */
 export const ETCD_VERSION = "3.7.0";
 export const HELM_VERSION = "4.3.1";
+export const COREDNS_VERSION = "1.15.0";
 
 export interface KubeBinaries {
   kubeApiserver: string;
@@ -25,6 +28,9 @@ export interface KubeBinaries {
   kubeProxy: string;
   kubeControllerManager: string;
   kubeScheduler: string;
+  coredns: string;
+  /** The pod sandbox's process: sleeps until signalled (see PAUSE_SOURCE). */
+  pause: string;
 }
 
 export function cacheRoot(): string {
@@ -45,6 +51,8 @@ export function binaryPaths(dir = binariesDir()): KubeBinaries {
     kubeProxy: join(dir, "bin", "kube-proxy"),
     kubeControllerManager: join(dir, "bin", "kube-controller-manager"),
     kubeScheduler: join(dir, "bin", "kube-scheduler"),
+    coredns: join(dir, "bin", "coredns"),
+    pause: join(dir, "bin", "pause"),
   };
 }
 
@@ -57,7 +65,28 @@ interface GoTarget {
   replaces?: Record<string, string>;
   packages: Record<string, string>;
   ldflags: string[];
+  /** Source files of the wrapper module itself (a module with its own main package). */
+  files?: Record<string, string>;
 }
+
+/**
+ * The CRI sandbox image's process. No registry is reachable, so the pause image is built here: PID 1
+ * of the sandbox waits for SIGTERM/SIGINT and exits, like Kubernetes' C pause.
+ */
+const PAUSE_SOURCE = `package main
+
+import (
+\t"os"
+\t"os/signal"
+\t"syscall"
+)
+
+func main() {
+\tsignals := make(chan os.Signal, 1)
+\tsignal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+\t<-signals
+}
+`;
 
 /** Each wrapper module, the version stamp that says its binaries are current, and its binaries. */
 const modules: Record<string, { stamp: string; binaries: string[] }> = {
@@ -74,9 +103,11 @@ const modules: Record<string, { stamp: string; binaries: string[] }> = {
   },
   etcd: { stamp: `go.etcd.io/etcd/server/v3@v${ETCD_VERSION}`, binaries: ["etcd"] },
   helm: { stamp: `helm.sh/helm/v4@v${HELM_VERSION}`, binaries: ["helm"] },
+  coredns: { stamp: `github.com/coredns/coredns@v${COREDNS_VERSION}`, binaries: ["coredns"] },
+  pause: { stamp: `pause@${createHash("sha256").update(PAUSE_SOURCE).digest("hex")}`, binaries: ["pause"] },
 };
 
-async function run(
+export async function run(
   cmd: string,
   args: string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv; onStderrLine?: (line: string) => void },
@@ -145,6 +176,7 @@ async function buildTarget(dir: string, target: GoTarget, log: Log): Promise<voi
   const moduleDir = join(dir, "src", target.module);
   await mkdir(moduleDir, { recursive: true });
   await writeFile(join(moduleDir, "go.mod"), goModFile(target));
+  for (const [name, text] of Object.entries(target.files ?? {})) await writeFile(join(moduleDir, name), text);
   const packages = Object.values(target.packages);
   log(`resolving modules for ${Object.keys(target.packages).join(", ")}`);
   await run("go", ["mod", "download"], { cwd: moduleDir });
@@ -237,6 +269,19 @@ async function targets(dir: string): Promise<GoTarget[]> {
       requires: { "helm.sh/helm/v4": `v${HELM_VERSION}` },
       packages: { helm: "helm.sh/helm/v4/cmd/helm" },
       ldflags: [`-X helm.sh/helm/v4/internal/version.version=v${HELM_VERSION}`],
+    },
+    {
+      module: "coredns",
+      requires: { "github.com/coredns/coredns": `v${COREDNS_VERSION}` },
+      packages: { coredns: "github.com/coredns/coredns" },
+      ldflags: [],
+    },
+    {
+      module: "pause",
+      requires: {},
+      packages: { pause: "toolwall.local/pause" },
+      ldflags: [],
+      files: { "main.go": PAUSE_SOURCE },
     },
   ];
 }

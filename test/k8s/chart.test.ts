@@ -108,6 +108,28 @@ describeWithControlPlane("Helm chart charts/toolwall", () => {
     expect(find(manifests, "Certificate", "toolwall-webhook").spec.secretName).toBe("toolwall-webhook-tls");
   });
 
+  it("aggregates reading MCPPolicies into view/edit/admin and writing them into edit/admin", async () => {
+    const { manifests } = await render();
+    const view = find(manifests, "ClusterRole", "toolwall-view");
+    const edit = find(manifests, "ClusterRole", "toolwall-edit");
+    const labels = (m: Manifest) => (m.metadata as { labels?: Record<string, string> }).labels ?? {};
+    for (const role of ["view", "edit", "admin"]) {
+      expect(labels(view)[`rbac.authorization.k8s.io/aggregate-to-${role}`]).toBe("true");
+    }
+    expect(labels(edit)["rbac.authorization.k8s.io/aggregate-to-view"]).toBeUndefined();
+    expect(labels(edit)["rbac.authorization.k8s.io/aggregate-to-edit"]).toBe("true");
+  });
+
+  it("passes the sidecar's and the init container's resources to the webhook", async () => {
+    const { manifests } = await render(["--set=sidecar.resources.limits.memory=1Gi"]);
+    const args = find(manifests, "Deployment", "toolwall-webhook").spec.template.spec.containers[0]
+      .args as string[];
+    expect(args).toContain(
+      '--sidecar-resources={"limits":{"memory":"1Gi"},"requests":{"cpu":"100m","memory":"256Mi"}}',
+    );
+    expect(args.some((a) => a.startsWith("--init-resources="))).toBe(true);
+  });
+
   it("refuses values the schema does not allow", async () => {
     const result = await helm(plane, ["template", "toolwall", chart, "--set=webhook.failurePolicy=Open"]);
     expect(result.code).not.toBe(0);
@@ -210,7 +232,7 @@ describeWithControlPlane("Helm chart charts/toolwall", () => {
     const titles = dashboard.panels.map((p: { title: string }) => p.title).join(" | ");
     for (const word of [
       "Decisions by action and tool",
-      "Blocks by reason",
+      "Blocks by server and tool",
       "latency",
       "bundle age",
       "Detections",

@@ -62,4 +62,32 @@ describe("toolwall webhook command line", () => {
     expect(code).toBe(2);
     expect(err).toContain("at least 600");
   });
+
+  it("refuses sidecar resources that are not quantities, naming the field", async () => {
+    const { code, err } = await run([
+      "webhook",
+      "--sidecar-resources",
+      '{"limits":{"memory":"lots"}}',
+      "--tls-cert",
+      "c",
+      "--tls-key",
+      "k",
+    ]);
+    expect(code).toBe(2);
+    expect(err).toContain("--sidecar-resources.limits.memory: 'lots' is not a Kubernetes quantity");
+  });
+
+  it("refuses init resources that are not JSON", async () => {
+    const { code, err } = await run([
+      "webhook",
+      "--init-resources",
+      "memory=1Gi",
+      "--tls-cert",
+      "c",
+      "--tls-key",
+      "k",
+    ]);
+    expect(code).toBe(2);
+    expect(err).toContain("--init-resources: not JSON");
+  });
 });

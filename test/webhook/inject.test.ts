@@ -113,7 +113,7 @@ describe("injected pod", () => {
     });
     expect(sidecar!.startupProbe).toBeDefined();
     expect(sidecar!.args).toEqual(
-      expect.arrayContaining(["sidecar", "--listen", "[::]:15001", "--admin", "127.0.0.1:15020"]),
+      expect.arrayContaining(["sidecar", "--listen", "[::]:15001", "--admin", "[::]:15020"]),
     );
     expect(sidecar!.args!.join(" ")).toContain("--ca-dir /var/run/toolwall/ca");
     expect(sidecar!.args!.join(" ")).toContain(`--controller-url ${config.controllerUrl}`);
