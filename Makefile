@@ -34,9 +34,9 @@ bench: deps prereqs
 	npm run bench
 
 IMAGE ?= localhost/toolwall:dev
-# With docker where there is one; otherwise with buildah (no daemon), like the test node.
+# With a running Docker engine where there is one; otherwise with buildah (no daemon), like the test node.
 image:
-	if command -v docker >/dev/null 2>&1; then docker build -t $(IMAGE) .; else $(MAKE) images; fi
+	if docker info >/dev/null 2>&1; then docker build -t $(IMAGE) .; else $(MAKE) images; fi
 
 # Every image of the test node (Debian + Node bases, pause, CoreDNS, Redis, Toolwall, test peers),
 # built with mmdebstrap and buildah into ${TOOLWALL_CACHE_DIR:-~/.cache/toolwall}/images.

@@ -125,7 +125,7 @@ describeWithControlPlane("Helm chart charts/toolwall", () => {
     const args = find(manifests, "Deployment", "toolwall-webhook").spec.template.spec.containers[0]
       .args as string[];
     expect(args).toContain(
-      '--sidecar-resources={"limits":{"memory":"1Gi"},"requests":{"cpu":"100m","memory":"256Mi"}}',
+      '--sidecar-resources={"limits":{"memory":"1Gi"},"requests":{"cpu":"100m","memory":"128Mi"}}',
     );
     expect(args.some((a) => a.startsWith("--init-resources="))).toBe(true);
   });
