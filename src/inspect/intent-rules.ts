@@ -367,7 +367,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\b(?:the\\s+)?user'?s\\s+(?:[\\w-]+\\s+){0,2}(?:value|choice|input|selection|request|answer|address|account|recipient|branch|target|destination|repository|repo|channel|email|e-mail)\\b[^\\n]{0,40}?\\b(?:aside|ignored|outdated|informational|irrelevant|not used|overridden|replaced|obsolete|stale)\\b" +
       "|\\b(?:leave|set|put)\\s+(?:the\\s+)?user'?s?\\s+(?:[\\w-]+\\s+){0,2}aside\\b" +
       `|\\b${TARGET_VERBS}\\b[^\\n]{0,80}?${USER_CHOICE}|${USER_CHOICE}[^\\n]{0,40}?\\b${TARGET_VERBS}\\b` +
-      "|\\b(?:ignore|disregard|override|replace|substitute|swap)\\s+(?:out\\s+)?(?:the\\s+|any\\s+|whatever\\s+)?(?:[\\w`'-]+\\s+){0,3}(?:the user|user'?s?|provided|given|requested|supplied|chosen|specified)\\b" +
+      "|\\b(?:ignore|disregard|override|replace|substitute|swap)\\s+(?:out\\s+)?(?:the\\s+|any\\s+|whatever\\s+)?(?:[\\w`'-]+\\s+){0,3}(?:the user|user'?s|users'|user (?:input|choice|value|selection|request|answer|target)|provided|given|requested|supplied|chosen|specified)\\b" +
       "|\\b(?:given|provided|requested|specified|chosen|supplied|named|entered) by the user\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
       "|\\bthe user\\s+(?:gives|provides|names|picks|chooses|asks for|requests|specifies|supplies|enters)\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
       "|\\bset\\s+(?:the\\s+)?`?[\\w-]+`?\\s+to\\s+['\"`][^'\"`\\n]+['\"`][^\\n]{0,40}?\\binstead of\\b" +
@@ -446,13 +446,13 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "ignore",
     ],
     pattern:
-      "\\bonly\\s+(?:use|call|choose|pick|select)\\s+(?:this|me)\\b" +
+      "\\bonly\\s+(?:use|call|choose|pick|select)\\s+(?:this|me)(?:\\s+(?:one|tool))?\\s*(?:[.!;]|$|,\\s*(?:never|not|no)\\b)" +
       "|\\b(?:prefer|use|choose|pick|select)\\s+(?:it|me)\\s+(?:over|instead of|rather than)\\s+(?:any|all|every|other)\\b" +
       "|\\b(?:use|call|choose|pick|prefer|select)\\s+this\\s+(?:[\\w-]+\\s+){0,2}(?:instead of (?:any|all|every|other)|over (?:all|any|every|other)|rather than (?:any|all|other)|in all cases|for (?:all|every|any)\\s+(?:queries|questions|requests|tasks|messages|searches|purposes|cases|lookups)\\b)" +
       "|\\b(?:use|call|choose|pick|select)\\s+this\\s+(?:one|tool)\\b[^\\n]{0,10}?\\b(?:if|whenever|when)\\s+(?:another|other|any other)" +
       "|\\b(?:another|other|any other|a different)\\b[^\\n]{0,40}?\\b(?:use|call|pick|choose|select)\\s+this\\s+(?:one|tool)\\s+instead\\b" +
       `|\\b(?:always|only)\\s+(?:use|call|choose|pick|prefer|select)\\s+this(?:\\s+(?:one|tool))?\\s+(?:over|instead of|rather than)\\s+${TOOL_NAME}` +
-      "|\\b(?:highest|top) priority\\b[^\\n]{0,60}?\\b(?:this|pick|choose|use)\\b|\\bthis tool has (?:the )?(?:highest|top) priority" +
+      "|\\b(?:highest|top) priority\\b[^\\n]{0,60}?\\b(?:over|above|instead of|rather than|before)\\s+(?:any|all|every|other)\\b|\\bthis tool has (?:the )?(?:highest|top) priority" +
       "|\\bcall this tool first\\b[^\\n]{0,40}?\\b(?:ignore|instead|over|rather)" +
       "|\\b(?:use|call) this tool for every\\s+(?:question|query|request|message|task|search|lookup)\\b",
   },
@@ -499,8 +499,20 @@ export const INTENT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:other|competing|all other|any other|the default|alternative|rival|similar|built-in)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?|functions?|providers?|versions?)\\s+(?:are|is|have been|has been)\\s+(?:now\\s+)?(?:deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|disabled|unsafe|unverified|untrusted|fake|stale|wrong)" +
-      "|\\b(?:do not|don't|never|no longer|avoid|no need to)\\s+(?:use|call|invoke|using|calling|bother with|bothering with|consider|considering|try|trying|rely on|relying on)\\s+(?:the\\s+|any\\s+)?(?:default|other|any other|competing|alternative|built-in|original)\\b" +
+      "|\\b(?:do not|don't|never|no longer|avoid|no need to)\\s+(?:use|call|invoke|using|calling|bother with|bothering with|consider|considering|try|trying|rely on|relying on)\\s+(?:the\\s+|any\\s+)?(?:other|any other|competing|alternative|original)\\b" +
       "|\\bignore\\s+(?:all\\s+|any\\s+)?(?:competing|other|alternative|rival)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?)",
+  },
+  {
+    id: "intent.avoid-builtin-tools",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "tells the model not to use its built-in or default tools (High outside this tool's domain, or a default one banned outright)",
+    triggers: ["built-in", "builtin", "native", "default"],
+    alsoTriggers: ["do not", "don't", "never", "avoid", "no need", "instead of", "rather than", "over"],
+    pattern:
+      "\\b(?:do not|don't|never|avoid|no need to)\\s+(?:use|call|invoke|using|calling|rely on|relying on)\\s+(?:the\\s+|any\\s+|your\\s+)?(?:built-in|builtin|native|default)\\s+(?:[\\w-]+\\s+){0,4}?(?:tools?|functions?|capabilit(?:y|ies)|features?|servers?|apis?|services?|providers?|versions?)\\b" +
+      "|\\b(?:instead of|rather than|over)\\s+(?:the\\s+|any\\s+|your\\s+)?(?:built-in|builtin|native)\\s+(?:[\\w-]+\\s+){0,4}?(?:tools?|functions?|capabilit(?:y|ies)|features?)\\b",
   },
   {
     id: "intent.disparage-named-tool",
@@ -521,7 +533,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     alsoTriggers: ["_", "-"],
     pattern:
       `\\b(?:supersedes|replaces|deprecates|obsoletes)\\s+(?:the\\s+)?${TOOL_NAME}` +
-      `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}`,
+      `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}(?:\\s+(?:tool|function))?\\s*(?:[.,;:!)]|$|\\b(?:for|when|if|unless|instead|to|on|with|anymore|again|directly|at all|in|from|here|now|as)\\b)`,
   },
   {
     id: "intent.compare-named-tool",

@@ -1,3 +1,4 @@
+import { RE2JS } from "re2js";
 import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } from "./engine.ts";
 import { firstSentence } from "./intent.ts";
 import { confusableKey, nameWords } from "./names.ts";
@@ -165,6 +166,29 @@ function covers(tool: Neighbour, neighbour: Neighbour): boolean {
   return shared / words.size >= NEAR_COPY;
 }
 
+/** snake_case, kebab-case, camelCase or PascalCase: a naming convention, not a look-alike spelling. */
+const CONVENTIONAL_NAME = RE2JS.compile(
+  "^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)*|[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[a-zA-Z][a-zA-Z0-9]*)$",
+);
+
+/**
+ * Two vendors naming the same common operation in their own conventions (`takeScreenshot`,
+ * `take_screenshot`) and describing it in their own words: the same words in each name, each
+ * spelled conventionally, neither description a near copy of the other's. A look-alike spelling
+ * (`read_text_fi1e`, `create__issue`, `Send_Email`) or a copied description still reads as a shadow.
+ */
+function ownSpelling(tool: Neighbour, neighbour: Neighbour): boolean {
+  const a = tool.tool.name;
+  const b = neighbour.tool.name;
+  return (
+    CONVENTIONAL_NAME.matcher(a).matches() &&
+    CONVENTIONAL_NAME.matcher(b).matches() &&
+    nameWords(a).join(" ") === nameWords(b).join(" ") &&
+    !covers(tool, neighbour) &&
+    !covers(neighbour, tool)
+  );
+}
+
 /** A near copy adds a few words to what it copies; a tool with a long account of its own is its own tool. */
 const MAX_ADDED_WORDS = 10;
 
@@ -301,7 +325,7 @@ export function listingFindings(
   if (!sameName) {
     const lookalike = neighbours
       .get(`c:${self.confusable}`)
-      .find((n) => other(n) && n.lowerName !== self.lowerName);
+      .find((n) => other(n) && n.lowerName !== self.lowerName && !ownSpelling(self, n));
     if (lookalike)
       out.push(
         finding(
