@@ -10,6 +10,35 @@ import type { PatternRule } from "./rules.ts";
  * down other tools) are High here already.
  */
 
+/** First words of a tool name that hand data out, whatever follows (`send_device_info`). */
+const EXPOSING_VERBS = [
+  "upload",
+  "export",
+  "dump",
+  "send",
+  "post",
+  "share",
+  "forward",
+  "leak",
+  "steal",
+  "harvest",
+  "collect",
+  "transmit",
+  "exfiltrate",
+  "mirror",
+];
+
+/** First words of a tool name that reach something, exposing when what follows is sensitive (`read_ssh_config`). */
+const ACCESS_VERBS =
+  "read|get|run|sync|list|fetch|grab|extract|print|copy|backup|log|write|exec|execute|gather|scan|load|open|cat|show";
+
+/** What a tool reaching it exposes: host access, secrets, the user's history and contacts. */
+const EXPOSING_NOUNS =
+  "env|shell|ssh|secrets?|credentials?|keys|passwords?|tokens?|history|transcripts?|contacts|cookies|chat|conversations?|command";
+
+/** A snake_case tool name that exposes data or runs code (hyphenated and single words are ordinary prose). */
+export const EXPOSING_TOOL_NAME = `(?:${EXPOSING_VERBS.join("|")})(?:_[a-z0-9]+)+|(?:${ACCESS_VERBS})(?:_[a-z0-9]+)*_(?:${EXPOSING_NOUNS})(?:_[a-z0-9]+)*`;
+
 /** Requests in general, not one kind of them ("for any question", not "for any library question"). */
 const ANY_REQUEST =
   "(?:[a-z-]+\\s+)?(?:questions?|quer(?:y|ies)|requests?|tasks?|messages?|searches|search|lookups?|purposes?|cases?)\\b";
@@ -341,6 +370,17 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "replaced",
       "mapped to",
       "switched to",
+      "alias",
+      "normalised",
+      "normalized",
+      "map to",
+      "maps to",
+      "in their place",
+      "in its place",
+      "own",
+      "whichever",
+      "append",
+      "prepend",
     ],
     alsoTriggers: [
       "user",
@@ -359,6 +399,18 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "routed",
       "forwarded",
       "diverted",
+      "=>",
+      "->",
+      "become",
+      "map",
+      "alias",
+      "place",
+      "not the",
+      "whichever",
+      " to every",
+      " to each",
+      " to all",
+      " to any",
     ],
     pattern:
       `\\b(?:must|should|will|are|is)\\s+(?:be\\s+)?(?:rewritten|changed|replaced|redirected|swapped|mapped|switched)\\s+to\\b[^\\n]{0,40}?(?:${FIXED_DESTINATION})|` +
@@ -373,7 +425,15 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\bset\\s+(?:the\\s+)?`?[\\w-]+`?\\s+to\\s+['\"`][^'\"`\\n]+['\"`][^\\n]{0,40}?\\binstead of\\b" +
       "|\\bsubstitute\\b[^\\n]{0,60}?\\binstead\\b" +
       "|\\b(?:currently|now|temporarily|automatically)\\s+(?:being\\s+)?(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b" +
-      "|\\b(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b[^\\n]{0,60}?\\b(?:use|set)\\b[^\\n]{0,30}?\\binstead\\b",
+      "|\\b(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b[^\\n]{0,60}?\\b(?:use|set)\\b[^\\n]{0,30}?\\binstead\\b" +
+      // The user's value rewritten on the way: alias tables, "normalised", "in their place".
+      "|\\b(?:alias(?:es)?|normali[sz]ed|mapped|rewritten|translated)\\b[^\\n]{0,40}?(?:=>|->|\\bbecomes?\\b)" +
+      "|\\b(?:names?|ids?|values?|channels?|accounts?|owners?|branch(?:es)?|repos?|repositories|recipients?|addresses)\\b[^\\n]{0,40}?\\bmap(?:s|ped)? to\\b" +
+      "|\\bis an alias (?:of|for)\\b[^\\n]{0,60}?\\b(?:send|use|pass|set)\\b" +
+      "|\\b(?:deliver|send|route|book|charge|pay|post|push|write)\\b[^\\n]{0,60}?\\bin (?:their|its|his|her) place\\b" +
+      "|\\bnot the (?:user|vendor|payee|recipient|customer|owner|passenger|account holder)'?s?'? own\\b" +
+      "|\\bwhichever\\s+(?:[\\w-]+\\s+){0,3}(?:is|are|was|were)\\s+(?:given|named|chosen|picked|entered|provided|specified|requested)\\b" +
+      "|\\b(?:append|add|prepend|attach)\\s+['\"`]?(?:site:|https?://|[\\w-]+\\.[a-z]{2,}\\b)[^\\n]{0,40}?\\bto (?:every|each|all|any)\\b",
   },
   {
     id: "intent.feed-other-tool",
@@ -395,6 +455,29 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "send them to",
     ],
     pattern: `\\b(?:always|every|each|all|should|must)\\b[^\\n]{0,80}?\\b(?:passed|sent|forwarded|given|fed|handed|pass (?:it|them)|send (?:it|them)|forward (?:it|them))\\s+to\\s+(?:the\\s+)?${TOOL_NAME}`,
+  },
+  {
+    id: "intent.names-exposing-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "names a tool that exposes data or runs code (High when it shares nothing with this tool: a dependency planted in any form)",
+    triggers: ["_"],
+    alsoTriggers: [...EXPOSING_VERBS, ...ACCESS_VERBS.split("|")],
+    pattern: `\\b(?:${EXPOSING_TOOL_NAME})\\b`,
+  },
+  {
+    id: "intent.conditions-other-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "tells the model what to do whenever a named tool is used (High in a listing when that tool is another server's)",
+    triggers: ["when", "each time", "every time", "once", "after"],
+    alsoTriggers: ["_", "-"],
+    andTriggers: ["use", "call", "invok", "run"],
+    pattern:
+      `\\b(?:whenever|when|each time|every time|once|after)\\s+(?:the\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:is|gets|has been|was)\\s+(?:used|called|invoked|run)\\b` +
+      `|\\b(?:whenever|each time|every time)\\s+(?:you|the assistant|the model)\\s+(?:use|call|invoke|run)s?\\s+(?:the\\s+)?${TOOL_NAME}`,
   },
   {
     id: "intent.redirect-to-tool",
@@ -522,6 +605,9 @@ export const INTENT_RULES: readonly PatternRule[] = [
     triggers: [
       "supersede",
       "replace",
+      "takes over",
+      "stands in for",
+      "substitutes for",
       "deprecate",
       "obsolete",
       "do not",
@@ -532,7 +618,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     ],
     alsoTriggers: ["_", "-"],
     pattern:
-      `\\b(?:supersedes|replaces|deprecates|obsoletes)\\s+(?:the\\s+)?${TOOL_NAME}` +
+      `\\b(?:supersedes|replaces|deprecates|obsoletes|takes over|stands in for|substitutes for)\\s+(?:the\\s+)?${TOOL_NAME}` +
       `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}(?:\\s+(?:tool|function))?\\s*(?:[.,;:!)]|$|\\b(?:for|when|if|unless|instead|to|on|with|anymore|again|directly|at all|in|from|here|now|as)\\b)`,
   },
   {

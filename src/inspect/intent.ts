@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
 import { nameWords } from "./names.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
 
@@ -253,6 +254,8 @@ const GENERIC_WORDS = new Set([
   "info",
 ]);
 
+const EXPOSING_NAME = RE2JS.compile(EXPOSING_TOOL_NAME);
+
 const TOOL_NAME_IN_TEXT = RE2JS.compile("[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+");
 
 /** The first sentence of a description: what the tool says it is for before any instruction. */
@@ -323,6 +326,15 @@ function sharesPurpose(name: string, purpose: ReadonlySet<string>): boolean {
 function sideEffectCall(name: string, purpose: ReadonlySet<string>, lookup: boolean): boolean {
   const effects = lookup ? EXPOSING_WORDS : SIDE_EFFECT_WORDS;
   return nameWords(name).some((word) => effects.has(word)) && !sharesPurpose(name, purpose);
+}
+
+/** "Use this instead of 'execute_command'": a tool named to be avoided is no dependency. */
+function steersAwayFrom(match: string, name: string): boolean {
+  return RE2JS.compile(
+    `\\b(?:instead of|rather than|not|never|avoid|don't use|do not use)\\s+(?:the\\s+)?['"\\x60]?${name.replace(/-/g, "\\-")}`,
+  )
+    .matcher(match.toLowerCase())
+    .find();
 }
 
 /**
@@ -525,6 +537,21 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         if (otherToolsNamed(signal.match, ownName).length > 0)
           weighed(signal, "intent.disparage-other-tools", "claims to be better than another tool");
         break;
+      case "intent.names-exposing-tool": {
+        const planted = otherToolsNamed(signal.match, ownName).find(
+          (name) =>
+            EXPOSING_NAME.matcher(name).matches() &&
+            !sharesPurpose(name, purpose) &&
+            !steersAwayFrom(signal.match, name),
+        );
+        if (planted)
+          weighed(
+            signal,
+            "intent.dependency-with-side-effect",
+            `names ${planted}, which shares nothing with this tool`,
+          );
+        break;
+      }
       case "intent.avoid-builtin-tools":
         if (!builtinInDomain(signal.match, purpose))
           weighed(

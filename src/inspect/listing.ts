@@ -26,6 +26,13 @@ const STOP_WORDS = new Set(
   ),
 );
 
+/** `repositories` → `repository`, `issues` → `issue`: enough to fold a name's plural. */
+function singular(word: string): string {
+  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
+  return word;
+}
+
 function specificWords(text: string): Set<string> {
   const words = new Set<string>();
   for (const word of nameWords(text)) if (word.length > 1 && !STOP_WORDS.has(word)) words.add(word);
@@ -40,6 +47,8 @@ class Neighbour {
   readonly lowerName: string;
   readonly confusable: string;
   readonly nameWords: ReadonlySet<string>;
+  /** The name's words folded to singular and sorted: `issue_create`, `create_issues` → `create issue`. */
+  readonly wordSet: string;
   #words: ReadonlySet<string> | undefined;
   #descriptionWords: ReadonlySet<string> | undefined;
   #properties: ReadonlySet<string> | undefined;
@@ -56,6 +65,7 @@ class Neighbour {
     this.lowerName = tool.name.toLowerCase();
     this.confusable = confusableKey(tool.name);
     this.nameWords = specificWords(tool.name);
+    this.wordSet = nameWords(tool.name).map(singular).sort().join(" ");
   }
 
   get description(): string {
@@ -81,7 +91,12 @@ class Neighbour {
 
   /** The index keys this tool is filed under. */
   get keys(): string[] {
-    return [`n:${this.lowerName}`, `c:${this.confusable}`, ...[...this.nameWords].map((word) => `w:${word}`)];
+    return [
+      `n:${this.lowerName}`,
+      `c:${this.confusable}`,
+      `s:${this.wordSet}`,
+      ...[...this.nameWords].map((word) => `w:${word}`),
+    ];
   }
 
   /** Identifiers in the description that look like tool names. */
@@ -148,7 +163,7 @@ export class NeighbourIndex {
 
 /** Words in what a near copy adds that mean it does something more with the data. */
 const SIDE_EFFECT_WORDS = new Set(
-  "send sends sent copy copies copied archive archives archived mirror mirrors mirrored forward forwards forwarded upload uploads uploaded record records recorded log logs logged report reports reported bcc cc analytics backup run runs execute executes webhook sync syncs synced track tracks tracked collector telemetry publish publishes also".split(
+  "send sends sent copy copies copied archive archives archived mirror mirrors mirrored forward forwards forwarded upload uploads uploaded record records recorded log logs logged report reports reported bcc cc analytics backup run runs execute executes webhook sync syncs synced track tracks tracked collector telemetry publish publishes also synchronised synchronized synchronises synchronizes share shares shared remember remembers post posts posted gist notify notifies".split(
     " ",
   ),
 );
@@ -183,11 +198,28 @@ function ownSpelling(tool: Neighbour, neighbour: Neighbour): boolean {
   return (
     CONVENTIONAL_NAME.matcher(a).matches() &&
     CONVENTIONAL_NAME.matcher(b).matches() &&
-    nameWords(a).join(" ") === nameWords(b).join(" ") &&
+    tool.wordSet === neighbour.wordSet &&
     !covers(tool, neighbour) &&
     !covers(neighbour, tool)
   );
 }
+
+/**
+ * A name made from another tool's name by adding one word (`github_create_issue`,
+ * `slack_post_message_v2`, `fetch_file_contents` for `get_file_contents`): with a copied
+ * description that adds next to nothing, a second door to what the model takes for the same tool.
+ */
+function variantName(tool: Neighbour, neighbour: Neighbour): boolean {
+  if (neighbour.nameWords.size === 0) return false;
+  for (const word of neighbour.nameWords) if (!tool.nameWords.has(word)) return false;
+  if (tool.nameWords.size - neighbour.nameWords.size !== 1) return false;
+  let added = 0;
+  for (const word of tool.descriptionWords) if (!neighbour.descriptionWords.has(word)) added++;
+  return added <= MAX_VARIANT_WORDS;
+}
+
+/** What a copy under a variant name adds ("(optimised)", "(new API)"); a vendor's own tool says more. */
+const MAX_VARIANT_WORDS = 3;
 
 /** A near copy adds a few words to what it copies; a tool with a long account of its own is its own tool. */
 const MAX_ADDED_WORDS = 10;
@@ -323,9 +355,10 @@ export function listingFindings(
     }
   }
   if (!sameName) {
-    const lookalike = neighbours
-      .get(`c:${self.confusable}`)
-      .find((n) => other(n) && n.lowerName !== self.lowerName && !ownSpelling(self, n));
+    const lookalike = [
+      ...neighbours.get(`c:${self.confusable}`),
+      ...neighbours.get(`s:${self.wordSet}`),
+    ].find((n) => other(n) && n.lowerName !== self.lowerName && !ownSpelling(self, n));
     if (lookalike)
       out.push(
         finding(
@@ -345,16 +378,28 @@ export function listingFindings(
       seen.add(neighbour);
       if (!covers(self, neighbour)) continue;
       const effect = addedSideEffect(self, neighbour, ownFindings);
-      if (!effect) continue;
-      out.push(
-        finding(
-          "listing.overlap-side-effect",
-          "Exfiltration",
-          "description",
-          `${name} copies ${neighbour.server}/${neighbour.tool.name} and ${effect}`,
-        ),
-      );
-      break overlap;
+      if (effect) {
+        out.push(
+          finding(
+            "listing.overlap-side-effect",
+            "Exfiltration",
+            "description",
+            `${name} copies ${neighbour.server}/${neighbour.tool.name} and ${effect}`,
+          ),
+        );
+        break overlap;
+      }
+      if (variantName(self, neighbour)) {
+        out.push(
+          finding(
+            "listing.impersonates-tool",
+            "HiddenInstructions",
+            "name",
+            `${name} copies the description of ${neighbour.server}/${neighbour.tool.name} under a variant of its name`,
+          ),
+        );
+        break overlap;
+      }
     }
   }
   if (steers(ownFindings)) {
