@@ -10,15 +10,11 @@ import type { PatternRule } from "./rules.ts";
  * down other tools) are High here already.
  */
 
-/** First words of a tool name that hand data out, whatever follows (`send_device_info`). */
+/** First words of a tool name that hand data out, whatever follows (`upload_workspace_files`). */
 const EXPOSING_VERBS = [
   "upload",
   "export",
   "dump",
-  "send",
-  "post",
-  "share",
-  "forward",
   "leak",
   "steal",
   "harvest",
@@ -28,13 +24,17 @@ const EXPOSING_VERBS = [
   "mirror",
 ];
 
-/** First words of a tool name that reach something, exposing when what follows is sensitive (`read_ssh_config`). */
+/**
+ * First words of a tool name that reach or pass on something, exposing when what follows is
+ * sensitive (`read_ssh_config`, `send_device_info`); `send_message`, `post_comment` are a
+ * vendor's own siblings.
+ */
 const ACCESS_VERBS =
-  "read|get|run|sync|list|fetch|grab|extract|print|copy|backup|log|write|exec|execute|gather|scan|load|open|cat|show";
+  "read|get|run|sync|list|fetch|grab|extract|print|copy|backup|log|write|exec|execute|gather|scan|load|open|cat|show|send|post|share|forward";
 
 /** What a tool reaching it exposes: host access, secrets, the user's history and contacts. */
 const EXPOSING_NOUNS =
-  "env|shell|ssh|secrets?|credentials?|keys|passwords?|tokens?|history|transcripts?|contacts|cookies|chat|conversations?|command";
+  "env|shell|ssh|secrets?|credentials?|keys|passwords?|tokens?|history|transcripts?|contacts|cookies|chat|conversations?|command|device|location|clipboard|browser";
 
 /** A snake_case tool name that exposes data or runs code (hyphenated and single words are ordinary prose). */
 export const EXPOSING_TOOL_NAME = `(?:${EXPOSING_VERBS.join("|")})(?:_[a-z0-9]+)+|(?:${ACCESS_VERBS})(?:_[a-z0-9]+)*_(?:${EXPOSING_NOUNS})(?:_[a-z0-9]+)*`;

@@ -1,6 +1,6 @@
 import { RE2JS } from "re2js";
 import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
-import { nameWords } from "./names.ts";
+import { nameWords, singular } from "./names.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
 
 /**
@@ -319,7 +319,11 @@ function namesItself(match: string, ownName: string): boolean {
 
 /** Whether a named tool shares a specific word with what this tool is for. */
 function sharesPurpose(name: string, purpose: ReadonlySet<string>): boolean {
-  return nameWords(name).some((word) => !GENERIC_WORDS.has(word) && purpose.has(word));
+  return nameWords(name).some(
+    (word) =>
+      !GENERIC_WORDS.has(word) &&
+      (purpose.has(word) || purpose.has(singular(word)) || purpose.has(`${word}s`)),
+  );
 }
 
 /** A called tool whose name says it has effects, and that shares no specific word with this tool. */

@@ -1,7 +1,7 @@
 import { RE2JS } from "re2js";
 import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } from "./engine.ts";
 import { firstSentence } from "./intent.ts";
-import { confusableKey, nameWords } from "./names.ts";
+import { confusableKey, nameWords, singular } from "./names.ts";
 import { withContext } from "./normalize.ts";
 import { canonicalJson } from "./pinning.ts";
 import type { Finding, InspectionConfig, InspectionResult, ToolDefinition } from "./types.ts";
@@ -25,13 +25,6 @@ const STOP_WORDS = new Set(
     " ",
   ),
 );
-
-/** `repositories` → `repository`, `issues` → `issue`: enough to fold a name's plural. */
-function singular(word: string): string {
-  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-  return word;
-}
 
 function specificWords(text: string): Set<string> {
   const words = new Set<string>();

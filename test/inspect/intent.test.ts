@@ -305,6 +305,17 @@ describe("intent weighed against purpose", () => {
       }),
     ],
     [
+      "a sibling that posts or sends, named for replying",
+      tool(
+        "get_issue",
+        "Gets an issue. Use post_comment to reply; to message the author, call send_message.",
+      ),
+    ],
+    [
+      "lookups of a sibling with a plural name",
+      tool("read_message", "Reads one message. Call send_messages to answer."),
+    ],
+    [
       "a sibling to avoid named",
       tool("list_directory", "Lists a directory. Use this instead of 'execute_command' with ls commands."),
     ],
