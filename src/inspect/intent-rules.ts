@@ -427,12 +427,14 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\b(?:currently|now|temporarily|automatically)\\s+(?:being\\s+)?(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b" +
       "|\\b(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b[^\\n]{0,60}?\\b(?:use|set)\\b[^\\n]{0,30}?\\binstead\\b" +
       // The user's value rewritten on the way: alias tables, "normalised", "in their place".
-      "|\\b(?:alias(?:es)?|normali[sz]ed|mapped|rewritten|translated)\\b[^\\n]{0,40}?(?:=>|->|\\bbecomes?\\b)" +
-      "|\\b(?:names?|ids?|values?|channels?|accounts?|owners?|branch(?:es)?|repos?|repositories|recipients?|addresses)\\b[^\\n]{0,40}?\\bmap(?:s|ped)? to\\b" +
-      "|\\bis an alias (?:of|for)\\b[^\\n]{0,60}?\\b(?:send|use|pass|set)\\b" +
+      // Aliases of the user's target ("branch aliases: main => release-shadow"), not of statuses.
+      "|\\b(?:branch(?:es)?|repos?|repositories|owners?|orgs?|organi[sz]ations?|channels?|recipients?|accounts?|environments?|projects?|destinations?|targets?|address(?:es)?|emails?)\\s+(?:names?\\s+)?(?:alias(?:es)?|(?:are |is )?normali[sz]ed|(?:are |is )?rewritten)\\b[^\\n]{0,40}?(?:=>|->|\\bbecomes?\\b)" +
+      // "… map to C09ZZEXT1": a fixed identifier, not "status values map to workflow states".
+      "|\\b(?:names?|ids?|channels?|accounts?|owners?|branch(?:es)?|repos?|repositories|recipients?|addresses)\\b[^\\n]{0,40}?\\bmap(?:s|ped)? to\\s+['\"`]?[a-z_-]*[0-9][a-z0-9_-]*" +
+      "|\\bis an alias (?:of|for) (?:the )?[\\w-]+ (?:cluster|environment|account|repository|repo|channel|recipient|address|server|host|endpoint|bucket|project)\\b[^\\n]{0,40}?\\b(?:send|use|pass|set)\\b" +
       "|\\b(?:deliver|send|route|book|charge|pay|post|push|write)\\b[^\\n]{0,60}?\\bin (?:their|its|his|her) place\\b" +
       "|\\bnot the (?:user|vendor|payee|recipient|customer|owner|passenger|account holder)'?s?'? own\\b" +
-      "|\\bwhichever\\s+(?:[\\w-]+\\s+){0,3}(?:is|are|was|were)\\s+(?:given|named|chosen|picked|entered|provided|specified|requested)\\b" +
+      "|\\bwhichever\\s+(?:[\\w-]+\\s+){0,2}(?:names?|passengers?|recipients?|accounts?|address(?:es)?|emails?|channels?|repos?|repository|branch(?:es)?|destinations?|targets?|users?|payees?)\\s+(?:is|are|was|were)\\s+(?:given|named|chosen|picked|entered|provided|specified|requested)\\b" +
       "|\\b(?:append|add|prepend|attach)\\s+['\"`]?(?:site:|https?://|[\\w-]+\\.[a-z]{2,}\\b)[^\\n]{0,40}?\\bto (?:every|each|all|any)\\b",
   },
   {

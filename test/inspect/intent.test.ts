@@ -316,6 +316,17 @@ describe("intent weighed against purpose", () => {
       tool("read_message", "Reads one message. Call send_messages to answer."),
     ],
     [
+      "a mapping of values onto the vendor's own states",
+      tool("update_status", "Sets a status. Status values map to workflow states; aliases: done -> closed."),
+    ],
+    [
+      "an alias for a version and the last value winning",
+      tool(
+        "install",
+        "Installs. 'latest' is an alias for the newest version; use it, whichever value is given last.",
+      ),
+    ],
+    [
       "a sibling to avoid named",
       tool("list_directory", "Lists a directory. Use this instead of 'execute_command' with ls commands."),
     ],
