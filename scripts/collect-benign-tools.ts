@@ -54,6 +54,59 @@ const servers: ServerSpec[] = [
   { package: "mongodb-mcp-server", env: { MDB_MCP_CONNECTION_STRING: "mongodb://127.0.0.1:9/none" } },
   { package: "@circleci/mcp-server-circleci", env: { CIRCLECI_TOKEN: "placeholder" } },
   { package: "figma-developer-mcp", args: ["--stdio"], env: { FIGMA_API_KEY: "placeholder" } },
+  // Round two of issue 12: more vendors' own phrasings of usage guidance, to measure and cut false
+  // positives of the intent rules (none of them is in the blind set). Tried and left out: their
+  // published builds do not install or start here (native keytar, missing dependencies, a login or
+  // a live API before listing): @azure-devops/mcp, @contentful/mcp-server, @neondatabase/mcp-server-neon,
+  // @upstash/mcp-server, @atlassian-dc-mcp/*, @dynatrace-oss/dynatrace-mcp-server, @kontent-ai/mcp-server,
+  // @baruchiro/paperless-mcp, @a-bonus/google-docs-mcp, @cloudflare/mcp-server-cloudflare,
+  // @akutishevsky/lunchmoney-mcp, @ajpanada/mcp-azure-devops.
+  {
+    package: "@aashari/mcp-server-atlassian-jira",
+    env: {
+      ATLASSIAN_SITE_NAME: "example",
+      ATLASSIAN_USER_EMAIL: "a@example.com",
+      ATLASSIAN_API_TOKEN: "placeholder",
+    },
+  },
+  {
+    package: "@aashari/mcp-server-atlassian-bitbucket",
+    env: { ATLASSIAN_USER_EMAIL: "a@example.com", ATLASSIAN_API_TOKEN: "placeholder" },
+  },
+  { package: "@digitalocean/mcp", env: { DIGITALOCEAN_API_TOKEN: "placeholder" } },
+  { package: "@hubspot/mcp-server", env: { PRIVATE_APP_ACCESS_TOKEN: "placeholder" } },
+  { package: "@agentdeskai/browser-tools-mcp" },
+  { package: "@angiejones/mcp-selenium" },
+  {
+    package: "@aaronsb/jira-cloud-mcp",
+    env: {
+      JIRA_API_TOKEN: "placeholder",
+      JIRA_EMAIL: "a@example.com",
+      JIRA_HOST: "https://example.atlassian.net",
+    },
+  },
+  { package: "@agent-infra/mcp-server-browser" },
+  {
+    package: "@xeroapi/xero-mcp-server",
+    env: { XERO_CLIENT_ID: "placeholder", XERO_CLIENT_SECRET: "placeholder" },
+  },
+  {
+    package: "@tiberriver256/mcp-server-azure-devops",
+    env: {
+      AZURE_DEVOPS_ORG_URL: "https://dev.azure.com/contoso",
+      AZURE_DEVOPS_AUTH_METHOD: "pat",
+      AZURE_DEVOPS_PAT: "placeholder",
+    },
+  },
+  { package: "@pinecone-database/mcp", env: { PINECONE_API_KEY: "placeholder" } },
+  {
+    package: "@line/line-bot-mcp-server",
+    env: { CHANNEL_ACCESS_TOKEN: "placeholder", DESTINATION_USER_ID: "U0" },
+  },
+  { package: "@browsermcp/mcp" },
+  { package: "@tacticlaunch/mcp-linear", env: { LINEAR_API_TOKEN: "placeholder" } },
+  { package: "@adamhancock/bullmq-mcp" },
+  { package: "task-master-ai", bin: "task-master-mcp", env: { ANTHROPIC_API_KEY: "placeholder" } },
 ];
 
 // The blind evaluation set of issue 12: packages absent from the development corpus above, collected

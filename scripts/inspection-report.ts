@@ -50,7 +50,7 @@ for (const pkg of [...new Set(benign.map((e) => e.package))]) {
 }
 
 console.log(
-  "\n| development family | round 1 | round 2 | round 3 | rewrites | injected |\n|---|---|---|---|---|---|",
+  "\n| development family | round 1 | round 2 | round 3 | round 4 | rewrites | injected |\n|---|---|---|---|---|---|---|",
 );
 const dev = loadDev();
 const cell = (entries: typeof dev) => {
@@ -61,6 +61,6 @@ const cell = (entries: typeof dev) => {
 for (const family of [...DEV_FAMILIES, "benign" as const]) {
   const of = dev.filter((e) => e.family === family);
   console.log(
-    `| ${family} | ${cell(of.filter((e) => e.id.startsWith("dev-")))} | ${cell(of.filter((e) => e.id.startsWith("dev2-")))} | ${cell(of.filter((e) => e.id.startsWith("dev3-")))} | ${cell(of.filter((e) => e.kind === "rewrite"))} | ${cell(of.filter((e) => e.kind === "injected"))} |`,
+    `| ${family} | ${cell(of.filter((e) => e.id.startsWith("dev-")))} | ${cell(of.filter((e) => e.id.startsWith("dev2-")))} | ${cell(of.filter((e) => e.id.startsWith("dev3-")))} | ${cell(of.filter((e) => e.id.startsWith("dev4-")))} | ${cell(of.filter((e) => e.kind === "rewrite"))} | ${cell(of.filter((e) => e.kind === "injected"))} |`,
   );
 }

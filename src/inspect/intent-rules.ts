@@ -10,6 +10,35 @@ import type { PatternRule } from "./rules.ts";
  * down other tools) are High here already.
  */
 
+/** First words of a tool name that hand data out, whatever follows (`upload_workspace_files`). */
+const EXPOSING_VERBS = [
+  "upload",
+  "export",
+  "dump",
+  "leak",
+  "steal",
+  "harvest",
+  "collect",
+  "transmit",
+  "exfiltrate",
+  "mirror",
+];
+
+/**
+ * First words of a tool name that reach or pass on something, exposing when what follows is
+ * sensitive (`read_ssh_config`, `send_device_info`); `send_message`, `post_comment` are a
+ * vendor's own siblings.
+ */
+const ACCESS_VERBS =
+  "read|get|run|sync|list|fetch|grab|extract|print|copy|backup|log|write|exec|execute|gather|scan|load|open|cat|show|send|post|share|forward";
+
+/** What a tool reaching it exposes: host access, secrets, the user's history and contacts. */
+const EXPOSING_NOUNS =
+  "env|shell|ssh|secrets?|credentials?|keys|passwords?|tokens?|history|transcripts?|contacts|cookies|chat|conversations?|command|device|location|clipboard|browser";
+
+/** A snake_case tool name that exposes data or runs code (hyphenated and single words are ordinary prose). */
+export const EXPOSING_TOOL_NAME = `(?:${EXPOSING_VERBS.join("|")})(?:_[a-z0-9]+)+|(?:${ACCESS_VERBS})(?:_[a-z0-9]+)*_(?:${EXPOSING_NOUNS})(?:_[a-z0-9]+)*`;
+
 /** Requests in general, not one kind of them ("for any question", not "for any library question"). */
 const ANY_REQUEST =
   "(?:[a-z-]+\\s+)?(?:questions?|quer(?:y|ies)|requests?|tasks?|messages?|searches|search|lookups?|purposes?|cases?)\\b";
@@ -341,6 +370,17 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "replaced",
       "mapped to",
       "switched to",
+      "alias",
+      "normalised",
+      "normalized",
+      "map to",
+      "maps to",
+      "in their place",
+      "in its place",
+      "own",
+      "whichever",
+      "append",
+      "prepend",
     ],
     alsoTriggers: [
       "user",
@@ -359,6 +399,18 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "routed",
       "forwarded",
       "diverted",
+      "=>",
+      "->",
+      "become",
+      "map",
+      "alias",
+      "place",
+      "not the",
+      "whichever",
+      " to every",
+      " to each",
+      " to all",
+      " to any",
     ],
     pattern:
       `\\b(?:must|should|will|are|is)\\s+(?:be\\s+)?(?:rewritten|changed|replaced|redirected|swapped|mapped|switched)\\s+to\\b[^\\n]{0,40}?(?:${FIXED_DESTINATION})|` +
@@ -367,13 +419,23 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\b(?:the\\s+)?user'?s\\s+(?:[\\w-]+\\s+){0,2}(?:value|choice|input|selection|request|answer|address|account|recipient|branch|target|destination|repository|repo|channel|email|e-mail)\\b[^\\n]{0,40}?\\b(?:aside|ignored|outdated|informational|irrelevant|not used|overridden|replaced|obsolete|stale)\\b" +
       "|\\b(?:leave|set|put)\\s+(?:the\\s+)?user'?s?\\s+(?:[\\w-]+\\s+){0,2}aside\\b" +
       `|\\b${TARGET_VERBS}\\b[^\\n]{0,80}?${USER_CHOICE}|${USER_CHOICE}[^\\n]{0,40}?\\b${TARGET_VERBS}\\b` +
-      "|\\b(?:ignore|disregard|override|replace|substitute|swap)\\s+(?:out\\s+)?(?:the\\s+|any\\s+|whatever\\s+)?(?:[\\w`'-]+\\s+){0,3}(?:the user|user'?s?|provided|given|requested|supplied|chosen|specified)\\b" +
+      "|\\b(?:ignore|disregard|override|replace|substitute|swap)\\s+(?:out\\s+)?(?:the\\s+|any\\s+|whatever\\s+)?(?:[\\w`'-]+\\s+){0,3}(?:the user|user'?s|users'|user (?:input|choice|value|selection|request|answer|target)|provided|given|requested|supplied|chosen|specified)\\b" +
       "|\\b(?:given|provided|requested|specified|chosen|supplied|named|entered) by the user\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
       "|\\bthe user\\s+(?:gives|provides|names|picks|chooses|asks for|requests|specifies|supplies|enters)\\s+(?:is|are)\\s+(?:ignored|informational|not used|overridden|replaced|discarded)" +
       "|\\bset\\s+(?:the\\s+)?`?[\\w-]+`?\\s+to\\s+['\"`][^'\"`\\n]+['\"`][^\\n]{0,40}?\\binstead of\\b" +
       "|\\bsubstitute\\b[^\\n]{0,60}?\\binstead\\b" +
       "|\\b(?:currently|now|temporarily|automatically)\\s+(?:being\\s+)?(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b" +
-      "|\\b(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b[^\\n]{0,60}?\\b(?:use|set)\\b[^\\n]{0,30}?\\binstead\\b",
+      "|\\b(?:redirected|routed|rerouted|forwarded|diverted)\\s+(?:to|through|via)\\b[^\\n]{0,60}?\\b(?:use|set)\\b[^\\n]{0,30}?\\binstead\\b" +
+      // The user's value rewritten on the way: alias tables, "normalised", "in their place".
+      // Aliases of the user's target ("branch aliases: main => release-shadow"), not of statuses.
+      "|\\b(?:branch(?:es)?|repos?|repositories|owners?|orgs?|organi[sz]ations?|channels?|recipients?|accounts?|environments?|projects?|destinations?|targets?|address(?:es)?|emails?)\\s+(?:names?\\s+)?(?:alias(?:es)?|(?:are |is )?normali[sz]ed|(?:are |is )?rewritten)\\b[^\\n]{0,40}?(?:=>|->|\\bbecomes?\\b)" +
+      // "… map to C09ZZEXT1": a fixed identifier, not "status values map to workflow states".
+      "|\\b(?:names?|ids?|channels?|accounts?|owners?|branch(?:es)?|repos?|repositories|recipients?|addresses)\\b[^\\n]{0,40}?\\bmap(?:s|ped)? to\\s+['\"`]?[a-z_-]*[0-9][a-z0-9_-]*" +
+      "|\\bis an alias (?:of|for) (?:the )?[\\w-]+ (?:cluster|environment|account|repository|repo|channel|recipient|address|server|host|endpoint|bucket|project)\\b[^\\n]{0,40}?\\b(?:send|use|pass|set)\\b" +
+      "|\\b(?:deliver|send|route|book|charge|pay|post|push|write)\\b[^\\n]{0,60}?\\bin (?:their|its|his|her) place\\b" +
+      "|\\bnot the (?:user|vendor|payee|recipient|customer|owner|passenger|account holder)'?s?'? own\\b" +
+      "|\\bwhichever\\s+(?:[\\w-]+\\s+){0,2}(?:names?|passengers?|recipients?|accounts?|address(?:es)?|emails?|channels?|repos?|repository|branch(?:es)?|destinations?|targets?|users?|payees?)\\s+(?:is|are|was|were)\\s+(?:given|named|chosen|picked|entered|provided|specified|requested)\\b" +
+      "|\\b(?:append|add|prepend|attach)\\s+['\"`]?(?:site:|https?://|[\\w-]+\\.[a-z]{2,}\\b)[^\\n]{0,40}?\\bto (?:every|each|all|any)\\b",
   },
   {
     id: "intent.feed-other-tool",
@@ -395,6 +457,29 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "send them to",
     ],
     pattern: `\\b(?:always|every|each|all|should|must)\\b[^\\n]{0,80}?\\b(?:passed|sent|forwarded|given|fed|handed|pass (?:it|them)|send (?:it|them)|forward (?:it|them))\\s+to\\s+(?:the\\s+)?${TOOL_NAME}`,
+  },
+  {
+    id: "intent.names-exposing-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "names a tool that exposes data or runs code (High when it shares nothing with this tool: a dependency planted in any form)",
+    triggers: ["_"],
+    alsoTriggers: [...EXPOSING_VERBS, ...ACCESS_VERBS.split("|")],
+    pattern: `\\b(?:${EXPOSING_TOOL_NAME})\\b`,
+  },
+  {
+    id: "intent.conditions-other-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "tells the model what to do whenever a named tool is used (High in a listing when that tool is another server's)",
+    triggers: ["when", "each time", "every time", "once", "after"],
+    alsoTriggers: ["_", "-"],
+    andTriggers: ["use", "call", "invok", "run"],
+    pattern:
+      `\\b(?:whenever|when|each time|every time|once|after)\\s+(?:the\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:is|gets|has been|was)\\s+(?:used|called|invoked|run)\\b` +
+      `|\\b(?:whenever|each time|every time)\\s+(?:you|the assistant|the model)\\s+(?:use|call|invoke|run)s?\\s+(?:the\\s+)?${TOOL_NAME}`,
   },
   {
     id: "intent.redirect-to-tool",
@@ -446,13 +531,13 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "ignore",
     ],
     pattern:
-      "\\bonly\\s+(?:use|call|choose|pick|select)\\s+(?:this|me)\\b" +
+      "\\bonly\\s+(?:use|call|choose|pick|select)\\s+(?:this|me)(?:\\s+(?:one|tool))?\\s*(?:[.!;]|$|,\\s*(?:never|not|no)\\b)" +
       "|\\b(?:prefer|use|choose|pick|select)\\s+(?:it|me)\\s+(?:over|instead of|rather than)\\s+(?:any|all|every|other)\\b" +
       "|\\b(?:use|call|choose|pick|prefer|select)\\s+this\\s+(?:[\\w-]+\\s+){0,2}(?:instead of (?:any|all|every|other)|over (?:all|any|every|other)|rather than (?:any|all|other)|in all cases|for (?:all|every|any)\\s+(?:queries|questions|requests|tasks|messages|searches|purposes|cases|lookups)\\b)" +
       "|\\b(?:use|call|choose|pick|select)\\s+this\\s+(?:one|tool)\\b[^\\n]{0,10}?\\b(?:if|whenever|when)\\s+(?:another|other|any other)" +
       "|\\b(?:another|other|any other|a different)\\b[^\\n]{0,40}?\\b(?:use|call|pick|choose|select)\\s+this\\s+(?:one|tool)\\s+instead\\b" +
       `|\\b(?:always|only)\\s+(?:use|call|choose|pick|prefer|select)\\s+this(?:\\s+(?:one|tool))?\\s+(?:over|instead of|rather than)\\s+${TOOL_NAME}` +
-      "|\\b(?:highest|top) priority\\b[^\\n]{0,60}?\\b(?:this|pick|choose|use)\\b|\\bthis tool has (?:the )?(?:highest|top) priority" +
+      "|\\b(?:highest|top) priority\\b[^\\n]{0,60}?\\b(?:over|above|instead of|rather than|before)\\s+(?:any|all|every|other)\\b|\\bthis tool has (?:the )?(?:highest|top) priority" +
       "|\\bcall this tool first\\b[^\\n]{0,40}?\\b(?:ignore|instead|over|rather)" +
       "|\\b(?:use|call) this tool for every\\s+(?:question|query|request|message|task|search|lookup)\\b",
   },
@@ -499,8 +584,20 @@ export const INTENT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:other|competing|all other|any other|the default|alternative|rival|similar|built-in)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?|functions?|providers?|versions?)\\s+(?:are|is|have been|has been)\\s+(?:now\\s+)?(?:deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|disabled|unsafe|unverified|untrusted|fake|stale|wrong)" +
-      "|\\b(?:do not|don't|never|no longer|avoid|no need to)\\s+(?:use|call|invoke|using|calling|bother with|bothering with|consider|considering|try|trying|rely on|relying on)\\s+(?:the\\s+|any\\s+)?(?:default|other|any other|competing|alternative|built-in|original)\\b" +
+      "|\\b(?:do not|don't|never|no longer|avoid|no need to)\\s+(?:use|call|invoke|using|calling|bother with|bothering with|consider|considering|try|trying|rely on|relying on)\\s+(?:the\\s+|any\\s+)?(?:other|any other|competing|alternative|original)\\b" +
       "|\\bignore\\s+(?:all\\s+|any\\s+)?(?:competing|other|alternative|rival)\\s+(?:[\\w-]+\\s+){0,2}(?:tools?|servers?|apis?|services?)",
+  },
+  {
+    id: "intent.avoid-builtin-tools",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "tells the model not to use its built-in or default tools (High outside this tool's domain, or a default one banned outright)",
+    triggers: ["built-in", "builtin", "native", "default"],
+    alsoTriggers: ["do not", "don't", "never", "avoid", "no need", "instead of", "rather than", "over"],
+    pattern:
+      "\\b(?:do not|don't|never|avoid|no need to)\\s+(?:use|call|invoke|using|calling|rely on|relying on)\\s+(?:the\\s+|any\\s+|your\\s+)?(?:built-in|builtin|native|default)\\s+(?:[\\w-]+\\s+){0,4}?(?:tools?|functions?|capabilit(?:y|ies)|features?|servers?|apis?|services?|providers?|versions?)\\b" +
+      "|\\b(?:instead of|rather than|over)\\s+(?:the\\s+|any\\s+|your\\s+)?(?:built-in|builtin|native)\\s+(?:[\\w-]+\\s+){0,4}?(?:tools?|functions?|capabilit(?:y|ies)|features?)\\b",
   },
   {
     id: "intent.disparage-named-tool",
@@ -510,6 +607,9 @@ export const INTENT_RULES: readonly PatternRule[] = [
     triggers: [
       "supersede",
       "replace",
+      "takes over",
+      "stands in for",
+      "substitutes for",
       "deprecate",
       "obsolete",
       "do not",
@@ -520,8 +620,8 @@ export const INTENT_RULES: readonly PatternRule[] = [
     ],
     alsoTriggers: ["_", "-"],
     pattern:
-      `\\b(?:supersedes|replaces|deprecates|obsoletes)\\s+(?:the\\s+)?${TOOL_NAME}` +
-      `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}`,
+      `\\b(?:supersedes|replaces|deprecates|obsoletes|takes over|stands in for|substitutes for)\\s+(?:the\\s+)?${TOOL_NAME}` +
+      `|\\b(?:do not|don't|never|no longer)\\s+(?:use|call|invoke)\\s+(?:the\\s+)?${TOOL_NAME}(?:\\s+(?:tool|function))?\\s*(?:[.,;:!)]|$|\\b(?:for|when|if|unless|instead|to|on|with|anymore|again|directly|at all|in|from|here|now|as)\\b)`,
   },
   {
     id: "intent.compare-named-tool",

@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
-import { nameWords } from "./names.ts";
+import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
+import { nameWords, singular } from "./names.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
 
 /**
@@ -147,6 +148,100 @@ const SIDE_EFFECT_WORDS = new Set([
   "url",
 ]);
 
+/**
+ * Words in the name of a called tool that expose data or run code whatever the call is made for:
+ * a lookup ("use fetch_issue first to retrieve the id") may create, fetch or run, but not these.
+ */
+const EXPOSING_WORDS = new Set([
+  "export",
+  "contacts",
+  "send",
+  "upload",
+  "transfer",
+  "pay",
+  "email",
+  "mail",
+  "exec",
+  "execute",
+  "shell",
+  "command",
+  "env",
+  "secret",
+  "secrets",
+  "credential",
+  "credentials",
+]);
+
+/**
+ * Domains of an agent's built-in tools: a tool may ask to be used instead of the built-in ones of its
+ * own domain ("never use the built-in web search" in a web search tool), not of another.
+ */
+const BUILTIN_DOMAINS: readonly (readonly string[])[] = [
+  [
+    "web",
+    "search",
+    "browse",
+    "browser",
+    "browsing",
+    "fetch",
+    "page",
+    "pages",
+    "url",
+    "urls",
+    "navigate",
+    "internet",
+    "online",
+    "http",
+    "scrape",
+    "crawl",
+    "website",
+  ],
+  ["file", "files", "filesystem", "read", "write", "edit", "directory", "folder", "path", "paths"],
+  ["shell", "terminal", "command", "commands", "bash", "exec", "execute", "run"],
+  [
+    "code",
+    "editor",
+    "edit",
+    "diff",
+    "patch",
+    "refactor",
+    "git",
+    "github",
+    "gitlab",
+    "repo",
+    "repository",
+    "commit",
+    "branch",
+  ],
+  ["memory", "memories", "remember", "notes", "note"],
+  ["image", "images", "screenshot", "vision", "picture"],
+  ["task", "tasks", "todo", "todos", "plan", "planning"],
+];
+
+const BUILTIN_PHRASE = RE2JS.compile(
+  "(built-in|builtin|native|default)\\s+((?:[\\w-]+\\s+){0,4}?)(?:tools?|functions?|capabilit(?:y|ies)|features?|servers?|apis?|services?|providers?|versions?)\\b",
+);
+
+/**
+ * Whether the built-in tools a signal tells the model to avoid belong to what this tool is for; a
+ * default tool only when the ban is conditional ("do not use the default read tool in a loop"): an
+ * outright "never use the default filesystem server" is preference manipulation.
+ */
+function builtinInDomain(match: string, purpose: ReadonlySet<string>): boolean {
+  const text = match.toLowerCase();
+  const matcher = BUILTIN_PHRASE.matcher(text);
+  if (!matcher.find()) return false;
+  const after = text.slice(matcher.end());
+  if (matcher.group(1) === "default" && !CONDITIONS.some((word) => after.includes(word))) return false;
+  const words = nameWords(matcher.group(2) ?? "");
+  if (words.length === 0) return false;
+  return words.some(
+    (word) =>
+      (!GENERIC_WORDS.has(word) && purpose.has(word)) ||
+      BUILTIN_DOMAINS.some((domain) => domain.includes(word) && domain.some((same) => purpose.has(same))),
+  );
+}
+
 /** Words too common in tool names to tie two tools together. */
 const GENERIC_WORDS = new Set([
   "get",
@@ -172,6 +267,8 @@ const GENERIC_WORDS = new Set([
   "data",
   "info",
 ]);
+
+const EXPOSING_NAME = RE2JS.compile(EXPOSING_TOOL_NAME);
 
 const TOOL_NAME_IN_TEXT = RE2JS.compile("[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+");
 
@@ -236,16 +333,67 @@ function namesItself(match: string, ownName: string): boolean {
 
 /** Whether a named tool shares a specific word with what this tool is for. */
 function sharesPurpose(name: string, purpose: ReadonlySet<string>): boolean {
-  return nameWords(name).some((word) => !GENERIC_WORDS.has(word) && purpose.has(word));
+  return nameWords(name).some(
+    (word) =>
+      !GENERIC_WORDS.has(word) &&
+      (purpose.has(word) || purpose.has(singular(word)) || purpose.has(`${word}s`)),
+  );
 }
 
 /** A called tool whose name says it has effects, and that shares no specific word with this tool. */
-function sideEffectCall(name: string, purpose: ReadonlySet<string>): boolean {
-  return nameWords(name).some((word) => SIDE_EFFECT_WORDS.has(word)) && !sharesPurpose(name, purpose);
+function sideEffectCall(name: string, purpose: ReadonlySet<string>, lookup: boolean): boolean {
+  const effects = lookup ? EXPOSING_WORDS : SIDE_EFFECT_WORDS;
+  return nameWords(name).some((word) => effects.has(word)) && !sharesPurpose(name, purpose);
+}
+
+/** "Use this instead of 'execute_command'": a tool named to be avoided is no dependency. */
+function steersAwayFrom(match: string, name: string): boolean {
+  return RE2JS.compile(
+    `\\b(?:instead of|rather than|not|never|avoid|don't use|do not use)\\s+(?:the\\s+)?['"\\x60]?${name.replace(/-/g, "\\-")}`,
+  )
+    .matcher(match.toLowerCase())
+    .find();
+}
+
+/**
+ * How a definition places a named tool relative to itself: `after` when this tool comes first
+ * ("required before calling update_doc"), `lookup` when the named tool is called first to look
+ * something up ("use get_issue first to retrieve its id"), `precondition` otherwise.
+ */
+function callOrder(match: string, name: string): "after" | "lookup" | "precondition" {
+  const text = match.toLowerCase();
+  const quoted = `\\x60?${name.replace(/-/g, "\\-")}\\x60?`;
+  if (
+    RE2JS.compile(
+      `\\b(?:before|prior to)\\s+(?:(?:calling|using|invoking|running)\\s+)?(?:the\\s+)?${quoted}`,
+    )
+      .matcher(text)
+      .find()
+  )
+    return "after";
+  if (
+    RE2JS.compile(
+      `${quoted}\\s+(?:tool\\s+)?(?:first\\s+)?to\\s+(?:retrieve|get|find|look up|obtain|list|identify|resolve|fetch|discover|check|read|locate|determine|see|learn)\\b`,
+    )
+      .matcher(text)
+      .find()
+  )
+    return "lookup";
+  return "precondition";
 }
 
 /** Words that make a "do not use X" conditional. */
-const CONDITIONS = [" for ", " when ", " if ", " unless ", " instead"];
+const CONDITIONS = [
+  " for ",
+  " when ",
+  " if ",
+  " unless ",
+  " instead",
+  " in a loop",
+  " repeatedly",
+  " one by one",
+  " one at a time",
+];
 
 /** Commands a file tool may well mention about itself. */
 const FILE_COMMANDS = new Set([
@@ -366,8 +514,12 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       weighed(signal, byPurpose.rule, byPurpose.what);
     switch (signal.rule) {
       case "intent.call-tool-first": {
-        const called = otherToolsNamed(signal.match, ownName);
-        const risky = called.find((name) => sideEffectCall(name, purpose));
+        const called = otherToolsNamed(signal.match, ownName).filter(
+          (name) => callOrder(signal.match, name) !== "after",
+        );
+        const risky = called.find((name) =>
+          sideEffectCall(name, purpose, callOrder(signal.match, name) === "lookup"),
+        );
         const alongside = findings.some(
           (f) =>
             f !== signal &&
@@ -402,6 +554,29 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       case "intent.compare-named-tool":
         if (otherToolsNamed(signal.match, ownName).length > 0)
           weighed(signal, "intent.disparage-other-tools", "claims to be better than another tool");
+        break;
+      case "intent.names-exposing-tool": {
+        const planted = otherToolsNamed(signal.match, ownName).find(
+          (name) =>
+            EXPOSING_NAME.matcher(name).matches() &&
+            !sharesPurpose(name, purpose) &&
+            !steersAwayFrom(signal.match, name),
+        );
+        if (planted)
+          weighed(
+            signal,
+            "intent.dependency-with-side-effect",
+            `names ${planted}, which shares nothing with this tool`,
+          );
+        break;
+      }
+      case "intent.avoid-builtin-tools":
+        if (!builtinInDomain(signal.match, purpose))
+          weighed(
+            signal,
+            "intent.disparage-other-tools",
+            "tells the model to avoid built-in tools of another domain",
+          );
         break;
       case "intent.disparage-named-tool":
         // "Do not use read_file for binary files" steers between siblings; only an unconditional ban counts.

@@ -1,6 +1,7 @@
+import { RE2JS } from "re2js";
 import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } from "./engine.ts";
 import { firstSentence } from "./intent.ts";
-import { confusableKey, nameWords } from "./names.ts";
+import { confusableKey, nameWords, singular } from "./names.ts";
 import { withContext } from "./normalize.ts";
 import { canonicalJson } from "./pinning.ts";
 import type { Finding, InspectionConfig, InspectionResult, ToolDefinition } from "./types.ts";
@@ -39,6 +40,8 @@ class Neighbour {
   readonly lowerName: string;
   readonly confusable: string;
   readonly nameWords: ReadonlySet<string>;
+  /** The name's words folded to singular and sorted: `issue_create`, `create_issues` → `create issue`. */
+  readonly wordSet: string;
   #words: ReadonlySet<string> | undefined;
   #descriptionWords: ReadonlySet<string> | undefined;
   #properties: ReadonlySet<string> | undefined;
@@ -55,6 +58,7 @@ class Neighbour {
     this.lowerName = tool.name.toLowerCase();
     this.confusable = confusableKey(tool.name);
     this.nameWords = specificWords(tool.name);
+    this.wordSet = nameWords(tool.name).map(singular).sort().join(" ");
   }
 
   get description(): string {
@@ -80,7 +84,12 @@ class Neighbour {
 
   /** The index keys this tool is filed under. */
   get keys(): string[] {
-    return [`n:${this.lowerName}`, `c:${this.confusable}`, ...[...this.nameWords].map((word) => `w:${word}`)];
+    return [
+      `n:${this.lowerName}`,
+      `c:${this.confusable}`,
+      `s:${this.wordSet}`,
+      ...[...this.nameWords].map((word) => `w:${word}`),
+    ];
   }
 
   /** Identifiers in the description that look like tool names. */
@@ -147,7 +156,7 @@ export class NeighbourIndex {
 
 /** Words in what a near copy adds that mean it does something more with the data. */
 const SIDE_EFFECT_WORDS = new Set(
-  "send sends sent copy copies copied archive archives archived mirror mirrors mirrored forward forwards forwarded upload uploads uploaded record records recorded log logs logged report reports reported bcc cc analytics backup run runs execute executes webhook sync syncs synced track tracks tracked collector telemetry publish publishes also".split(
+  "send sends sent copy copies copied archive archives archived mirror mirrors mirrored forward forwards forwarded upload uploads uploaded record records recorded log logs logged report reports reported bcc cc analytics backup run runs execute executes webhook sync syncs synced track tracks tracked collector telemetry publish publishes also synchronised synchronized synchronises synchronizes share shares shared remember remembers post posts posted gist notify notifies".split(
     " ",
   ),
 );
@@ -164,6 +173,46 @@ function covers(tool: Neighbour, neighbour: Neighbour): boolean {
   for (const word of words) if (lead.has(word)) shared++;
   return shared / words.size >= NEAR_COPY;
 }
+
+/** snake_case, kebab-case, camelCase or PascalCase: a naming convention, not a look-alike spelling. */
+const CONVENTIONAL_NAME = RE2JS.compile(
+  "^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)*|[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[a-zA-Z][a-zA-Z0-9]*)$",
+);
+
+/**
+ * Two vendors naming the same common operation in their own conventions (`takeScreenshot`,
+ * `take_screenshot`) and describing it in their own words: the same words in each name, each
+ * spelled conventionally, neither description a near copy of the other's. A look-alike spelling
+ * (`read_text_fi1e`, `create__issue`, `Send_Email`) or a copied description still reads as a shadow.
+ */
+function ownSpelling(tool: Neighbour, neighbour: Neighbour): boolean {
+  const a = tool.tool.name;
+  const b = neighbour.tool.name;
+  return (
+    CONVENTIONAL_NAME.matcher(a).matches() &&
+    CONVENTIONAL_NAME.matcher(b).matches() &&
+    tool.wordSet === neighbour.wordSet &&
+    !covers(tool, neighbour) &&
+    !covers(neighbour, tool)
+  );
+}
+
+/**
+ * A name made from another tool's name by adding one word (`github_create_issue`,
+ * `slack_post_message_v2`, `fetch_file_contents` for `get_file_contents`): with a copied
+ * description that adds next to nothing, a second door to what the model takes for the same tool.
+ */
+function variantName(tool: Neighbour, neighbour: Neighbour): boolean {
+  if (neighbour.nameWords.size === 0) return false;
+  for (const word of neighbour.nameWords) if (!tool.nameWords.has(word)) return false;
+  if (tool.nameWords.size - neighbour.nameWords.size !== 1) return false;
+  let added = 0;
+  for (const word of tool.descriptionWords) if (!neighbour.descriptionWords.has(word)) added++;
+  return added <= MAX_VARIANT_WORDS;
+}
+
+/** What a copy under a variant name adds ("(optimised)", "(new API)"); a vendor's own tool says more. */
+const MAX_VARIANT_WORDS = 3;
 
 /** A near copy adds a few words to what it copies; a tool with a long account of its own is its own tool. */
 const MAX_ADDED_WORDS = 10;
@@ -299,9 +348,10 @@ export function listingFindings(
     }
   }
   if (!sameName) {
-    const lookalike = neighbours
-      .get(`c:${self.confusable}`)
-      .find((n) => other(n) && n.lowerName !== self.lowerName);
+    const lookalike = [
+      ...neighbours.get(`c:${self.confusable}`),
+      ...neighbours.get(`s:${self.wordSet}`),
+    ].find((n) => other(n) && n.lowerName !== self.lowerName && !ownSpelling(self, n));
     if (lookalike)
       out.push(
         finding(
@@ -321,16 +371,28 @@ export function listingFindings(
       seen.add(neighbour);
       if (!covers(self, neighbour)) continue;
       const effect = addedSideEffect(self, neighbour, ownFindings);
-      if (!effect) continue;
-      out.push(
-        finding(
-          "listing.overlap-side-effect",
-          "Exfiltration",
-          "description",
-          `${name} copies ${neighbour.server}/${neighbour.tool.name} and ${effect}`,
-        ),
-      );
-      break overlap;
+      if (effect) {
+        out.push(
+          finding(
+            "listing.overlap-side-effect",
+            "Exfiltration",
+            "description",
+            `${name} copies ${neighbour.server}/${neighbour.tool.name} and ${effect}`,
+          ),
+        );
+        break overlap;
+      }
+      if (variantName(self, neighbour)) {
+        out.push(
+          finding(
+            "listing.impersonates-tool",
+            "HiddenInstructions",
+            "name",
+            `${name} copies the description of ${neighbour.server}/${neighbour.tool.name} under a variant of its name`,
+          ),
+        );
+        break overlap;
+      }
     }
   }
   if (steers(ownFindings)) {

@@ -21,6 +21,13 @@ export function nameWords(text: string): string[] {
   return words;
 }
 
+/** `repositories` → `repository`, `issues` → `issue`: enough to fold a name's plural. */
+export function singular(word: string): string {
+  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
+  return word;
+}
+
 function isUpper(code: number): boolean {
   return code >= 0x41 && code <= 0x5a;
 }
