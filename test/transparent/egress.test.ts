@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ConnectionFacts, EgressPolicy, type PolicyForEgress } from "../../src/transparent/egress.ts";
+import { type ConnectionFacts, EgressPolicy, type PolicyForEgress } from "../../src/dataplane/egress.ts";
 
 const tls = (name: string | undefined, address = "203.0.113.10", port = 443): ConnectionFacts => ({
   name,

@@ -11,9 +11,9 @@ import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPolicySource } from "../../src/cli/policy-source.ts";
+import { parseAuthority } from "../../src/dataplane/explicit.ts";
+import { type Sidecar, startSidecar } from "../../src/runtime/sidecar.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
-import { parseAuthority } from "../../src/transparent/explicit.ts";
-import { type Sidecar, startSidecar } from "../../src/transparent/sidecar.ts";
 
 const run = promisify(execFile);
 const MCP = "mcp.explicit-test.example";

@@ -15,13 +15,16 @@ import {
   type Server as TlsServer,
 } from "node:tls";
 import type { Counter } from "prom-client";
+import { parseClientHello } from "../net/client-hello.ts";
+import { parseHttpHead } from "../net/http-head.ts";
+import {
+  type OriginalDestination,
+  originalDestination as readOriginalDestination,
+} from "../net/original-dst.ts";
+import { canonicalHost, type Resolver, sameAddress } from "../net/resolver.ts";
 import type { CertificateAuthority, Leaf } from "../tls/ca.ts";
 import { type AuditSink, formatDestination, type NetworkConnectionEvent, type PodIdentity } from "./audit.ts";
-import { parseClientHello } from "./client-hello.ts";
 import type { ConnectionFacts, EgressDecision, EgressPolicy } from "./egress.ts";
-import { parseHttpHead } from "./http-head.ts";
-import { type OriginalDestination, originalDestination as readOriginalDestination } from "./original-dst.ts";
-import { canonicalHost, type Resolver, sameAddress } from "./resolver.ts";
 
 export interface InspectedConnection {
   /** Decrypted (TLS terminated) or plain HTTP stream, the peeked bytes still unread. */

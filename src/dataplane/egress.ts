@@ -4,9 +4,9 @@
  * policies that apply to the pod and the facts about the connection.
  */
 import { BlockList, isIP } from "node:net";
+import { builtinProviderHosts } from "../dialects/providers.ts";
+import { canonicalHost, sameAddress } from "../net/resolver.ts";
 import { compileGlob, type GlobMatcher, isLiteralGlob } from "../policy/glob.ts";
-import { builtinProviderHosts } from "../proxy/providers.ts";
-import { canonicalHost, sameAddress } from "./resolver.ts";
 
 export type Verdict = "inspect" | "tunnel" | "deny";
 

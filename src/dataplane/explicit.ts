@@ -6,11 +6,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isIP, type Socket } from "node:net";
+import type { OriginalDestination } from "../net/original-dst.ts";
+import type { Resolver } from "../net/resolver.ts";
 import type { EgressPolicy } from "./egress.ts";
 import type { RequestHandler } from "./forward.ts";
 import type { TransparentListener } from "./listener.ts";
-import type { OriginalDestination } from "./original-dst.ts";
-import type { Resolver } from "./resolver.ts";
 
 export interface ExplicitProxyOptions {
   host: string;

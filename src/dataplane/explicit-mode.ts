@@ -12,20 +12,20 @@ import { isIP, type Socket } from "node:net";
 import { hostname } from "node:os";
 import type { Duplex } from "node:stream";
 import { rootCertificates } from "node:tls";
-import { UsageError } from "../cli/args.ts";
+import { InputError } from "../kernel/errors.ts";
+import type { OriginalDestination } from "../net/original-dst.ts";
+import { Resolver } from "../net/resolver.ts";
+import type { ProxyServer, RouteHandler } from "../net/server.ts";
+import { Upstream } from "../net/upstream.ts";
 import type { PolicyDocument } from "../policy/types.ts";
 import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { type TrustFiles, writeTrustFiles } from "../tls/trust-files.ts";
-import { EgressPolicy } from "../transparent/egress.ts";
-import { parseAuthority } from "../transparent/explicit.ts";
-import { httpInspectHandler } from "../transparent/forward.ts";
-import { TransparentListener } from "../transparent/listener.ts";
-import type { OriginalDestination } from "../transparent/original-dst.ts";
-import { pipelineRequestHandler } from "../transparent/pipeline.ts";
-import { Resolver } from "../transparent/resolver.ts";
-import type { ProxyServer, RouteHandler } from "./server.ts";
-import { Upstream } from "./upstream.ts";
+import { EgressPolicy } from "./egress.ts";
+import { parseAuthority } from "./explicit.ts";
+import { httpInspectHandler } from "./forward.ts";
+import { TransparentListener } from "./listener.ts";
+import { pipelineRequestHandler } from "./pipeline.ts";
 
 export interface ExplicitModeOptions {
   ca: CertificateAuthority;
@@ -184,7 +184,7 @@ export async function explicitModeSetup(
   try {
     resolver = new Resolver(options.resolve);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new InputError((error as Error).message);
   }
   const extraCa = options.extraCaFiles.map((file) => readFileSync(file, "utf8"));
   const { ca, created } = await CertificateAuthority.persistent(options.caDir, {
