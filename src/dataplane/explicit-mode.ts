@@ -8,12 +8,11 @@
  */
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isIP, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { hostname } from "node:os";
 import type { Duplex } from "node:stream";
 import { rootCertificates } from "node:tls";
 import { InputError } from "../kernel/errors.ts";
-import type { OriginalDestination } from "../net/original-dst.ts";
 import { Resolver } from "../net/resolver.ts";
 import type { ProxyServer, RouteHandler } from "../net/server.ts";
 import { Upstream } from "../net/upstream.ts";
@@ -22,7 +21,7 @@ import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { type TrustFiles, writeTrustFiles } from "../tls/trust-files.ts";
 import { EgressPolicy } from "./egress.ts";
-import { parseAuthority } from "./explicit.ts";
+import { ExplicitFrontEnd } from "./explicit.ts";
 import { httpInspectHandler } from "./forward.ts";
 import { TransparentListener } from "./listener.ts";
 import { pipelineRequestHandler } from "./pipeline.ts";
@@ -40,16 +39,6 @@ export interface ExplicitModeOptions {
 export interface ExplicitMode {
   /** Waits for open tunnels up to `timeoutMs`, then cuts the rest. */
   close(timeoutMs: number): Promise<void>;
-}
-
-function plainAnswer(status: number, reason: string, rule?: string) {
-  const body = `${status === 403 ? "Blocked by Toolwall egress policy" : "Toolwall"}: ${reason}\n`;
-  const headers: Record<string, string | number> = {
-    "content-type": "text/plain",
-    "content-length": Buffer.byteLength(body),
-    ...(rule ? { "x-toolwall-rule": rule } : {}),
-  };
-  return { body, headers };
 }
 
 export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOptions): ExplicitMode {
@@ -81,84 +70,19 @@ export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOpti
     connections,
     ...(options.peekTimeoutMs ? { peekTimeoutMs: options.peekTimeoutMs } : {}),
   });
-  /** CONNECT sockets leave the HTTP server's bookkeeping: closing must end them explicitly. */
-  const tunnels = new Set<Socket>();
-
-  /** Where a name:port is dialled (first resolved address) and the egress verdict for it. */
-  const classify = async (name: string, port: number, protocol: "http" | "unknown") => {
-    const address = (await options.resolver.resolve(name).catch(() => [] as string[]))[0];
-    const destination: OriginalDestination | undefined =
-      address === undefined ? undefined : { family: isIP(address) === 6 ? 6 : 4, address, port };
-    const decision = egressPolicy().classify({ address: address ?? "", port, name, protocol });
-    return { destination, decision };
-  };
-
-  const onConnect = async (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    socket.on("error", () => socket.destroy());
-    const refuse = (status: number, text: string, reason: string, rule?: string) => {
-      const answer = plainAnswer(status, reason, rule);
-      const headers = Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}\r\n`);
-      socket.end(`HTTP/1.1 ${status} ${text}\r\n${headers.join("")}connection: close\r\n\r\n${answer.body}`);
-    };
-    const target = parseAuthority(req.url ?? "");
-    if (!target) return refuse(400, "Bad Request", `CONNECT expects host:port, got '${req.url}'`);
-    const name = target.host.replace(/\.$/, "");
-    const { destination, decision } = await classify(name, target.port, "unknown");
-    if (decision.verdict === "deny") {
-      listener.recordDecision(socket, destination, name, "unknown", decision);
-      return refuse(403, "Forbidden", decision.reason, decision.rule);
-    }
-    if (!destination) return refuse(502, "Bad Gateway", `cannot resolve ${name}`);
-    tunnels.add(socket);
-    socket.once("close", () => tunnels.delete(socket));
-    socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-    socket.pause();
-    if (head.length > 0) socket.unshift(head);
-    await listener.serveConnection(socket, destination, name);
-  };
-
+  const frontEnd = new ExplicitFrontEnd({
+    listener,
+    resolver: options.resolver,
+    egress: egressPolicy,
+    request: requests,
+  });
   proxy.server.on("connect", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    onConnect(req, socket as Socket, head).catch(() => socket.destroy());
+    frontEnd.connect(req, socket as Socket, head).catch(() => socket.destroy());
   });
-
-  proxy.handleAbsoluteForm(async (req: IncomingMessage, res: ServerResponse) => {
-    const refuse = (status: number, reason: string, rule?: string) => {
-      const answer = plainAnswer(status, reason, rule);
-      res.writeHead(status, answer.headers);
-      res.end(answer.body);
-    };
-    const target = URL.canParse(req.url ?? "") ? new URL(req.url as string) : undefined;
-    if (target?.protocol !== "http:" || !target.hostname) {
-      return refuse(400, `expected an absolute http:// URL (https goes through CONNECT), got '${req.url}'`);
-    }
-    const name = target.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-    const port = target.port ? Number(target.port) : 80;
-    const classified = await classify(name, port, "http");
-    const { destination } = classified;
-    const decision =
-      destination && classified.decision.verdict === "tunnel"
-        ? await listener.checkNotInspectedAlias(name, destination, classified.decision)
-        : classified.decision;
-    listener.recordDecision(req.socket, destination, name, "http", decision);
-    if (decision.verdict === "deny") return refuse(403, decision.reason, decision.rule);
-    if (!destination) return refuse(502, `cannot resolve ${name}`);
-    req.url = `${target.pathname}${target.search}`;
-    await requests(req, res, {
-      socket: req.socket,
-      serverName: name,
-      port,
-      originalDestination: destination,
-      tls: false,
-      alpn: false,
-      decision,
-    });
-  });
-
+  proxy.handleAbsoluteForm((req: IncomingMessage, res: ServerResponse) => frontEnd.absoluteForm(req, res));
   return {
     async close(timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      while (tunnels.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      for (const socket of tunnels) socket.destroy();
+      await frontEnd.close(timeoutMs);
       await listener.close();
     },
   };
