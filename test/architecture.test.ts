@@ -136,6 +136,15 @@ describe("module map (docs/architecture.md)", () => {
     expect(outside).toEqual([]);
   });
 
+  it("keeps fixtures out of src/: the image's build emits none of them", () => {
+    const folders = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        return statSync(path).isDirectory() ? [relative(src, path), ...folders(path)] : [];
+      });
+    expect(folders(src).filter((path) => /(^|\/)fixtures$/.test(path))).toEqual([]);
+  });
+
   it("loads no heavy package when the CLI starts: each command imports its own lazily", () => {
     const { packages } = staticClosure(join(src, "cli/entry.ts"));
     const heavy = [...packages].filter(([name]) =>

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { checkJsonDepth, readJson } from "../../src/codecs/framing.ts";
 import { JsonArrayCanonicaliser } from "../../src/codecs/json-array.ts";
 import { SseCanonicaliser, SseParser } from "../../src/codecs/sse.ts";
-import { cutAt } from "../../src/demo/replay.ts";
 import { ResponseRefused } from "../../src/engine/refusal.ts";
+import { cutAt } from "../helpers/replay.ts";
 import { canonicalStream, readEvents } from "../helpers/sse.ts";
 
 /** The framing layer alone, bytes in and bytes out. */

@@ -134,7 +134,7 @@ describe("proxy core", () => {
 
 describe("client disconnect", () => {
   it("aborts the upstream request", async () => {
-    const replay = await (await import("../../src/demo/replay.ts")).startReplayServer();
+    const replay = await (await import("../helpers/replay.ts")).startReplayServer();
     const local = await startLocalProxy({
       policies: PolicySet.fromDocuments([]),
       audit,

@@ -21,7 +21,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ProxyAgent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentEnvironment, explicitModeSetup } from "../../src/dataplane/explicit-mode.ts";
-import { type ReplayServer, startReplayServer } from "../../src/demo/replay.ts";
 import { providerRoutes } from "../../src/dialects/providers.ts";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
@@ -30,6 +29,7 @@ import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
 import { connections } from "../../src/telemetry/metrics.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
 import type { TrustFiles } from "../../src/tls/trust-files.ts";
+import { type ReplayServer, startReplayServer } from "../helpers/replay.ts";
 import { type PolicyServer, startPolicyServer } from "../mcp/policy-server.ts";
 
 const LLM = "llm.toolwall-test.example";
