@@ -47,11 +47,7 @@ export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOpti
   const egressPolicy = () => {
     const documents = options.documents();
     if (egress?.documents !== documents) {
-      const forEgress = documents.map((d) => ({
-        metadata: { name: d.name, namespace: d.namespace },
-        spec: d.spec,
-      }));
-      egress = { documents, policy: new EgressPolicy(forEgress) };
+      egress = { documents, policy: new EgressPolicy(documents) };
     }
     return egress.policy;
   };

@@ -83,12 +83,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const set = source.current();
     let policy = egressOf.get(set);
     if (!policy) {
-      policy = new EgressPolicy(
-        set.policies.map((p) => ({
-          metadata: { name: p.doc.name, namespace: p.doc.namespace },
-          spec: p.doc.spec,
-        })),
-      );
+      policy = new EgressPolicy(set.policies.map((compiled) => compiled.doc));
       egressOf.set(set, policy);
       // Issuing a leaf costs milliseconds: do it when a policy set arrives, for every name known to be
       // inspected, not on the agent's first connection.

@@ -100,9 +100,7 @@ describe("MCP routing, differential against a lenient origin", () => {
   const elsewhere = fc.constantFrom("mcp.example", "10.0.0.1", "::2", "127.0.0.2.example");
 
   it("inspected connections: a declared origin under any spelling is judged, by the server it reaches", () => {
-    const egress = new EgressPolicy([
-      { metadata: { name: "fuzz", namespace: "agents" }, spec: document.spec },
-    ]);
+    const egress = new EgressPolicy([document]);
     fc.assert(
       fc.property(
         fc.oneof(loopback, elsewhere),

@@ -9,11 +9,12 @@ import { createSecureContext, createServer as createTlsServer, connect as tlsCon
 import { Counter, Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NetworkConnectionEvent } from "../../src/dataplane/audit.ts";
-import { EgressPolicy, type PolicyForEgress } from "../../src/dataplane/egress.ts";
+import { EgressPolicy } from "../../src/dataplane/egress.ts";
 import { forwardingHandler } from "../../src/dataplane/forward.ts";
 import { TransparentListener } from "../../src/dataplane/listener.ts";
 import { Resolver } from "../../src/net/resolver.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
+import { policyDocument } from "../helpers/policy-document.ts";
 
 const INSPECTED = "mcp.toolwall-test.example";
 const TUNNELLED = "files.toolwall-test.example";
@@ -36,16 +37,16 @@ describe("transparent listener", () => {
     registers: [registry],
   });
 
-  const policy: PolicyForEgress = {
-    metadata: { namespace: "agents", name: "egress" },
-    spec: {
+  const policy = policyDocument(
+    {
       egress: {
         default: "Allow",
         rules: [{ name: "no-paste", action: "Deny", hosts: ["*.bin.example"] }],
         inspect: [INSPECTED],
       },
     },
-  };
+    { namespace: "agents", name: "egress" },
+  );
 
   beforeAll(async () => {
     podCa = await CertificateAuthority.create();
