@@ -15,12 +15,12 @@ import { ToolCatalog } from "../src/dialects/mcp/catalog.ts";
 import { McpGate } from "../src/dialects/mcp/gate.ts";
 import { mcpRoute } from "../src/dialects/mcp/route.ts";
 import type { ToolDefinition } from "../src/inspect/types.ts";
+import { createProxyContext } from "../src/net/server.ts";
+import { Upstream } from "../src/net/upstream.ts";
 import { PolicySet } from "../src/policy/evaluate.ts";
 import { parsePolicies } from "../src/policy/load.ts";
-import { startLocalProxy } from "../src/proxy/local.ts";
-import { createProxyContext } from "../src/proxy/server.ts";
-import { Upstream } from "../src/proxy/upstream.ts";
 import { SessionToolRegistry } from "../src/registry/registry.ts";
+import { startLocalProxy } from "../src/runtime/local.ts";
 import { MemoryStore } from "../src/state/memory.ts";
 import type { AuditEvent, AuditSink } from "../src/telemetry/audit.ts";
 

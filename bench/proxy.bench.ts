@@ -248,8 +248,8 @@ console.log(
 
 // The same pipeline in this process (client, proxy and upstream on one event loop): no scheduler
 // hop between processes, so on a loaded machine this isolates what the proxy itself costs.
-const { startLocalProxy } = await import("../src/proxy/local.ts");
-const { providerRoutes } = await import("../src/proxy/providers.ts");
+const { startLocalProxy } = await import("../src/runtime/local.ts");
+const { providerRoutes } = await import("../src/dialects/providers.ts");
 const { PolicySet } = await import("../src/policy/evaluate.ts");
 const { loadPolicyFiles } = await import("../src/policy/load.ts");
 const { JsonLineAuditSink } = await import("../src/telemetry/audit.ts");

@@ -1,8 +1,7 @@
 /**
  * The module map of docs/architecture.md, enforced. Each folder of src/ has a layer; a folder imports
- * only folders of lower layers. The imports that still break the map are listed in KNOWN_UPWARD: the
- * refactor of the data plane (issue 11, items 2–4) empties the list, and an entry that no longer
- * exists fails here so the list only shrinks. Edges are read the way /work/shared/tools/import-cycles.mjs
+ * only folders of lower layers. KNOWN_UPWARD is empty: an exception would have to be listed there with
+ * its reason, and an entry that no longer exists fails here so the list only shrinks. Edges are read the way /work/shared/tools/import-cycles.mjs
  * reads them (same pattern: value, type and dynamic imports alike), so "no unknown upward edge"
  * means "no cycle that tool would report" once the list is empty.
  */
@@ -21,30 +20,24 @@ const LAYERS: Record<string, number> = {
   tls: 2,
   k8s: 2,
   inspect: 3,
-  state: 4,
-  bundle: 4,
-  registry: 5,
-  proxy: 6,
-  dialects: 7,
-  transparent: 8,
-  controller: 9,
-  webhook: 9,
-  init: 9,
-  demo: 9,
-  cli: 10,
+  engine: 4,
+  state: 5,
+  bundle: 5,
+  registry: 6,
+  codecs: 7,
+  net: 8,
+  dialects: 9,
+  dataplane: 10,
+  runtime: 11,
+  controller: 12,
+  webhook: 12,
+  init: 12,
+  demo: 12,
+  cli: 13,
 };
 
-/** Imports against the map that exist today, with why; each is a cycle import-cycles.mjs reports. */
-const KNOWN_UPWARD: Record<string, string> = {
-  "inspect -> cli": "inspect/scan.ts throws the CLI's UsageError",
-  "proxy -> cli": "proxy/command.ts declares its flags outside src/cli; proxy/explicit.ts throws UsageError",
-  "transparent -> cli": "transparent/command.ts declares the sidecar's flags outside src/cli",
-  "proxy -> dialects": "proxy/ is engine and assembly at once: local.ts wires the MCP route",
-  "proxy -> transparent": "two explicit-proxy front ends share transparent/egress.ts and friends",
-  "registry -> proxy": "registry/registry.ts implements a port declared in proxy/registry.ts",
-  "state -> proxy": "state/proxy-check.ts and proxy-state.ts implement ports declared in proxy/decide.ts",
-  "state -> registry": "state/proxy-state.ts assembles the session registry for a proxy",
-};
+/** Imports against the map, with why; each is a cycle import-cycles.mjs reports. Keep it empty. */
+const KNOWN_UPWARD: Record<string, string> = {};
 
 /** Packages heavy enough (tens of MB, tens of ms) that only the roles using them may load them. */
 const HEAVY_PACKAGES = [
@@ -143,6 +136,15 @@ describe("module map (docs/architecture.md)", () => {
     expect(outside).toEqual([]);
   });
 
+  it("keeps fixtures out of src/: the image's build emits none of them", () => {
+    const folders = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        return statSync(path).isDirectory() ? [relative(src, path), ...folders(path)] : [];
+      });
+    expect(folders(src).filter((path) => /(^|\/)fixtures$/.test(path))).toEqual([]);
+  });
+
   it("loads no heavy package when the CLI starts: each command imports its own lazily", () => {
     const { packages } = staticClosure(join(src, "cli/entry.ts"));
     const heavy = [...packages].filter(([name]) =>
@@ -159,9 +161,9 @@ describe("the checks can fail", () => {
   });
 
   it("reads dynamic imports as edges, like import-cycles.mjs", () => {
-    const sample = `const { a } = await import("../proxy/local.ts");\nimport { b } from "../state/open.ts";\n`;
+    const sample = `const { a } = await import("../runtime/local.ts");\nimport { b } from "../state/open.ts";\n`;
     expect([...sample.matchAll(anyImport)].map((m) => m[1] ?? m[2])).toEqual([
-      "../proxy/local.ts",
+      "../runtime/local.ts",
       "../state/open.ts",
     ]);
   });

@@ -1,15 +1,17 @@
 import { parseDuration } from "../kernel/duration.ts";
-import { type Classifier, type ClassifierOverride, compileClassifier } from "./classifier.ts";
+import type { MCPPolicySpec } from "../policy/types.ts";
+import { type Classifier, compileClassifier } from "./classifier.ts";
 import type { CallRecord, SessionState, ShadowedTool, ToolCategory } from "./types.ts";
 
-/** `spec.crossServer` as the CRD writes it (defaults may be missing: they are filled in here). */
-export interface CrossServerSpec {
-  readThenSend?: { enabled?: boolean; window?: string };
-  burst?: { enabled?: boolean; maxCalls?: number; window?: string };
-  crossServerFlow?: { enabled?: boolean; sameTurnOnly?: boolean; window?: string };
-  shadowTool?: { enabled?: boolean };
-  classifier?: ClassifierOverride[];
-}
+type CrdCrossServer = MCPPolicySpec["crossServer"];
+
+/**
+ * `spec.crossServer`, the CRD's shape (src/policy/spec.generated.ts) with the fields the loader
+ * defaults optional: they are filled in here too, for callers that do not go through the loader.
+ */
+export type CrossServerSpec = {
+  [Rule in Exclude<keyof CrdCrossServer, "classifier">]?: Partial<NonNullable<CrdCrossServer[Rule]>>;
+} & Pick<CrdCrossServer, "classifier">;
 
 export interface CrossServerConfig {
   readThenSend: { enabled: boolean; windowMs: number };

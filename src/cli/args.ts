@@ -1,7 +1,8 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { InputError } from "../kernel/errors.ts";
 
 /** A user mistake on the command line: printed without a stack trace, exit code 2. */
-export class UsageError extends Error {}
+export class UsageError extends InputError {}
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 

@@ -1,12 +1,12 @@
-import { proxyCommands } from "../proxy/command.ts";
-import { sidecarCommand } from "../transparent/command.ts";
 import type { Command } from "./args.ts";
 import { controllerCommand } from "./controller.ts";
 import { demoCommands } from "./demo.ts";
 import { callsCommand, eventsCommand } from "./events.ts";
 import { initCommand } from "./init.ts";
 import { policyCommands } from "./policy.ts";
+import { proxyCommands } from "./proxy.ts";
 import { scanCommand } from "./scan.ts";
+import { sidecarCommand } from "./sidecar.ts";
 import { webhookCertsCommand, webhookCommand } from "./webhook.ts";
 
 /**

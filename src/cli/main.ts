@@ -1,4 +1,5 @@
-import { type Command, parseCommandArgs, UsageError } from "./args.ts";
+import { InputError } from "../kernel/errors.ts";
+import { type Command, parseCommandArgs } from "./args.ts";
 import { commands } from "./commands.ts";
 
 function topLevelHelp(): string {
@@ -39,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     return await command.run(values, positionals);
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof InputError) {
       process.stderr.write(`toolwall ${command.path.join(" ")}: ${error.message}\n`);
       return 2;
     }

@@ -1,10 +1,10 @@
 import { fileURLToPath } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
+import { providerRoutes } from "../dialects/providers.ts";
 import { formatTable } from "../kernel/table.ts";
 import { PolicySet } from "../policy/evaluate.ts";
 import { loadPolicyFiles } from "../policy/load.ts";
-import { startLocalProxy } from "../proxy/local.ts";
-import { providerRoutes } from "../proxy/providers.ts";
+import { startLocalProxy } from "../runtime/local.ts";
 import { type AuditEvent, MemoryAuditSink } from "../telemetry/audit.ts";
 import { type ScriptedBlock, startScriptedProvider } from "./provider.ts";
 

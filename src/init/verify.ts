@@ -5,7 +5,7 @@
  */
 import { createSocket } from "node:dgram";
 import { connect, createServer, type Server, type Socket } from "node:net";
-import { type OriginalDestination, originalDestination } from "../transparent/original-dst.ts";
+import { type OriginalDestination, originalDestination } from "../net/original-dst.ts";
 import type { Family } from "./rules.ts";
 
 /** Documentation prefixes (RFC 5737, RFC 3849): never routed anywhere real. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { UsageError } from "../cli/args.ts";
+import { InputError } from "../kernel/errors.ts";
 import { compileInspection, findingsAtOrAbove, withFindings } from "./engine.ts";
 import {
   JUDGE_DEFAULTS,
@@ -56,12 +56,12 @@ export function toolsFromDocument(document: unknown, defaultServer: string): Lis
     value = value.tools;
   }
   if (!Array.isArray(value))
-    throw new UsageError(
+    throw new InputError(
       "expected a tools/list result ({tools: [...]}), a JSON-RPC response or an array of tools",
     );
   return flattenToolEntries(value).map((entry, index) => {
     const definition = toToolDefinition(entry);
-    if (!definition) throw new UsageError(`tool #${index} has no string 'name'`);
+    if (!definition) throw new InputError(`tool #${index} has no string 'name'`);
     return { kind: "tool", server, definition };
   });
 }
@@ -70,14 +70,14 @@ export function toolsFromDocument(document: unknown, defaultServer: string): Lis
 export async function inspectionFromPolicy(text: string, file: string): Promise<InspectionConfig> {
   const { parseAllDocuments } = await import("yaml");
   for (const document of parseAllDocuments(text)) {
-    if (document.errors.length > 0) throw new UsageError(`${file}: ${document.errors[0]!.message}`);
+    if (document.errors.length > 0) throw new InputError(`${file}: ${document.errors[0]!.message}`);
     const value = document.toJS() as unknown;
     if (isRecord(value) && value.kind === "MCPPolicy") {
       const spec = isRecord(value.spec) ? value.spec : {};
       return isRecord(spec.inspection) ? (spec.inspection as InspectionConfig) : {};
     }
   }
-  throw new UsageError(`${file}: no MCPPolicy document found`);
+  throw new InputError(`${file}: no MCPPolicy document found`);
 }
 
 function promptDefinition(prompt: Record<string, unknown>): ToolDefinition {
@@ -115,7 +115,7 @@ async function listFromServer(url: string, transportName: ScanOptions["transport
   try {
     endpoint = new URL(url);
   } catch {
-    throw new UsageError(`--url '${url}' is not a URL`);
+    throw new InputError(`--url '${url}' is not a URL`);
   }
   // The SDK is loaded only for live scans: it takes longer to import than a file scan takes to run.
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
@@ -166,25 +166,25 @@ function readFile(file: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    throw new InputError(`cannot read ${file}: ${(error as Error).message}`);
   }
 }
 
 /** Runs a scan and writes the report; resolves to the exit code (1 when a finding reaches the threshold). */
 export async function runScan(options: ScanOptions, write: (text: string) => void): Promise<number> {
   if (Boolean(options.file) === Boolean(options.url))
-    throw new UsageError("give exactly one of --file or --url");
+    throw new InputError("give exactly one of --file or --url");
   const policyConfig = options.policy
     ? await inspectionFromPolicy(readFile(options.policy), options.policy)
     : {};
   const threshold = options.threshold ?? policyConfig.threshold ?? "High";
   if (!SEVERITIES.includes(threshold))
-    throw new UsageError(`--threshold must be one of ${SEVERITIES.join(", ")}, got '${threshold}'`);
+    throw new InputError(`--threshold must be one of ${SEVERITIES.join(", ")}, got '${threshold}'`);
   let compiled: ReturnType<typeof compileInspection>;
   try {
     compiled = compileInspection({ ...policyConfig, threshold });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new InputError((error as Error).message);
   }
   let listed: Listed[];
   if (options.file) {
@@ -192,8 +192,8 @@ export async function runScan(options: ScanOptions, write: (text: string) => voi
     try {
       document = JSON.parse(readFile(options.file));
     } catch (error) {
-      if (error instanceof UsageError) throw error;
-      throw new UsageError(`${options.file} is not valid JSON: ${(error as Error).message}`);
+      if (error instanceof InputError) throw error;
+      throw new InputError(`${options.file} is not valid JSON: ${(error as Error).message}`);
     }
     listed = toolsFromDocument(document, options.server ?? basename(options.file).replace(/\.json$/, ""));
   } else {
@@ -238,7 +238,7 @@ async function judged(
   try {
     judge = new ModelJudge({ settings: judgeSettings(spec) });
   } catch (error) {
-    if (error instanceof JudgeConfigError) throw new UsageError(`--judge: ${error.message}`);
+    if (error instanceof JudgeConfigError) throw new InputError(`--judge: ${error.message}`);
     throw error;
   }
   const wanted = listed

@@ -8,18 +8,17 @@ import {
 } from "../analyzer/cross-server.ts";
 import type { CallRecord, SessionState, ShadowedTool, ToolCategory } from "../analyzer/types.ts";
 import { BoundedMap } from "../kernel/bounded-map.ts";
+import type { MCPPolicySpec } from "../policy/types.ts";
 import type { StateMetrics } from "./metrics.ts";
 import { type CompiledRateLimit, chargeFor, compileRateLimits, type RateLimitSpec } from "./rate-limits.ts";
 import { type ResilientStore, type StateUnavailableMode, stateUnavailable } from "./resilient.ts";
 import type { AuditEvent, RateLimitCharge, RateLimitOutcome } from "./types.ts";
 
-/** The stateful parts of one MCPPolicy spec, as the CRD writes them. */
-export interface StatefulPolicySpec {
-  mode?: "Enforce" | "Audit";
+/** The stateful parts of one MCPPolicy spec (the CRD's shape), the loader's defaults optional. */
+export type StatefulPolicySpec = Partial<Pick<MCPPolicySpec, "mode" | "onStateUnavailable">> & {
   crossServer?: CrossServerSpec;
   rateLimits?: RateLimitSpec[];
-  onStateUnavailable?: StateUnavailableMode;
-}
+};
 
 export interface StatefulPolicy {
   /** `<namespace>/<name>`. */

@@ -1,8 +1,8 @@
 import type { ShadowedTool } from "../analyzer/types.ts";
+import type { StateCheckInput, StatefulCheck } from "../engine/decide.ts";
+import type { SessionToolRegistry } from "../engine/registry.ts";
 import type { CompiledPolicy } from "../policy/compile.ts";
 import { type Decision, isBlocked } from "../policy/types.ts";
-import type { StateCheckInput, StatefulCheck } from "../proxy/decide.ts";
-import type { SessionToolRegistry } from "../proxy/registry.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import {
   type CallContext,

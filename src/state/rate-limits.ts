@@ -1,16 +1,15 @@
 import { anyGlobMatcher } from "../policy/glob.ts";
+import type { MCPPolicySpec } from "../policy/types.ts";
 import type { RateLimitCharge } from "./types.ts";
 
-/** One `spec.rateLimits` entry as the CRD writes it. */
-export interface RateLimitSpec {
-  name?: string;
-  /** Omitted: any tool, native or MCP; "*": any MCP server. */
-  servers?: string[];
-  tools?: string[];
-  perMinute: number;
-  burst?: number;
-  scope?: "Pod" | "Namespace";
-}
+type CrdRateLimit = NonNullable<MCPPolicySpec["rateLimits"]>[number];
+
+/**
+ * One `spec.rateLimits` entry, the CRD's shape with the loader's defaults optional. `servers`
+ * omitted: any tool, native or MCP; "*": any MCP server. `tools` omitted: any tool.
+ */
+export type RateLimitSpec = Omit<CrdRateLimit, "tools" | "burst" | "scope"> &
+  Partial<Pick<CrdRateLimit, "tools" | "burst" | "scope">>;
 
 export interface CompiledRateLimit {
   /** `<namespace>/<policy>#rateLimits[i]`: the decision's `rule`. */

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cutAt } from "../../src/demo/replay.ts";
-import { checkJsonDepth, readJson } from "../../src/proxy/framing.ts";
-import { JsonArrayCanonicaliser } from "../../src/proxy/json-array.ts";
-import { ResponseRefused } from "../../src/proxy/refusal.ts";
-import { SseCanonicaliser, SseParser } from "../../src/proxy/sse.ts";
+import { checkJsonDepth, readJson } from "../../src/codecs/framing.ts";
+import { JsonArrayCanonicaliser } from "../../src/codecs/json-array.ts";
+import { SseCanonicaliser, SseParser } from "../../src/codecs/sse.ts";
+import { ResponseRefused } from "../../src/engine/refusal.ts";
+import { cutAt } from "../helpers/replay.ts";
 import { canonicalStream, readEvents } from "../helpers/sse.ts";
 
 /** The framing layer alone, bytes in and bytes out. */

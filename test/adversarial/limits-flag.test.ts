@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseLlmLimits } from "../../src/proxy/framing.ts";
+import { parseLlmLimits } from "../../src/codecs/framing.ts";
 
 describe("--llm-limit", () => {
   it("reads sizes with units, counts, and per-dialect settings", () => {

@@ -18,8 +18,8 @@ import { anthropicMessages } from "../../src/dialects/anthropic-messages/index.t
 import { mcpRoute } from "../../src/dialects/mcp/route.ts";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
-import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
 import { SessionToolRegistry } from "../../src/registry/registry.ts";
+import { type LocalProxy, startLocalProxy } from "../../src/runtime/local.ts";
 import type { StateGuard } from "../../src/state/guard.ts";
 import { openState } from "../../src/state/open.ts";
 import { SharedSessionRegistry, StateGuardCheck } from "../../src/state/proxy-check.ts";

@@ -7,13 +7,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { EgressPolicy } from "../../src/dataplane/egress.ts";
+import { mcpRouting } from "../../src/dataplane/pipeline.ts";
 import { McpRouteError, resolveTarget } from "../../src/dialects/mcp/routing.ts";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
+import { type DeclaredServer, declaredServers } from "../../src/policy/servers.ts";
 import type { PolicyDocument } from "../../src/policy/types.ts";
-import { type DeclaredServer, declaredServers } from "../../src/registry/registry.ts";
-import { EgressPolicy } from "../../src/transparent/egress.ts";
-import { mcpRouting } from "../../src/transparent/pipeline.ts";
 
 const port = 3000;
 /** What the origin serves: two declared servers and one that is not declared. */
@@ -100,9 +100,7 @@ describe("MCP routing, differential against a lenient origin", () => {
   const elsewhere = fc.constantFrom("mcp.example", "10.0.0.1", "::2", "127.0.0.2.example");
 
   it("inspected connections: a declared origin under any spelling is judged, by the server it reaches", () => {
-    const egress = new EgressPolicy([
-      { metadata: { name: "fuzz", namespace: "agents" }, spec: document.spec },
-    ]);
+    const egress = new EgressPolicy([document]);
     fc.assert(
       fc.property(
         fc.oneof(loopback, elsewhere),

@@ -29,7 +29,7 @@ import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
-import { cutAt } from "../../src/demo/replay.ts";
+import { cutAt } from "../helpers/replay.ts";
 
 export interface RawRequest {
   method: string;

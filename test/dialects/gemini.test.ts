@@ -1,7 +1,7 @@
 import { type GenerateContentResponse, GoogleGenAI, Type } from "@google/genai";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureBytes } from "../../src/demo/replay.ts";
+import { fixtureBytes } from "../helpers/replay.ts";
 import { blockText, cutsInsideCharacters, type Harness, startHarness } from "./harness.ts";
 
 let harness: Harness;

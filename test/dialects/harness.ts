@@ -1,9 +1,9 @@
-import { type ReplayServer, startReplayServer } from "../../src/demo/replay.ts";
+import { builtinProviders, providerRoutes } from "../../src/dialects/providers.ts";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
-import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
-import { builtinProviders, providerRoutes } from "../../src/proxy/providers.ts";
+import { type LocalProxy, startLocalProxy } from "../../src/runtime/local.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
+import { type ReplayServer, startReplayServer } from "../helpers/replay.ts";
 
 /** The policy every dialect test runs under: a name rule, an argument rule, declared tools required. */
 export const testPolicy = `

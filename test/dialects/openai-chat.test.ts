@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureBytes } from "../../src/demo/replay.ts";
+import { fixtureBytes } from "../helpers/replay.ts";
 import { canonicalStream, readEvents } from "../helpers/sse.ts";
 import { blockText, cutsInsideCharacters, type Harness, startHarness } from "./harness.ts";
 

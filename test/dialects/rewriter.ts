@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
 import { expect } from "vitest";
+import type { Decided } from "../../src/engine/decide.ts";
+import type { ResponseSide, Turn } from "../../src/engine/dialect.ts";
+import { ResponseRefused } from "../../src/engine/refusal.ts";
 import type { Decision } from "../../src/policy/types.ts";
-import type { Decided } from "../../src/proxy/decide.ts";
-import type { ResponseSide, Turn } from "../../src/proxy/dialect.ts";
-import { ResponseRefused } from "../../src/proxy/refusal.ts";
 
 /**
  * Pure rewriter tests: a dialect's response side driven with bytes in, bytes out, under a turn that

@@ -4,7 +4,7 @@ import { anthropicResponse } from "../../src/dialects/anthropic-messages/respons
 import { geminiResponse } from "../../src/dialects/gemini/response.ts";
 import { openaiChatResponse } from "../../src/dialects/openai-chat/response.ts";
 import { openaiResponsesResponse } from "../../src/dialects/openai-responses/response.ts";
-import type { ResponseSide } from "../../src/proxy/dialect.ts";
+import type { ResponseSide } from "../../src/engine/dialect.ts";
 import { recordingTurn, rewriteBody, rewriteStream, sse } from "./rewriter.ts";
 
 /**

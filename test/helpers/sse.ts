@@ -1,5 +1,5 @@
 /**
- * An event stream read independently of src/proxy/sse.ts (blank-line separated blocks, `event:` and
+ * An event stream read independently of src/codecs/sse.ts (blank-line separated blocks, `event:` and
  * `data:` fields), for asserting that the proxy re-serialised a stream canonically without loss.
  */
 export interface ReadEvent {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { sameJson } from "../../src/dialects/mcp/gate.ts";
 import { classify, idKey, maxJsonDepth, parseBody, parseJson } from "../../src/dialects/mcp/jsonrpc.ts";
 import { type McpRouteError, proxyPathFor, resolveTarget } from "../../src/dialects/mcp/routing.ts";
-import type { DeclaredServer } from "../../src/registry/registry.ts";
+import type { DeclaredServer } from "../../src/policy/servers.ts";
 
 describe("JSON-RPC classification", () => {
   it("tells requests, notifications, responses and invalid messages apart", () => {

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { mcpRoute } from "../../src/dialects/mcp/route.ts";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
-import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
+import { type LocalProxy, startLocalProxy } from "../../src/runtime/local.ts";
 import { MemoryStore } from "../../src/state/memory.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
-import { declaredServers, SessionToolRegistry } from "../../src/registry/registry.ts";
+import { declaredServers } from "../../src/policy/servers.ts";
+import { SessionToolRegistry } from "../../src/registry/registry.ts";
 
 describe("SessionToolRegistry", () => {
   it("maps a bare tool name to the server that listed it, case-insensitively", () => {

@@ -3,8 +3,8 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ReplayServer, startReplayServer } from "../../src/demo/replay.ts";
 import { testPolicy } from "../dialects/harness.ts";
+import { type ReplayServer, startReplayServer } from "../helpers/replay.ts";
 
 let replay: ReplayServer;
 let child: ChildProcess;

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
-import { type LocalProxy, startLocalProxy } from "../../src/proxy/local.ts";
+import { type LocalProxy, startLocalProxy } from "../../src/runtime/local.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
 
 const policyYaml = `
@@ -134,7 +134,7 @@ describe("proxy core", () => {
 
 describe("client disconnect", () => {
   it("aborts the upstream request", async () => {
-    const replay = await (await import("../../src/demo/replay.ts")).startReplayServer();
+    const replay = await (await import("../helpers/replay.ts")).startReplayServer();
     const local = await startLocalProxy({
       policies: PolicySet.fromDocuments([]),
       audit,

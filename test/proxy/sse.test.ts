@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { JsonArraySplitter } from "../../src/proxy/json-array.ts";
-import { formatEvent, type SseEvent, SseParser } from "../../src/proxy/sse.ts";
+import { JsonArraySplitter } from "../../src/codecs/json-array.ts";
+import { formatEvent, type SseEvent, SseParser } from "../../src/codecs/sse.ts";
 
 function cut(bytes: Buffer, points: number[]): Buffer[] {
   const sorted = [...new Set(points.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);

@@ -9,11 +9,11 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openProxyState } from "../../src/dataplane/proxy-state.ts";
 import { mcpRoute } from "../../src/dialects/mcp/route.ts";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
-import { startLocalProxy } from "../../src/proxy/local.ts";
-import { openProxyState } from "../../src/state/proxy-state.ts";
+import { startLocalProxy } from "../../src/runtime/local.ts";
 import { JsonLineAuditSink } from "../../src/telemetry/audit.ts";
 import { RedisServer, skipWithoutRedis } from "../helpers/redis.ts";
 

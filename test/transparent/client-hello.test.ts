@@ -2,7 +2,7 @@ import { createServer } from "node:net";
 import { connect } from "node:tls";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseClientHello } from "../../src/transparent/client-hello.ts";
+import { parseClientHello } from "../../src/net/client-hello.ts";
 
 function u16(n: number): number[] {
   return [(n >> 8) & 0xff, n & 0xff];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ConnectionFacts, EgressPolicy, type PolicyForEgress } from "../../src/transparent/egress.ts";
+import { type ConnectionFacts, EgressPolicy } from "../../src/dataplane/egress.ts";
+import { policyDocument } from "../helpers/policy-document.ts";
 
 const tls = (name: string | undefined, address = "203.0.113.10", port = 443): ConnectionFacts => ({
   name,
@@ -8,13 +9,12 @@ const tls = (name: string | undefined, address = "203.0.113.10", port = 443): Co
   protocol: "tls",
 });
 
-const research: PolicyForEgress = {
-  metadata: { namespace: "agents", name: "research" },
-  spec: {
+const research = policyDocument(
+  {
     servers: [
       { name: "github", transport: "StreamableHTTP", url: "https://mcp.github.com/mcp" },
       { name: "local", transport: "StreamableHTTP", url: "http://mcp.internal:8080/mcp" },
-      { name: "fs", transport: "Stdio" },
+      { name: "fs", transport: "Stdio", command: ["mcp-fs"] },
     ],
     llm: { providers: [{ host: "vllm.internal:8000", dialect: "OpenAIChat" }] },
     egress: {
@@ -28,7 +28,8 @@ const research: PolicyForEgress = {
       tlsPassthrough: ["*.pinned.example"],
     },
   },
-};
+  { namespace: "agents", name: "research" },
+);
 
 describe("egress classification", () => {
   const policy = new EgressPolicy([research]);
@@ -88,7 +89,7 @@ describe("egress classification", () => {
   });
 
   it("denies cloud metadata endpoints unless a rule allows them explicitly", () => {
-    const open = new EgressPolicy([{ spec: { egress: { default: "Allow" } } }]);
+    const open = new EgressPolicy([policyDocument({ egress: { default: "Allow" } })]);
     expect(
       open.classify({ name: undefined, address: "169.254.169.254", port: 80, protocol: "http" }),
     ).toMatchObject({
@@ -99,7 +100,9 @@ describe("egress classification", () => {
       open.classify({ name: undefined, address: "fd00:ec2::254", port: 80, protocol: "http" }),
     ).toMatchObject({ verdict: "deny" });
     const allowed = new EgressPolicy([
-      { spec: { egress: { default: "Allow", rules: [{ action: "Allow", cidrs: ["169.254.169.254/32"] }] } } },
+      policyDocument({
+        egress: { default: "Allow", rules: [{ action: "Allow", cidrs: ["169.254.169.254/32"] }] },
+      }),
     ]);
     expect(
       allowed.classify({ name: undefined, address: "169.254.169.254", port: 80, protocol: "http" }),
@@ -121,13 +124,10 @@ describe("egress classification", () => {
   });
 
   it("lets deny win across policies, and records an Audit policy's deny without enforcing it", () => {
-    const allowAll: PolicyForEgress = { metadata: { name: "open" }, spec: { egress: { default: "Allow" } } };
-    const denyAll: PolicyForEgress = { metadata: { name: "closed" }, spec: { egress: { default: "Deny" } } };
+    const allowAll = policyDocument({ egress: { default: "Allow" } }, { name: "open" });
+    const denyAll = policyDocument({ egress: { default: "Deny" } }, { name: "closed" });
     expect(new EgressPolicy([allowAll, denyAll]).classify(tls("example.org")).verdict).toBe("deny");
-    const audit: PolicyForEgress = {
-      metadata: { name: "watch" },
-      spec: { mode: "Audit", egress: { default: "Deny" } },
-    };
+    const audit = policyDocument({ mode: "Audit", egress: { default: "Deny" } }, { name: "watch" });
     expect(new EgressPolicy([allowAll, audit]).classify(tls("example.org"))).toMatchObject({
       verdict: "tunnel",
       wouldDeny: true,

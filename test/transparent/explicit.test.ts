@@ -11,9 +11,9 @@ import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPolicySource } from "../../src/cli/policy-source.ts";
+import { parseAuthority } from "../../src/dataplane/explicit.ts";
+import { type Sidecar, startSidecar } from "../../src/runtime/sidecar.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
-import { parseAuthority } from "../../src/transparent/explicit.ts";
-import { type Sidecar, startSidecar } from "../../src/transparent/sidecar.ts";
 
 const run = promisify(execFile);
 const MCP = "mcp.explicit-test.example";
@@ -121,7 +121,7 @@ spec:
     expect(readFileSync(join(dir, "ca", "ca.crt"), "utf8")).toContain("BEGIN CERTIFICATE");
   });
 
-  it("denies CONNECT and absolute-form requests to hosts the egress policy denies", async () => {
+  it("denies CONNECT (403 before any tunnel) and absolute-form requests to hosts the egress policy denies", async () => {
     const tunnel = await run("curl", [
       "-sS",
       "--max-time",
@@ -129,8 +129,9 @@ spec:
       "-x",
       proxy,
       `https://${DENIED}:${originPort}/`,
-    ]).catch((error: { code: number }) => error);
+    ]).catch((error: { code: number; stderr: string }) => error);
     expect((tunnel as { code: number }).code).not.toBe(0);
+    expect((tunnel as { stderr: string }).stderr).toContain("403");
     const plain = await run("curl", ["-sS", "-i", "--max-time", "5", "-x", proxy, `http://${DENIED}/`]);
     expect(plain.stdout).toMatch(/^HTTP\/1.1 403/);
     expect(plain.stdout).toContain("x-toolwall-rule: local/laptop#egress.default");
@@ -140,7 +141,7 @@ spec:
       .filter(Boolean)
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((event) => event.type === "network_connection" && event.host === DENIED);
-    expect(denials.map((event) => event.protocol).sort()).toEqual(["http", "tls"]);
+    expect(denials.map((event) => event.protocol).sort()).toEqual(["http", "unknown"]);
     expect(denials.every((event) => event.action === "deny")).toBe(true);
   });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hostName, parseHttpHead } from "../../src/transparent/http-head.ts";
+import { hostName, parseHttpHead } from "../../src/net/http-head.ts";
 
 const text = (s: string) => Buffer.from(s, "latin1");
 

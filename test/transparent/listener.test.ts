@@ -8,12 +8,13 @@ import { createServer as createNetServer, connect as netConnect, type Server } f
 import { createSecureContext, createServer as createTlsServer, connect as tlsConnect } from "node:tls";
 import { Counter, Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { NetworkConnectionEvent } from "../../src/dataplane/audit.ts";
+import { EgressPolicy } from "../../src/dataplane/egress.ts";
+import { forwardingHandler } from "../../src/dataplane/forward.ts";
+import { TransparentListener } from "../../src/dataplane/listener.ts";
+import { Resolver } from "../../src/net/resolver.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
-import type { NetworkConnectionEvent } from "../../src/transparent/audit.ts";
-import { EgressPolicy, type PolicyForEgress } from "../../src/transparent/egress.ts";
-import { forwardingHandler } from "../../src/transparent/forward.ts";
-import { TransparentListener } from "../../src/transparent/listener.ts";
-import { Resolver } from "../../src/transparent/resolver.ts";
+import { policyDocument } from "../helpers/policy-document.ts";
 
 const INSPECTED = "mcp.toolwall-test.example";
 const TUNNELLED = "files.toolwall-test.example";
@@ -36,16 +37,16 @@ describe("transparent listener", () => {
     registers: [registry],
   });
 
-  const policy: PolicyForEgress = {
-    metadata: { namespace: "agents", name: "egress" },
-    spec: {
+  const policy = policyDocument(
+    {
       egress: {
         default: "Allow",
         rules: [{ name: "no-paste", action: "Deny", hosts: ["*.bin.example"] }],
         inspect: [INSPECTED],
       },
     },
-  };
+    { namespace: "agents", name: "egress" },
+  );
 
   beforeAll(async () => {
     podCa = await CertificateAuthority.create();

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  originalDestinationCall,
-  parseSockaddrIn,
-  parseSockaddrIn6,
-} from "../../src/transparent/original-dst.ts";
+import { originalDestinationCall, parseSockaddrIn, parseSockaddrIn6 } from "../../src/net/original-dst.ts";
 
 describe("SO_ORIGINAL_DST decoding", () => {
   it("chooses SOL_IP for IPv4 and IPv4-mapped local addresses, SOL_IPV6 otherwise", () => {

@@ -1,4 +1,4 @@
-import type { LlmDialect } from "../../proxy/dialect.ts";
+import type { LlmDialect } from "../../engine/dialect.ts";
 import { anthropicRequest } from "./request.ts";
 import { anthropicResponse } from "./response.ts";
 

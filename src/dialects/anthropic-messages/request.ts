@@ -4,8 +4,8 @@ import type {
   RequestSide,
   ToolDefinition,
   ToolResultSeen,
-} from "../../proxy/dialect.ts";
-import { arrayAt, isObject, type JsonObject, objectAt, stringAt } from "../../proxy/json-values.ts";
+} from "../../engine/dialect.ts";
+import { arrayAt, isObject, type JsonObject, objectAt, stringAt } from "../../engine/json-values.ts";
 
 /** Anthropic Messages request: `tools[]` ({name, description, input_schema}), `mcp_servers[]`. */
 

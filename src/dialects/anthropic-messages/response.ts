@@ -1,8 +1,8 @@
-import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../proxy/dialect.ts";
-import { HeldCall, objectArguments } from "../../proxy/held-call.ts";
-import { isObject, type JsonObject, stringAt } from "../../proxy/json-values.ts";
-import { indexAt, parseEventData, refuse, refusing } from "../../proxy/refusal.ts";
-import { formatEvent, type LineEnding, type SseEvent, SseParser } from "../../proxy/sse.ts";
+import { formatEvent, type LineEnding, type SseEvent, SseParser } from "../../codecs/sse.ts";
+import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../engine/dialect.ts";
+import { HeldCall, objectArguments } from "../../engine/held-call.ts";
+import { isObject, type JsonObject, stringAt } from "../../engine/json-values.ts";
+import { indexAt, parseEventData, refuse, refusing } from "../../engine/refusal.ts";
 
 /**
  * Anthropic Messages responses. Streaming: blocks arrive one after another

@@ -1,5 +1,5 @@
-import type { RequestInfo, RequestSide, ToolDefinition, ToolResultSeen } from "../../proxy/dialect.ts";
-import { arrayAt, isObject, type JsonObject, objectAt, stringAt } from "../../proxy/json-values.ts";
+import type { RequestInfo, RequestSide, ToolDefinition, ToolResultSeen } from "../../engine/dialect.ts";
+import { arrayAt, isObject, type JsonObject, objectAt, stringAt } from "../../engine/json-values.ts";
 
 /**
  * Gemini generateContent request: `tools[]` entries hold `functionDeclarations[]` (REST also takes

@@ -1,9 +1,9 @@
-import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../proxy/dialect.ts";
-import { objectArguments } from "../../proxy/held-call.ts";
-import { type ArrayPiece, JsonArraySplitter } from "../../proxy/json-array.ts";
-import { isObject, type JsonObject, stringAt, tryParse } from "../../proxy/json-values.ts";
-import { refuse, refusing } from "../../proxy/refusal.ts";
-import { formatEvent, SseParser } from "../../proxy/sse.ts";
+import { type ArrayPiece, JsonArraySplitter } from "../../codecs/json-array.ts";
+import { formatEvent, SseParser } from "../../codecs/sse.ts";
+import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../engine/dialect.ts";
+import { objectArguments } from "../../engine/held-call.ts";
+import { isObject, type JsonObject, stringAt, tryParse } from "../../engine/json-values.ts";
+import { refuse, refusing } from "../../engine/refusal.ts";
 
 /**
  * Gemini GenerateContentResponse. Function calls arrive whole, as `functionCall` parts, so nothing is

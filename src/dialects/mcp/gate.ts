@@ -1,8 +1,8 @@
+import type { CallRequest, Decided } from "../../engine/decide.ts";
+import type { SessionToolRegistry } from "../../engine/registry.ts";
 import type { ToolDefinition } from "../../inspect/types.ts";
 import type { PolicySet } from "../../policy/evaluate.ts";
 import { type Decision, isBlocked } from "../../policy/types.ts";
-import type { CallRequest, Decided } from "../../proxy/decide.ts";
-import type { SessionToolRegistry } from "../../proxy/registry.ts";
 import type { AuditSink } from "../../telemetry/audit.ts";
 import { boundedLabel, toolCalls } from "../../telemetry/metrics.ts";
 import type { ToolCatalog } from "./catalog.ts";

@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher } from "undici";
-import type { PolicySet } from "../../policy/evaluate.ts";
-import type { ProxyContext, RouteContext, RouteHandler } from "../../proxy/server.ts";
-import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
+import { formatEvent, type SseEvent, SseParser } from "../../codecs/sse.ts";
+import type { ProxyContext, RouteContext, RouteHandler } from "../../net/server.ts";
 import {
   decodedBody,
   forwardableRequestHeaders,
   forwardableResponseHeaders,
   type UpstreamRequest,
-} from "../../proxy/upstream.ts";
-import { type DeclaredServer, declaredServers } from "../../registry/registry.ts";
+} from "../../net/upstream.ts";
+import type { PolicySet } from "../../policy/evaluate.ts";
+import { type DeclaredServer, declaredServers } from "../../policy/servers.ts";
 import type { StateStore } from "../../state/types.ts";
 import { ToolCatalog } from "./catalog.ts";
 import { judgedMethods, listingMethods, type McpContext, McpGate, sameJson } from "./gate.ts";

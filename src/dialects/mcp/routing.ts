@@ -1,4 +1,4 @@
-import type { DeclaredServer } from "../../registry/registry.ts";
+import type { DeclaredServer } from "../../policy/servers.ts";
 
 export interface McpTarget {
   server: DeclaredServer & { url: URL };

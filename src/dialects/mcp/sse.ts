@@ -1,4 +1,4 @@
-import type { LineEnding } from "../../proxy/sse.ts";
+import type { LineEnding } from "../../codecs/sse.ts";
 
 /**
  * An SSE event with its data replaced and every other line (`id:`, `event:`, `retry:`, comments)

@@ -1,4 +1,4 @@
-import type { LlmDialect } from "../../proxy/dialect.ts";
+import type { LlmDialect } from "../../engine/dialect.ts";
 import { openaiChatRequest } from "./request.ts";
 import { openaiChatResponse } from "./response.ts";
 

@@ -1,8 +1,15 @@
-import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../proxy/dialect.ts";
-import { HeldCall, readArguments } from "../../proxy/held-call.ts";
-import { arrayAt, isObject, type JsonObject, numberAt, objectAt, tryParse } from "../../proxy/json-values.ts";
-import { indexAt, openaiError, printable, refuse, refusing } from "../../proxy/refusal.ts";
-import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
+import { formatEvent, type SseEvent, SseParser } from "../../codecs/sse.ts";
+import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../engine/dialect.ts";
+import { HeldCall, readArguments } from "../../engine/held-call.ts";
+import {
+  arrayAt,
+  isObject,
+  type JsonObject,
+  numberAt,
+  objectAt,
+  tryParse,
+} from "../../engine/json-values.ts";
+import { indexAt, openaiError, printable, refuse, refusing } from "../../engine/refusal.ts";
 
 /**
  * OpenAI Chat Completions responses. Streaming: `data:` chunks, a tool call's id and name only in its

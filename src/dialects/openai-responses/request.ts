@@ -4,8 +4,8 @@ import type {
   RequestSide,
   ToolDefinition,
   ToolResultSeen,
-} from "../../proxy/dialect.ts";
-import { arrayAt, isObject, type JsonObject, objectAt, stringAt } from "../../proxy/json-values.ts";
+} from "../../engine/dialect.ts";
+import { arrayAt, isObject, type JsonObject, objectAt, stringAt } from "../../engine/json-values.ts";
 
 /**
  * OpenAI Responses request: `tools[]` holds client tools (`{type: "function"|"custom", name,

@@ -1,8 +1,8 @@
-import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../proxy/dialect.ts";
-import { HeldCall, readArguments } from "../../proxy/held-call.ts";
-import { isObject, type JsonObject, stringAt } from "../../proxy/json-values.ts";
-import { indexAt, openaiError, parseEventData, printable, refuse, refusing } from "../../proxy/refusal.ts";
-import { formatEvent, type SseEvent, SseParser } from "../../proxy/sse.ts";
+import { formatEvent, type SseEvent, SseParser } from "../../codecs/sse.ts";
+import type { Emit, ResponseSide, StreamRewriter, Turn } from "../../engine/dialect.ts";
+import { HeldCall, readArguments } from "../../engine/held-call.ts";
+import { isObject, type JsonObject, stringAt } from "../../engine/json-values.ts";
+import { indexAt, openaiError, parseEventData, printable, refuse, refusing } from "../../engine/refusal.ts";
 
 /**
  * OpenAI Responses. A function call is an output item: `response.output_item.added` →

@@ -1,16 +1,12 @@
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { PolicySet } from "../policy/evaluate.ts";
-import type { Severity } from "../policy/types.ts";
-import type { AuditEvent } from "../telemetry/audit.ts";
-import { responsesRefused, upstreamDuration } from "../telemetry/metrics.ts";
-import type { LlmDialect, StreamRewriter, Turn } from "./dialect.ts";
-import { defaultLlmLimits, type LlmLimits, readJson } from "./framing.ts";
-import { JsonArrayCanonicaliser } from "./json-array.ts";
-import { ResponseRefused, refusalMessage } from "./refusal.ts";
-import type { ProxyContext, RouteContext, RouteHandler } from "./server.ts";
-import { formatEvent, SseCanonicaliser } from "./sse.ts";
+import { defaultLlmLimits, type LlmLimits, readJson } from "../codecs/framing.ts";
+import { JsonArrayCanonicaliser } from "../codecs/json-array.ts";
+import { formatEvent, SseCanonicaliser } from "../codecs/sse.ts";
+import type { LlmDialect, StreamRewriter, Turn } from "../engine/dialect.ts";
+import { ResponseRefused, refusalMessage } from "../engine/refusal.ts";
+import type { ProxyContext, RouteContext, RouteHandler } from "../net/server.ts";
 import {
   decodedBody,
   decodedRequestBody,
@@ -19,7 +15,11 @@ import {
   forwardableResponseHeaders,
   isRedirect,
   redirectRefused,
-} from "./upstream.ts";
+} from "../net/upstream.ts";
+import { PolicySet } from "../policy/evaluate.ts";
+import type { Severity } from "../policy/types.ts";
+import type { AuditEvent } from "../telemetry/audit.ts";
+import { responsesRefused, upstreamDuration } from "../telemetry/metrics.ts";
 
 const maxRequestBytes = 64 * 1024 * 1024;
 

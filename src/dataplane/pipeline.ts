@@ -11,14 +11,14 @@ import { gemini } from "../dialects/gemini/index.ts";
 import { McpRouteError, normalisePath, serverBase } from "../dialects/mcp/routing.ts";
 import { openaiChat } from "../dialects/openai-chat/index.ts";
 import { openaiResponses } from "../dialects/openai-responses/index.ts";
+import { builtinProviderHosts } from "../dialects/providers.ts";
+import type { LlmDialect } from "../engine/dialect.ts";
+import type { ProxyContext, RouteHandler } from "../net/server.ts";
 import type { PolicyDocument } from "../policy/types.ts";
-import type { LlmDialect } from "../proxy/dialect.ts";
-import { type LlmRouteOptions, llmRoute } from "../proxy/llm-route.ts";
-import { builtinProviderHosts } from "../proxy/providers.ts";
-import type { ProxyContext, RouteHandler } from "../proxy/server.ts";
 import { hostPattern, matchesHost } from "./egress.ts";
 import type { RequestHandler } from "./forward.ts";
 import type { InspectedConnection } from "./listener.ts";
+import { type LlmRouteOptions, llmRoute } from "./llm-route.ts";
 
 const DIALECTS_BY_NAME: Record<string, readonly LlmDialect[]> = {
   AnthropicMessages: [anthropicMessages],
@@ -32,7 +32,7 @@ export interface PipelineOptions {
   policies: () => readonly PolicyDocument[];
   /** The MCP dialect's route handler (mounted at /mcp in local mode). */
   mcp?: RouteHandler;
-  /** Bounds on LLM responses (`--llm-limit`; defaults: src/proxy/framing.ts). */
+  /** Bounds on LLM responses (`--llm-limit`; defaults: src/codecs/framing.ts). */
   llm?: LlmRouteOptions;
 }
 

@@ -3,7 +3,7 @@
  * reading. A response broken against them is refused with a ResponseRefused whose message names the
  * problem or the limit (safe to show: no internals).
  */
-import { ResponseRefused } from "./refusal.ts";
+import { ResponseRefused } from "../engine/refusal.ts";
 
 /** Bounds on one LLM response (bytes after decompression). */
 export interface LlmLimits {

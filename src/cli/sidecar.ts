@@ -1,6 +1,6 @@
-import { type Command, stringList, UsageError } from "../cli/args.ts";
-import { policySourceOptions, policySourceUsage } from "../cli/policy-source.ts";
-import { llmLimitUsage, parseLlmLimits } from "../proxy/framing.ts";
+import { llmLimitUsage, parseLlmLimits } from "../codecs/framing.ts";
+import { type Command, stringList, UsageError } from "./args.ts";
+import { policySourceOptions, policySourceUsage } from "./policy-source.ts";
 
 const USAGE = `Usage: toolwall sidecar [flags]
 
@@ -40,8 +40,8 @@ export const sidecarCommand: Command = {
     "llm-limit": { type: "string", multiple: true },
   },
   async run(values) {
-    const { defaultPodIdentity, parseHostPort, startSidecar } = await import("./sidecar.ts");
-    const { openPolicySource } = await import("../cli/policy-source.ts");
+    const { defaultPodIdentity, parseHostPort, startSidecar } = await import("../runtime/sidecar.ts");
+    const { openPolicySource } = await import("./policy-source.ts");
     const identity = defaultPodIdentity();
     let listen: { host: string; port: number } | undefined;
     let explicit: { host: string; port: number } | undefined;

@@ -8,27 +8,27 @@ import { hostname } from "node:os";
 import type { Writable } from "node:stream";
 import { rootCertificates } from "node:tls";
 import type { OpenedPolicySource } from "../bundle/source.ts";
+import { EgressPolicy } from "../dataplane/egress.ts";
+import { ExplicitProxy } from "../dataplane/explicit.ts";
+import { httpInspectHandler } from "../dataplane/forward.ts";
+import { TransparentListener } from "../dataplane/listener.ts";
+import type { LlmRouteOptions } from "../dataplane/llm-route.ts";
+import { pipelineRequestHandler } from "../dataplane/pipeline.ts";
+import { openProxyState } from "../dataplane/proxy-state.ts";
 import { mcpRoute } from "../dialects/mcp/route.ts";
+import { Resolver } from "../net/resolver.ts";
+import { createProxyContext } from "../net/server.ts";
+import { Upstream } from "../net/upstream.ts";
 import type { PolicySet } from "../policy/evaluate.ts";
 import type { PolicyDocument } from "../policy/types.ts";
-import { createAdminServer } from "../proxy/admin.ts";
-import type { LlmRouteOptions } from "../proxy/llm-route.ts";
-import { createProxyContext } from "../proxy/server.ts";
-import { Upstream } from "../proxy/upstream.ts";
-import { openProxyState } from "../state/proxy-state.ts";
 import { type AuditSink, JsonLineAuditSink } from "../telemetry/audit.ts";
 import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { writeTrustFiles } from "../tls/trust-files.ts";
-import { EgressPolicy } from "./egress.ts";
-import { ExplicitProxy } from "./explicit.ts";
-import { httpInspectHandler } from "./forward.ts";
-import { TransparentListener } from "./listener.ts";
-import { pipelineRequestHandler } from "./pipeline.ts";
-import { Resolver } from "./resolver.ts";
+import { createAdminServer } from "./admin.ts";
 
 export interface SidecarOptions {
-  /** Bounds on LLM responses (`--llm-limit`); defaults from src/proxy/framing.ts. */
+  /** Bounds on LLM responses (`--llm-limit`); defaults from src/codecs/framing.ts. */
   llm?: LlmRouteOptions;
   /** Opens the controller's bundle (BundleClient) or policy files; consulted per connection and per call. */
   policySource: (audit: AuditSink) => Promise<OpenedPolicySource>;
@@ -83,12 +83,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const set = source.current();
     let policy = egressOf.get(set);
     if (!policy) {
-      policy = new EgressPolicy(
-        set.policies.map((p) => ({
-          metadata: { name: p.doc.name, namespace: p.doc.namespace },
-          spec: p.doc.spec,
-        })),
-      );
+      policy = new EgressPolicy(set.policies.map((compiled) => compiled.doc));
       egressOf.set(set, policy);
       // Issuing a leaf costs milliseconds: do it when a policy set arrives, for every name known to be
       // inspected, not on the agent's first connection.

@@ -1,5 +1,5 @@
+import { ResponseRefused } from "../engine/refusal.ts";
 import { readJson } from "./framing.ts";
-import { ResponseRefused } from "./refusal.ts";
 
 /**
  * Incremental Server-Sent Events parsing that keeps each event's original bytes (the MCP route relays

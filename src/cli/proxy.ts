@@ -1,6 +1,6 @@
-import type { Command } from "../cli/args.ts";
-import { stringList, UsageError } from "../cli/args.ts";
-import { llmLimitUsage, parseLlmLimits } from "./framing.ts";
+import { llmLimitUsage, parseLlmLimits } from "../codecs/framing.ts";
+import type { Command } from "./args.ts";
+import { stringList, UsageError } from "./args.ts";
 
 /** `host:port`, `[v6]:port` or `:port` (loopback). */
 export function parseHostPort(flag: string, text: string): { host: string; port: number } {
@@ -80,8 +80,8 @@ ${llmLimitUsage}`,
     const { loadPolicyFiles, PolicyLoadError, formatProblem } = await import("../policy/load.ts");
     const { PolicySet } = await import("../policy/evaluate.ts");
     const { JsonLineAuditSink } = await import("../telemetry/audit.ts");
-    const { startLocalProxy } = await import("./local.ts");
-    const { providerRoutes } = await import("./providers.ts");
+    const { startLocalProxy } = await import("../runtime/local.ts");
+    const { providerRoutes } = await import("../dialects/providers.ts");
     const { parseDuration } = await import("../kernel/duration.ts");
     let stateTimeoutMs: number;
     try {
@@ -122,7 +122,7 @@ ${llmLimitUsage}`,
     const explicit =
       caDir === undefined
         ? undefined
-        : await (await import("./explicit.ts")).explicitModeSetup({
+        : await (await import("../dataplane/explicit-mode.ts")).explicitModeSetup({
             caDir,
             resolve,
             extraCaFiles,
@@ -152,7 +152,7 @@ ${llmLimitUsage}`,
       `toolwall proxy: listening on ${running.url} (${routes.map((r) => `${r.prefix} → ${r.upstream.origin}`).join(", ")}); admin on http://${admin.host}:${running.adminAddress?.port}; ${policies.policies.length} polic${policies.policies.length === 1 ? "y" : "ies"}; state in ${redis ? "Redis" : "memory"}`,
     );
     if (explicit) {
-      const { agentEnvironment } = await import("./explicit.ts");
+      const { agentEnvironment } = await import("../dataplane/explicit-mode.ts");
       const environment = Object.entries(agentEnvironment(running.url, explicit.trust));
       log(
         `toolwall proxy: start the agent with ${environment.map(([name, value]) => `${name}=${value}`).join(" ")} (Node ignores HTTPS_PROXY without NODE_USE_ENV_PROXY=1 and would bypass Toolwall)`,

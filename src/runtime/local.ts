@@ -1,24 +1,18 @@
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
+import { type ExplicitModeOptions, enableExplicitMode } from "../dataplane/explicit-mode.ts";
+import { type LlmRouteOptions, llmRoute } from "../dataplane/llm-route.ts";
+import type { ProxyState } from "../dataplane/proxy-state.ts";
+import type { ProviderRoute } from "../dialects/providers.ts";
+import type { SessionIdentity, StatefulCheck } from "../engine/decide.ts";
+import type { DefinitionInspector } from "../engine/dialect.ts";
+import type { SessionToolRegistry } from "../engine/registry.ts";
+import { createProxyContext, ProxyServer, type RouteHandler } from "../net/server.ts";
+import { Upstream } from "../net/upstream.ts";
 import type { PolicySet } from "../policy/evaluate.ts";
 import { SessionToolRegistry as ObservedToolRegistry } from "../registry/registry.ts";
-import type { ProxyState } from "../state/proxy-state.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import { createAdminServer } from "./admin.ts";
-import type { SessionIdentity, StatefulCheck } from "./decide.ts";
-import type { DefinitionInspector, LlmDialect } from "./dialect.ts";
-import { type ExplicitModeOptions, enableExplicitMode } from "./explicit.ts";
-import { type LlmRouteOptions, llmRoute } from "./llm-route.ts";
-import type { SessionToolRegistry } from "./registry.ts";
-import { createProxyContext, ProxyServer, type RouteHandler } from "./server.ts";
-import { Upstream } from "./upstream.ts";
-
-export interface ProviderRoute {
-  /** Route prefix, e.g. "/anthropic". */
-  prefix: string;
-  upstream: URL;
-  dialects: readonly LlmDialect[];
-}
 
 export interface LocalProxyOptions {
   policies: PolicySet | (() => PolicySet);
@@ -96,7 +90,7 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
   let registry = options.registry;
   let shared: ProxyState | undefined;
   if (!stateful && options.state) {
-    const { openProxyState } = await import("../state/proxy-state.ts");
+    const { openProxyState } = await import("../dataplane/proxy-state.ts");
     shared = await openProxyState({
       identity,
       audit: options.audit,

@@ -15,13 +15,17 @@ import {
   type Server as TlsServer,
 } from "node:tls";
 import type { Counter } from "prom-client";
+import { parseClientHello } from "../net/client-hello.ts";
+import { parseHttpHead } from "../net/http-head.ts";
+import {
+  type OriginalDestination,
+  originalDestination as readOriginalDestination,
+} from "../net/original-dst.ts";
+import { canonicalHost, type Resolver, sameAddress } from "../net/resolver.ts";
 import type { CertificateAuthority, Leaf } from "../tls/ca.ts";
 import { type AuditSink, formatDestination, type NetworkConnectionEvent, type PodIdentity } from "./audit.ts";
-import { parseClientHello } from "./client-hello.ts";
 import type { ConnectionFacts, EgressDecision, EgressPolicy } from "./egress.ts";
-import { parseHttpHead } from "./http-head.ts";
-import { type OriginalDestination, originalDestination as readOriginalDestination } from "./original-dst.ts";
-import { canonicalHost, type Resolver, sameAddress } from "./resolver.ts";
+import { writeEgressAnswer } from "./egress-answer.ts";
 
 export interface InspectedConnection {
   /** Decrypted (TLS terminated) or plain HTTP stream, the peeked bytes still unread. */
@@ -339,11 +343,7 @@ export class TransparentListener {
 
   private deny(socket: Socket, peeked: Peeked, decision: EgressDecision): void {
     if (peeked.protocol === "http") {
-      const body = `Blocked by Toolwall egress policy: ${decision.reason}\n`;
-      socket.end(
-        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\nx-toolwall-rule: ${decision.rule}\r\n\r\n${body}`,
-      );
-      socket.once("finish", () => socket.destroy());
+      writeEgressAnswer(socket, 403, decision.reason, decision.rule);
     } else {
       socket.destroy();
     }

@@ -4,9 +4,10 @@
  * policies that apply to the pod and the facts about the connection.
  */
 import { BlockList, isIP } from "node:net";
+import { builtinProviderHosts } from "../dialects/providers.ts";
+import { canonicalHost, sameAddress } from "../net/resolver.ts";
 import { compileGlob, type GlobMatcher, isLiteralGlob } from "../policy/glob.ts";
-import { builtinProviderHosts } from "../proxy/providers.ts";
-import { canonicalHost, sameAddress } from "./resolver.ts";
+import type { PolicyDocument } from "../policy/types.ts";
 
 export type Verdict = "inspect" | "tunnel" | "deny";
 
@@ -31,28 +32,6 @@ export interface EgressDecision {
   wouldDeny?: boolean;
   /** The declared MCP server the destination is (category mcp). */
   server?: string;
-}
-
-/** The slice of MCPPolicy this module reads (the CRD is the source of the full shape). */
-export interface PolicyForEgress {
-  metadata?: { name?: string; namespace?: string };
-  spec?: {
-    mode?: "Enforce" | "Audit";
-    servers?: Array<{ name?: string; transport?: string; url?: string }>;
-    llm?: { providers?: Array<{ host: string; dialect?: string }> };
-    egress?: {
-      default?: "Allow" | "Deny";
-      rules?: Array<{
-        name?: string;
-        action: "Allow" | "Deny";
-        hosts?: string[];
-        cidrs?: string[];
-        ports?: number[];
-      }>;
-      inspect?: string[];
-      tlsPassthrough?: string[];
-    };
-  };
 }
 
 /** Hosts of the LLM APIs the dialects understand; always inspected. */
@@ -163,12 +142,12 @@ function serverPattern(url: string): HostPattern | undefined {
   }
 }
 
-function compilePolicy(policy: PolicyForEgress): CompiledPolicy {
-  const id = `${policy.metadata?.namespace ?? "default"}/${policy.metadata?.name ?? "unnamed"}`;
-  const egress = policy.spec?.egress ?? {};
+function compilePolicy(policy: PolicyDocument): CompiledPolicy {
+  const id = `${policy.namespace}/${policy.name}`;
+  const egress = policy.spec.egress ?? {};
   return {
     id,
-    mode: policy.spec?.mode ?? "Enforce",
+    mode: policy.spec.mode ?? "Enforce",
     defaultAction: egress.default ?? "Allow",
     rules: (egress.rules ?? []).map((rule, index) => ({
       path: `${id}#egress.rules[${rule.name ?? index}]`,
@@ -177,8 +156,8 @@ function compilePolicy(policy: PolicyForEgress): CompiledPolicy {
       cidrs: blockList(rule.cidrs ?? []),
       ports: rule.ports ?? [],
     })),
-    llm: (policy.spec?.llm?.providers ?? []).map((p) => hostPattern(p.host)),
-    mcp: (policy.spec?.servers ?? []).flatMap((s) => {
+    llm: (policy.spec.llm?.providers ?? []).map((p) => hostPattern(p.host)),
+    mcp: (policy.spec.servers ?? []).flatMap((s) => {
       const pattern = s.url ? serverPattern(s.url) : undefined;
       return pattern ? [{ ...pattern, ...(s.name ? { server: s.name } : {}) }] : [];
     }),
@@ -193,7 +172,7 @@ export class EgressPolicy {
   private readonly metadata = blockList(METADATA_ADDRESSES);
   private readonly metadataNames = METADATA_NAMES.map(hostPattern);
 
-  constructor(policies: PolicyForEgress[]) {
+  constructor(policies: readonly PolicyDocument[]) {
     this.policies = policies.map(compilePolicy);
   }
 

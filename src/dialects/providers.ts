@@ -1,9 +1,15 @@
-import { anthropicMessages } from "../dialects/anthropic-messages/index.ts";
-import { gemini } from "../dialects/gemini/index.ts";
-import { openaiChat } from "../dialects/openai-chat/index.ts";
-import { openaiResponses } from "../dialects/openai-responses/index.ts";
-import type { LlmDialect } from "./dialect.ts";
-import type { ProviderRoute } from "./local.ts";
+import type { LlmDialect } from "../engine/dialect.ts";
+import { anthropicMessages } from "./anthropic-messages/index.ts";
+import { gemini } from "./gemini/index.ts";
+import { openaiChat } from "./openai-chat/index.ts";
+import { openaiResponses } from "./openai-responses/index.ts";
+
+export interface ProviderRoute {
+  /** Route prefix, e.g. "/anthropic". */
+  prefix: string;
+  upstream: URL;
+  dialects: readonly LlmDialect[];
+}
 
 /**
  * The built-in LLM providers: route prefix, default upstream, the dialects spoken there and the host

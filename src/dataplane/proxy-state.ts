@@ -1,11 +1,11 @@
 import type { Registry } from "prom-client";
-import type { SessionIdentity, StatefulCheck } from "../proxy/decide.ts";
+import type { SessionIdentity, StatefulCheck } from "../engine/decide.ts";
 import { SessionToolRegistry } from "../registry/registry.ts";
+import { auditStreamListener } from "../state/audit-stream.ts";
+import type { StateGuard } from "../state/guard.ts";
+import { openState } from "../state/open.ts";
+import { SharedSessionRegistry, StateGuardCheck } from "../state/proxy-check.ts";
 import type { AuditEvent, AuditSink } from "../telemetry/audit.ts";
-import { auditStreamListener } from "./audit-stream.ts";
-import type { StateGuard } from "./guard.ts";
-import { openState } from "./open.ts";
-import { SharedSessionRegistry, StateGuardCheck } from "./proxy-check.ts";
 
 export interface ProxyStateOptions {
   /** redis://, redis+sentinel://, redis+cluster://; omitted: this process's memory. */

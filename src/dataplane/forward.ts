@@ -17,8 +17,8 @@ import {
 } from "node:http2";
 import { request as httpsRequest } from "node:https";
 import { rootCertificates } from "node:tls";
+import type { Resolver } from "../net/resolver.ts";
 import type { InspectedConnection, InspectHandler } from "./listener.ts";
-import type { Resolver } from "./resolver.ts";
 
 const HOP_BY_HOP = new Set([
   "connection",

@@ -1,8 +1,8 @@
 import type { PolicySet, ResolvedCall } from "../policy/evaluate.ts";
 import { resolveCall } from "../policy/evaluate.ts";
+import { declaredServers } from "../policy/servers.ts";
 import type { CallFacts, Decision, ToolRegistry } from "../policy/types.ts";
 import { isBlocked } from "../policy/types.ts";
-import { declaredServers } from "../registry/registry.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import { boundedLabel, decisionDuration, toolCalls } from "../telemetry/metrics.ts";
 import type { SessionToolRegistry } from "./registry.ts";

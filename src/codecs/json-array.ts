@@ -5,8 +5,8 @@
  * it before a dialect sees it.
  */
 
+import { ResponseRefused } from "../engine/refusal.ts";
 import { readJson } from "./framing.ts";
-import { ResponseRefused } from "./refusal.ts";
 
 export interface ArrayPiece {
   kind: "element" | "separator";

@@ -11,7 +11,7 @@ import {
   type ZlibOptions,
 } from "node:zlib";
 import { Agent, type Dispatcher } from "undici";
-import { ResponseRefused } from "./refusal.ts";
+import { ResponseRefused } from "../engine/refusal.ts";
 
 /** Headers that describe one hop, never forwarded (RFC 9110 §7.6.1), plus `host`, set per upstream. */
 const hopByHop = new Set([

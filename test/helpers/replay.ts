@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
  * content-type `x-content-type` (default: the fixture's own).
  */
 
-const dialectsDir = fileURLToPath(new URL("../dialects/", import.meta.url));
+const fixturesDir = fileURLToPath(new URL("../dialects/fixtures/", import.meta.url));
 const cache = new Map<string, Buffer>();
 
 export function fixtureBytes(name: string): Buffer {
@@ -19,7 +19,7 @@ export function fixtureBytes(name: string): Buffer {
   if (!bytes) {
     if (!/^[a-z-]+\/[a-z0-9.-]+$/.test(name)) throw new Error(`bad fixture name '${name}'`);
     const [dialect, file] = name.split("/") as [string, string];
-    bytes = readFileSync(`${dialectsDir}${dialect}/fixtures/${file}`);
+    bytes = readFileSync(`${fixturesDir}${dialect}/${file}`);
     cache.set(name, bytes);
   }
   return bytes;

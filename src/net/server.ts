@@ -14,7 +14,7 @@
  *     //   .policies()               the PolicySet in force (may change between requests: call per use)
  *     //   .audit                    AuditSink (emit JSON-line audit events)
  *     //   .registry                 SessionToolRegistry (observe(server, toolNames) after tools/list)
- *     //   .decide(request, opts)    the shared decision step (src/proxy/decide.ts): evaluates,
+ *     //   .decide(request, opts)    the shared decision step (src/engine/decide.ts): evaluates,
  *     //                             runs the state-store check, audits, counts metrics
  *     //   .upstream                 pooled undici client: request({url, method, headers, body, signal})
  *     //                             and relay(req, res, url, signal) for untouched forwarding
@@ -31,8 +31,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { PolicySet } from "../policy/evaluate.ts";
-import type { AuditSink } from "../telemetry/audit.ts";
 import {
   type CallRequest,
   type DecideDependencies,
@@ -40,10 +38,12 @@ import {
   decide,
   type SessionIdentity,
   type StatefulCheck,
-} from "./decide.ts";
-import type { DefinitionInspector } from "./dialect.ts";
-import { policyInspector } from "./inspection.ts";
-import type { SessionToolRegistry } from "./registry.ts";
+} from "../engine/decide.ts";
+import type { DefinitionInspector } from "../engine/dialect.ts";
+import { policyInspector } from "../engine/inspection.ts";
+import type { SessionToolRegistry } from "../engine/registry.ts";
+import type { PolicySet } from "../policy/evaluate.ts";
+import type { AuditSink } from "../telemetry/audit.ts";
 import type { Upstream } from "./upstream.ts";
 
 export interface ProxyContext {

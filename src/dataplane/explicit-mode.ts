@@ -1,0 +1,148 @@
+/**
+ * Explicit forward-proxy mode of `toolwall proxy` (HTTPS_PROXY / HTTP_PROXY on a laptop), on the
+ * base-URL listener: a CONNECT is classified by its name before any tunnel (403 when denied), then
+ * the socket is served by the transparent listener's own flow with the resolved address as the
+ * destination (SNI must repeat the CONNECT name; inspected hosts are TLS-terminated with a leaf of
+ * the local CA and go through the pipeline). Absolute-form `http://` requests are classified per
+ * request and served by the pipeline's request handler.
+ */
+import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { hostname } from "node:os";
+import type { Duplex } from "node:stream";
+import { rootCertificates } from "node:tls";
+import { InputError } from "../kernel/errors.ts";
+import { Resolver } from "../net/resolver.ts";
+import type { ProxyServer, RouteHandler } from "../net/server.ts";
+import { Upstream } from "../net/upstream.ts";
+import type { PolicyDocument } from "../policy/types.ts";
+import { connections } from "../telemetry/metrics.ts";
+import { CertificateAuthority } from "../tls/ca.ts";
+import { type TrustFiles, writeTrustFiles } from "../tls/trust-files.ts";
+import { EgressPolicy } from "./egress.ts";
+import { ExplicitFrontEnd } from "./explicit.ts";
+import { httpInspectHandler } from "./forward.ts";
+import { TransparentListener } from "./listener.ts";
+import { pipelineRequestHandler } from "./pipeline.ts";
+
+export interface ExplicitModeOptions {
+  ca: CertificateAuthority;
+  resolver: Resolver;
+  /** The loaded policies: their egress sections classify, their providers and servers are inspected. */
+  documents: () => readonly PolicyDocument[];
+  /** The MCP dialect's route handler, for declared servers reached through the proxy. */
+  mcp?: RouteHandler;
+  peekTimeoutMs?: number;
+}
+
+export interface ExplicitMode {
+  /** Waits for open tunnels up to `timeoutMs`, then cuts the rest. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOptions): ExplicitMode {
+  const { context } = proxy;
+  let egress: { documents: readonly PolicyDocument[]; policy: EgressPolicy } | undefined;
+  const egressPolicy = () => {
+    const documents = options.documents();
+    if (egress?.documents !== documents) {
+      egress = { documents, policy: new EgressPolicy(documents) };
+    }
+    return egress.policy;
+  };
+  const requests = pipelineRequestHandler({
+    context,
+    policies: options.documents,
+    ...(options.mcp ? { mcp: options.mcp } : {}),
+  });
+  const listener = new TransparentListener({
+    egress: egressPolicy,
+    ca: options.ca,
+    resolver: options.resolver,
+    inspect: httpInspectHandler(requests),
+    audit: (event) => context.audit.emit({ ...event }),
+    identity: { namespace: context.identity.namespace, pod: context.identity.pod },
+    connections,
+    ...(options.peekTimeoutMs ? { peekTimeoutMs: options.peekTimeoutMs } : {}),
+  });
+  const frontEnd = new ExplicitFrontEnd({
+    listener,
+    resolver: options.resolver,
+    egress: egressPolicy,
+    request: requests,
+  });
+  proxy.server.on("connect", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    frontEnd.connect(req, socket as Socket, head).catch(() => socket.destroy());
+  });
+  proxy.handleAbsoluteForm((req: IncomingMessage, res: ServerResponse) => frontEnd.absoluteForm(req, res));
+  return {
+    async close(timeoutMs) {
+      await frontEnd.close(timeoutMs);
+      await listener.close();
+    },
+  };
+}
+
+export interface ExplicitModeSetupOptions {
+  caDir: string;
+  resolve: string[];
+  extraCaFiles: string[];
+  documents: readonly PolicyDocument[];
+  log: (message: string) => void;
+}
+
+/**
+ * `toolwall proxy --ca-dir`'s pieces for startLocalProxy: the CA kept in the directory (with the
+ * trust files beside it), the resolver, and an upstream client trusting `--extra-ca` that dials
+ * through the resolver, so inspected hosts go where the egress check said they would.
+ */
+export async function explicitModeSetup(
+  options: ExplicitModeSetupOptions,
+): Promise<{ upstream: Upstream; explicit: ExplicitModeOptions; trust: TrustFiles }> {
+  let resolver: Resolver;
+  try {
+    resolver = new Resolver(options.resolve);
+  } catch (error) {
+    throw new InputError((error as Error).message);
+  }
+  const extraCa = options.extraCaFiles.map((file) => readFileSync(file, "utf8"));
+  const { ca, created } = await CertificateAuthority.persistent(options.caDir, {
+    commonName: `Toolwall local CA (${hostname()})`,
+  });
+  const trust = writeTrustFiles(options.caDir, ca.certificatePem);
+  options.log(
+    `toolwall proxy: explicit mode; ${created ? "created" : "loaded"} the CA in ${options.caDir} — trust ${trust.caFile} (NODE_EXTRA_CA_CERTS) or ${trust.bundleFile} (SSL_CERT_FILE, curl --cacert)`,
+  );
+  const upstream = new Upstream({
+    connect: { ca: [...rootCertificates, ...extraCa], lookup: resolver.lookupFunction() as never },
+  });
+  const documents = options.documents;
+  return {
+    upstream,
+    explicit: {
+      ca,
+      resolver,
+      documents: () => documents,
+    },
+    trust,
+  };
+}
+
+/**
+ * The environment an agent needs to go through the explicit proxy at `proxyUrl`. Node (fetch, and
+ * so every official SDK, and node:http/https) ignores HTTPS_PROXY unless NODE_USE_ENV_PROXY=1 (Node
+ * 24): without it the most common agent runtime bypasses Toolwall silently. NODE_EXTRA_CA_CERTS adds
+ * the local CA to Node's roots; SSL_CERT_FILE and REQUESTS_CA_BUNDLE (curl, Python) replace the
+ * roots, so they get the bundle with the public roots in it.
+ */
+export function agentEnvironment(proxyUrl: string, trust: TrustFiles): Record<string, string> {
+  return {
+    HTTPS_PROXY: proxyUrl,
+    HTTP_PROXY: proxyUrl,
+    NODE_USE_ENV_PROXY: "1",
+    NODE_EXTRA_CA_CERTS: trust.caFile,
+    SSL_CERT_FILE: trust.bundleFile,
+    REQUESTS_CA_BUNDLE: trust.bundleFile,
+  };
+}
