@@ -4,7 +4,7 @@
  */
 import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAdminServer } from "../../src/proxy/admin.ts";
+import { createAdminServer } from "../../src/runtime/admin.ts";
 
 /** An address of this machine that is not loopback: connecting to it makes a non-loopback client. */
 function externalAddress(): string {
