@@ -3,6 +3,7 @@
  * loopback nothing is REDIRECTed); the namespace suite covers the same paths with real iptables.
  */
 
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { connect as http2Connect } from "node:http2";
 import { createServer as createNetServer, connect as netConnect, type Server } from "node:net";
 import { createSecureContext, createServer as createTlsServer, connect as tlsConnect } from "node:tls";
@@ -256,5 +257,95 @@ describe("transparent listener without an original destination", () => {
     server.close();
     await listener.close();
     expect(events[0]).toMatchObject({ verdict: "deny", rule: "builtin#no-original-destination" });
+  });
+});
+
+describe("transparent listener, plain-HTTP inspected host", () => {
+  const PLAIN = "everything.toolwall-test.example";
+  let upstream: HttpServer;
+  let listener: TransparentListener;
+  let listenerPort: number;
+  const events: NetworkConnectionEvent[] = [];
+
+  beforeAll(async () => {
+    upstream = createHttpServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => response.end(JSON.stringify({ host: request.headers.host, body })));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    const upstreamPort = (upstream.address() as { port: number }).port;
+    const resolver = new Resolver([`${PLAIN}=127.0.0.1`]);
+    listener = new TransparentListener({
+      host: "127.0.0.1",
+      port: 0,
+      egress: () =>
+        new EgressPolicy([
+          policyDocument({
+            servers: [
+              { name: "everything", transport: "StreamableHTTP", url: `http://${PLAIN}:${upstreamPort}/mcp` },
+            ],
+            egress: { default: "Deny" },
+          }),
+        ]),
+      ca: await CertificateAuthority.create(),
+      resolver,
+      inspect: forwardingHandler({ resolver }),
+      audit: (event) => events.push(event),
+      identity: { namespace: "agents", pod: "agent-0" },
+      originalDestination: () => ({ family: 4, address: "127.0.0.1", port: upstreamPort }),
+      peekTimeoutMs: 300,
+    });
+    listenerPort = (await listener.listen()).port;
+  });
+
+  afterAll(async () => {
+    await listener?.close();
+    upstream?.close();
+  });
+
+  /** Sends the request head, then each later part after a pause, and reads the whole answer. */
+  function exchange(head: string, ...later: string[]): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = netConnect(listenerPort, "127.0.0.1", async () => {
+        socket.write(head);
+        for (const part of later) {
+          await new Promise((wait) => setTimeout(wait, 50));
+          socket.write(part);
+        }
+      });
+      let data = "";
+      socket.on("data", (chunk) => {
+        data += chunk;
+      });
+      socket.setTimeout(3000, () => socket.destroy());
+      socket.on("close", () => resolve(data));
+    });
+  }
+
+  // The peek leaves the socket paused with the request head buffered in it; the HTTP server that
+  // takes the socket over reads the buffered bytes only once the socket flows again (the real
+  // node's plain-HTTP MCP service hung here).
+  it("forwards a request whose head and body were peeked together", async () => {
+    const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+    const answer = await exchange(
+      `POST /mcp HTTP/1.1\r\nHost: ${PLAIN}:3001\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+    );
+    expect(answer).toMatch(/^HTTP\/1.1 200 OK/);
+    expect(answer).toContain(`"body":${JSON.stringify(body)}`);
+    expect(events.at(-1)).toMatchObject({ verdict: "inspect", category: "mcp", server: "everything" });
+  });
+
+  it("forwards a request whose body arrives after the peek, and a second request on the same connection", async () => {
+    const body = '{"jsonrpc":"2.0","id":2,"method":"ping"}';
+    const answer = await exchange(
+      `POST /mcp HTTP/1.1\r\nHost: ${PLAIN}:3001\r\ncontent-length: ${body.length}\r\n\r\n`,
+      body,
+      `GET /mcp HTTP/1.1\r\nHost: ${PLAIN}:3001\r\nconnection: close\r\n\r\n`,
+    );
+    expect(answer.match(/HTTP\/1.1 200 OK/g)).toHaveLength(2);
+    expect(answer).toContain(`"body":${JSON.stringify(body)}`);
   });
 });
