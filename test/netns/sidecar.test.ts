@@ -51,6 +51,7 @@ spec:
     rules:
       - {action: Deny, servers: ["*"], tools: ["delete_*"], reason: destructive tools are blocked}
       - {action: Deny, tools: ["drop_database"], reason: no dropping databases}
+      - {action: Deny, servers: ["everything"], tools: ["drop_table"], reason: no dropping tables}
   egress:
     default: Deny
     rules:
@@ -240,16 +241,17 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
     const result = await topology.run(
       topology.pod,
       nodeBinary,
-      [agent, `http://${PLAIN_MCP}:3001/mcp`, "read_file", "delete_repo"],
+      [agent, `http://${PLAIN_MCP}:3001/mcp`, 'weather={"city":"Paris"}', 'drop_table={"table":"users"}'],
       { uid: AGENT_UID, timeoutMs: 10_000 },
     );
     expect(result.stderr).toBe("");
     const seen = JSON.parse(result.stdout) as { tools: string[]; calls: Record<string, unknown> };
-    expect(seen.tools).toEqual(["read_file"]);
-    expect(seen.calls.read_file).toMatchObject({ content: [{ type: "text", text: "read_file ran" }] });
-    expect(seen.calls.delete_repo).toMatchObject({ error: { code: -32001 } });
-    expect(mcpService.output()).toMatch(/^called read_file$/m);
-    expect(mcpService.output()).not.toMatch(/delete_repo/);
+    expect(seen.tools).toContain("weather");
+    expect(seen.tools).not.toContain("drop_table");
+    expect(seen.calls.weather).toMatchObject({ content: [{ type: "text", text: "Sunny in Paris" }] });
+    expect(seen.calls.drop_table).toMatchObject({ error: { code: -32001 } });
+    expect(mcpService.output()).toMatch(/^called weather$/m);
+    expect(mcpService.output()).not.toMatch(/drop_table/);
     expect(lastEventFor(PLAIN_MCP)).toMatchObject({
       verdict: "inspect",
       category: "mcp",

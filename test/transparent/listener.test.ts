@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NetworkConnectionEvent } from "../../src/dataplane/audit.ts";
 import { EgressPolicy } from "../../src/dataplane/egress.ts";
 import { forwardingHandler } from "../../src/dataplane/forward.ts";
-import { TransparentListener } from "../../src/dataplane/listener.ts";
+import { TransparentListener, type TransparentListenerOptions } from "../../src/dataplane/listener.ts";
 import { Resolver } from "../../src/net/resolver.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
 import { policyDocument } from "../helpers/policy-document.ts";
@@ -21,6 +21,23 @@ const INSPECTED = "mcp.toolwall-test.example";
 const TUNNELLED = "files.toolwall-test.example";
 const SPOOFED = "elsewhere.toolwall-test.example";
 const DENIED = "paste.bin.example";
+
+/** A listener on a free loopback port, as pod `agents/agent-0`, whose connections all "went" to `upstreamPort`. */
+async function loopbackListener(
+  options: Pick<TransparentListenerOptions, "egress" | "ca" | "resolver" | "inspect" | "audit"> &
+    Partial<TransparentListenerOptions>,
+  upstreamPort: number,
+): Promise<{ listener: TransparentListener; port: number }> {
+  const listener = new TransparentListener({
+    host: "127.0.0.1",
+    port: 0,
+    identity: { namespace: "agents", pod: "agent-0" },
+    originalDestination: () => ({ family: 4, address: "127.0.0.1", port: upstreamPort }),
+    peekTimeoutMs: 300,
+    ...options,
+  });
+  return { listener, port: (await listener.listen()).port };
+}
 
 describe("transparent listener", () => {
   let podCa: CertificateAuthority;
@@ -84,20 +101,17 @@ describe("transparent listener", () => {
       `${TUNNELLED}=127.0.0.1`,
       `${SPOOFED}=127.0.0.2`,
     ]);
-    listener = new TransparentListener({
-      host: "127.0.0.1",
-      port: 0,
-      egress: () => new EgressPolicy([policy]),
-      ca: podCa,
-      resolver,
-      inspect: forwardingHandler({ resolver, extraCa: [upstreamCa.certificatePem] }),
-      audit: (event) => events.push(event),
-      identity: { namespace: "agents", pod: "agent-0" },
-      connections,
-      originalDestination: () => ({ family: 4, address: "127.0.0.1", port: upstreamPort }),
-      peekTimeoutMs: 300,
-    });
-    listenerPort = (await listener.listen()).port;
+    ({ listener, port: listenerPort } = await loopbackListener(
+      {
+        egress: () => new EgressPolicy([policy]),
+        ca: podCa,
+        resolver,
+        inspect: forwardingHandler({ resolver, extraCa: [upstreamCa.certificatePem] }),
+        audit: (event) => events.push(event),
+        connections,
+      },
+      upstreamPort,
+    ));
   });
 
   afterAll(async () => {
@@ -278,27 +292,28 @@ describe("transparent listener, plain-HTTP inspected host", () => {
     await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
     const upstreamPort = (upstream.address() as { port: number }).port;
     const resolver = new Resolver([`${PLAIN}=127.0.0.1`]);
-    listener = new TransparentListener({
-      host: "127.0.0.1",
-      port: 0,
-      egress: () =>
-        new EgressPolicy([
-          policyDocument({
-            servers: [
-              { name: "everything", transport: "StreamableHTTP", url: `http://${PLAIN}:${upstreamPort}/mcp` },
-            ],
-            egress: { default: "Deny" },
-          }),
-        ]),
-      ca: await CertificateAuthority.create(),
-      resolver,
-      inspect: forwardingHandler({ resolver }),
-      audit: (event) => events.push(event),
-      identity: { namespace: "agents", pod: "agent-0" },
-      originalDestination: () => ({ family: 4, address: "127.0.0.1", port: upstreamPort }),
-      peekTimeoutMs: 300,
-    });
-    listenerPort = (await listener.listen()).port;
+    ({ listener, port: listenerPort } = await loopbackListener(
+      {
+        egress: () =>
+          new EgressPolicy([
+            policyDocument({
+              servers: [
+                {
+                  name: "everything",
+                  transport: "StreamableHTTP",
+                  url: `http://${PLAIN}:${upstreamPort}/mcp`,
+                },
+              ],
+              egress: { default: "Deny" },
+            }),
+          ]),
+        ca: await CertificateAuthority.create(),
+        resolver,
+        inspect: forwardingHandler({ resolver }),
+        audit: (event) => events.push(event),
+      },
+      upstreamPort,
+    ));
   });
 
   afterAll(async () => {
