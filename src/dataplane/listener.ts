@@ -28,7 +28,10 @@ import type { ConnectionFacts, EgressDecision, EgressPolicy } from "./egress.ts"
 import { writeEgressAnswer } from "./egress-answer.ts";
 
 export interface InspectedConnection {
-  /** Decrypted (TLS terminated) or plain HTTP stream, the peeked bytes still unread. */
+  /**
+   * Decrypted (TLS terminated) or plain HTTP stream, the peeked bytes still unread. The handler
+   * attaches its reader before it returns: a plain HTTP stream flows from then on.
+   */
   socket: Duplex;
   serverName: string;
   port: number;
@@ -417,9 +420,11 @@ export class TransparentListener {
         alpn: false,
         decision,
       });
-      // The peek paused the socket: an HTTP server reads a socket whose handle another HTTP server
-      // consumed before (an explicit proxy's CONNECT) through 'data' events, which a paused socket
-      // never emits. Without this, CONNECT to a plain-HTTP inspected host hung.
+      // The peek paused the socket with the request head buffered in it, and the HTTP server reads
+      // buffered bytes only through 'data' events, which a paused socket never emits (adding the
+      // listener does not resume it). Later bytes bypass the buffer when that server consumes the
+      // handle, so without this a plain-HTTP inspected host hung (transparent, or CONNECT) or had
+      // a late body parsed as a new request. The handler attached its reader synchronously above.
       socket.resume();
       return;
     }

@@ -36,6 +36,8 @@ const FILES = "files.toolwall-test.example";
 const MIRROR = "mirror.toolwall-test.example";
 const UNDECLARED = "undeclared.toolwall-test.example";
 const ANTHROPIC = "api.anthropic.com";
+/** An in-cluster MCP service reached over plain HTTP on its own port, as `everything.mcp.svc:3001`. */
+const PLAIN_MCP = "everything.toolwall-test.example";
 
 const POLICY = `apiVersion: toolwall.io/v1alpha1
 kind: MCPPolicy
@@ -43,11 +45,13 @@ metadata: {name: netns, namespace: agents}
 spec:
   servers:
     - {name: tools, transport: StreamableHTTP, url: "https://${MCP}/mcp"}
+    - {name: everything, transport: StreamableHTTP, url: "http://${PLAIN_MCP}:3001/mcp"}
   toolPolicy:
     default: Allow
     rules:
       - {action: Deny, servers: ["*"], tools: ["delete_*"], reason: destructive tools are blocked}
       - {action: Deny, tools: ["drop_database"], reason: no dropping databases}
+      - {action: Deny, servers: ["everything"], tools: ["drop_table"], reason: no dropping tables}
   egress:
     default: Deny
     rules:
@@ -57,6 +61,7 @@ spec:
 describeNetns("toolwall sidecar behind toolwall init", () => {
   let topology: Topology;
   let sidecar: Spawned;
+  let mcpService: Spawned;
   let dir: string;
   let caDir: string;
   let testCa: string;
@@ -91,6 +96,7 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
 
     topology = await createTopology({
       [MCP]: [INTERNET_V4, INTERNET_V6],
+      [PLAIN_MCP]: [INTERNET_V4],
       [FILES]: [INTERNET_V4, INTERNET_V6],
       [UNDECLARED]: [INTERNET_V4, INTERNET_V6],
       [MIRROR]: [INTERNET_V4_OTHER],
@@ -105,6 +111,10 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
       MIRROR,
       UNDECLARED,
       ANTHROPIC,
+    ]);
+    mcpService = topology.spawn(topology.internet, nodeBinary, [
+      join(repoRoot, "test", "netns", "fixtures", "mcp-service.ts"),
+      "3001",
     ]);
     const init = await topology.run(topology.pod, nodeBinary, [toolwallBin, "init"]);
     expect(init.code, init.stderr).toBe(0);
@@ -123,7 +133,11 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
       ],
       { uid: SIDECAR_UID, env: { POD_NAMESPACE: "agents", POD_NAME: "agent-0" } },
     );
-    await Promise.all([origin.waitForLine(/ready/), sidecar.waitForLine(/toolwall sidecar: ready/)]);
+    await Promise.all([
+      origin.waitForLine(/ready/),
+      mcpService.waitForLine(/ready/),
+      sidecar.waitForLine(/toolwall sidecar: ready/),
+    ]);
   });
 
   afterAll(async () => {
@@ -220,6 +234,31 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
       params: { name: "delete_repo", arguments: {} },
     });
     expect(JSON.parse(blocked.stdout)).toMatchObject({ id: 2, error: { code: -32001 } });
+  });
+
+  it("judges a plain-HTTP MCP service on its own port for the official MCP SDK client", async () => {
+    const agent = join(repoRoot, "test", "netns", "fixtures", "mcp-agent.ts");
+    const result = await topology.run(
+      topology.pod,
+      nodeBinary,
+      [agent, `http://${PLAIN_MCP}:3001/mcp`, 'weather={"city":"Paris"}', 'drop_table={"table":"users"}'],
+      { uid: AGENT_UID, timeoutMs: 10_000 },
+    );
+    expect(result.stderr).toBe("");
+    const seen = JSON.parse(result.stdout) as { tools: string[]; calls: Record<string, unknown> };
+    expect(seen.tools).toContain("weather");
+    expect(seen.tools).not.toContain("drop_table");
+    expect(seen.calls.weather).toMatchObject({ content: [{ type: "text", text: "Sunny in Paris" }] });
+    expect(seen.calls.drop_table).toMatchObject({ error: { code: -32001 } });
+    expect(mcpService.output()).toMatch(/^called weather$/m);
+    expect(mcpService.output()).not.toMatch(/drop_table/);
+    expect(lastEventFor(PLAIN_MCP)).toMatchObject({
+      verdict: "inspect",
+      category: "mcp",
+      server: "everything",
+      destination: `${INTERNET_V4}:3001`,
+      protocol: "http",
+    });
   });
 
   it("lets python3 with the merged bundle (SSL_CERT_FILE) reach the MCP server through the sidecar", async () => {

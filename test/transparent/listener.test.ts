@@ -3,6 +3,7 @@
  * loopback nothing is REDIRECTed); the namespace suite covers the same paths with real iptables.
  */
 
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { connect as http2Connect } from "node:http2";
 import { createServer as createNetServer, connect as netConnect, type Server } from "node:net";
 import { createSecureContext, createServer as createTlsServer, connect as tlsConnect } from "node:tls";
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NetworkConnectionEvent } from "../../src/dataplane/audit.ts";
 import { EgressPolicy } from "../../src/dataplane/egress.ts";
 import { forwardingHandler } from "../../src/dataplane/forward.ts";
-import { TransparentListener } from "../../src/dataplane/listener.ts";
+import { TransparentListener, type TransparentListenerOptions } from "../../src/dataplane/listener.ts";
 import { Resolver } from "../../src/net/resolver.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
 import { policyDocument } from "../helpers/policy-document.ts";
@@ -20,6 +21,23 @@ const INSPECTED = "mcp.toolwall-test.example";
 const TUNNELLED = "files.toolwall-test.example";
 const SPOOFED = "elsewhere.toolwall-test.example";
 const DENIED = "paste.bin.example";
+
+/** A listener on a free loopback port, as pod `agents/agent-0`, whose connections all "went" to `upstreamPort`. */
+async function loopbackListener(
+  options: Pick<TransparentListenerOptions, "egress" | "ca" | "resolver" | "inspect" | "audit"> &
+    Partial<TransparentListenerOptions>,
+  upstreamPort: number,
+): Promise<{ listener: TransparentListener; port: number }> {
+  const listener = new TransparentListener({
+    host: "127.0.0.1",
+    port: 0,
+    identity: { namespace: "agents", pod: "agent-0" },
+    originalDestination: () => ({ family: 4, address: "127.0.0.1", port: upstreamPort }),
+    peekTimeoutMs: 300,
+    ...options,
+  });
+  return { listener, port: (await listener.listen()).port };
+}
 
 describe("transparent listener", () => {
   let podCa: CertificateAuthority;
@@ -83,20 +101,17 @@ describe("transparent listener", () => {
       `${TUNNELLED}=127.0.0.1`,
       `${SPOOFED}=127.0.0.2`,
     ]);
-    listener = new TransparentListener({
-      host: "127.0.0.1",
-      port: 0,
-      egress: () => new EgressPolicy([policy]),
-      ca: podCa,
-      resolver,
-      inspect: forwardingHandler({ resolver, extraCa: [upstreamCa.certificatePem] }),
-      audit: (event) => events.push(event),
-      identity: { namespace: "agents", pod: "agent-0" },
-      connections,
-      originalDestination: () => ({ family: 4, address: "127.0.0.1", port: upstreamPort }),
-      peekTimeoutMs: 300,
-    });
-    listenerPort = (await listener.listen()).port;
+    ({ listener, port: listenerPort } = await loopbackListener(
+      {
+        egress: () => new EgressPolicy([policy]),
+        ca: podCa,
+        resolver,
+        inspect: forwardingHandler({ resolver, extraCa: [upstreamCa.certificatePem] }),
+        audit: (event) => events.push(event),
+        connections,
+      },
+      upstreamPort,
+    ));
   });
 
   afterAll(async () => {
@@ -256,5 +271,96 @@ describe("transparent listener without an original destination", () => {
     server.close();
     await listener.close();
     expect(events[0]).toMatchObject({ verdict: "deny", rule: "builtin#no-original-destination" });
+  });
+});
+
+describe("transparent listener, plain-HTTP inspected host", () => {
+  const PLAIN = "everything.toolwall-test.example";
+  let upstream: HttpServer;
+  let listener: TransparentListener;
+  let listenerPort: number;
+  const events: NetworkConnectionEvent[] = [];
+
+  beforeAll(async () => {
+    upstream = createHttpServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => response.end(JSON.stringify({ host: request.headers.host, body })));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    const upstreamPort = (upstream.address() as { port: number }).port;
+    const resolver = new Resolver([`${PLAIN}=127.0.0.1`]);
+    ({ listener, port: listenerPort } = await loopbackListener(
+      {
+        egress: () =>
+          new EgressPolicy([
+            policyDocument({
+              servers: [
+                {
+                  name: "everything",
+                  transport: "StreamableHTTP",
+                  url: `http://${PLAIN}:${upstreamPort}/mcp`,
+                },
+              ],
+              egress: { default: "Deny" },
+            }),
+          ]),
+        ca: await CertificateAuthority.create(),
+        resolver,
+        inspect: forwardingHandler({ resolver }),
+        audit: (event) => events.push(event),
+      },
+      upstreamPort,
+    ));
+  });
+
+  afterAll(async () => {
+    await listener?.close();
+    upstream?.close();
+  });
+
+  /** Sends the request head, then each later part after a pause, and reads the whole answer. */
+  function exchange(head: string, ...later: string[]): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = netConnect(listenerPort, "127.0.0.1", async () => {
+        socket.write(head);
+        for (const part of later) {
+          await new Promise((wait) => setTimeout(wait, 50));
+          socket.write(part);
+        }
+      });
+      let data = "";
+      socket.on("data", (chunk) => {
+        data += chunk;
+      });
+      socket.setTimeout(3000, () => socket.destroy());
+      socket.on("close", () => resolve(data));
+    });
+  }
+
+  // The peek leaves the socket paused with the request head buffered in it; the HTTP server that
+  // takes the socket over reads the buffered bytes only once the socket flows again (the real
+  // node's plain-HTTP MCP service hung here).
+  it("forwards a request whose head and body were peeked together", async () => {
+    const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+    const answer = await exchange(
+      `POST /mcp HTTP/1.1\r\nHost: ${PLAIN}:3001\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+    );
+    expect(answer).toMatch(/^HTTP\/1.1 200 OK/);
+    expect(answer).toContain(`"body":${JSON.stringify(body)}`);
+    expect(events.at(-1)).toMatchObject({ verdict: "inspect", category: "mcp", server: "everything" });
+  });
+
+  it("forwards a request whose body arrives after the peek, and a second request on the same connection", async () => {
+    const body = '{"jsonrpc":"2.0","id":2,"method":"ping"}';
+    const answer = await exchange(
+      `POST /mcp HTTP/1.1\r\nHost: ${PLAIN}:3001\r\ncontent-length: ${body.length}\r\n\r\n`,
+      body,
+      `GET /mcp HTTP/1.1\r\nHost: ${PLAIN}:3001\r\nconnection: close\r\n\r\n`,
+    );
+    expect(answer.match(/HTTP\/1.1 200 OK/g)).toHaveLength(2);
+    expect(answer).toContain(`"body":${JSON.stringify(body)}`);
   });
 });
