@@ -103,6 +103,8 @@ function policy(deniedTools: string[]) {
           transport: "StreamableHTTP",
           url: `https://${everythingHost}/mcp`,
         },
+        // The same server's plain port: in-cluster MCP Services are mostly plain HTTP.
+        { name: "everything-plain", transport: "StreamableHTTP", url: `http://${everythingHost}:3001/mcp` },
       ],
       toolPolicy: {
         default: "Allow",
@@ -233,7 +235,10 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
       ...peerDeployment(
         "everything",
         ["node", "everything-tls.ts"],
-        [{ name: "https", port: 3443 }],
+        [
+          { name: "https", port: 3443 },
+          { name: "http", port: 3001 },
+        ],
         "everything-tls",
       ),
       ...peerDeployment(
@@ -311,6 +316,14 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
     expect(result.echo).toEqual([{ type: "text", text: "Echo: hello" }]);
     expect(result.denied).toMatchObject({ code: -32001 });
     expect(String((result.denied as { message: string }).message)).toContain("environment holds secrets");
+  }, 90_000);
+
+  it("the same over plain HTTP (the Service's port 3001): judged by the sidecar, not relayed", async () => {
+    const result = await inAgent("agent", ["agent-mcp.ts", `http://${everythingHost}:3001/mcp`]);
+    expect(result.tools).toEqual(expect.arrayContaining(["echo"]));
+    expect(result.tools).not.toContain("get-env");
+    expect(result.echo).toEqual([{ type: "text", text: "Echo: hello" }]);
+    expect(result.denied).toMatchObject({ code: -32001 });
   }, 90_000);
 
   it("kubectl get mcpp shows Mode, Ready and Pods", async () => {

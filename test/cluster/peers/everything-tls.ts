@@ -1,5 +1,5 @@
 /**
- * server-everything (Streamable HTTP on 127.0.0.1:3001) behind TLS on 3443, with the certificate in
+ * server-everything (Streamable HTTP on port 3001, every address) and the same behind TLS on 3443, with the certificate in
  * /tls, so the agent reaches the MCP server's Service by name over HTTPS. Requests and streamed
  * responses are piped through unchanged.
  */
