@@ -8,11 +8,9 @@
 export const PROXY_UID = 1337;
 /** The sidecar's transparent listener, where iptables redirects the pod's outbound TCP. */
 export const PROXY_PORT = 15001;
-/** The sidecar's /healthz /readyz /metrics: probes inside the pod, /metrics alone from outside. */
+/** The sidecar's /healthz /readyz /metrics: the kubelet's probe and Prometheus reach it on the pod IP. */
 export const ADMIN_PORT = 15020;
-/** Where the probes reach the sidecar's admin server (inside the pod). */
-export const ADMIN_ADDRESS = `127.0.0.1:${ADMIN_PORT}`;
-/** The sidecar's admin server listens on every address: /metrics only for clients outside the pod. */
+/** The sidecar's admin server listens on every address: /metrics and the probes for clients outside the pod. */
 export const ADMIN_LISTEN = `[::]:${ADMIN_PORT}`;
 export const ADMIN_PORT_NAME = "toolwall-admin";
 

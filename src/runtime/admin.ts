@@ -4,11 +4,17 @@ import { metricsRegistry } from "../telemetry/metrics.ts";
 
 export interface AdminServerOptions {
   /**
-   * Clients other than loopback may GET /metrics only (404 for the rest): the sidecar's admin port
-   * listens on the pod IP so Prometheus can scrape it, while health and readiness stay in the pod.
+   * Clients other than loopback may GET /metrics, /healthz and /readyz only (404 for the rest): the
+   * sidecar's admin port listens on the pod IP so Prometheus can scrape it and the kubelet probe it.
    */
-  remoteMetricsOnly?: boolean;
+  remoteMetricsAndProbesOnly?: boolean;
 }
+
+/**
+ * What a client outside the pod may GET: Prometheus scrapes /metrics, the kubelet probes /healthz and
+ * /readyz (they carry no data). Everything else stays loopback-only.
+ */
+const REMOTE_PATHS: ReadonlySet<string> = new Set(["/metrics", "/healthz", "/readyz"]);
 
 function isLoopback(address: string | undefined): boolean {
   return address !== undefined && /^(127\.|::1$|::ffff:127\.)/.test(address);
@@ -26,11 +32,13 @@ export function createAdminServer(
 ): FastifyInstance {
   const registry = more.length === 0 ? metricsRegistry : Registry.merge([metricsRegistry, ...more]);
   const app = Fastify({ logger: false });
-  if (options.remoteMetricsOnly) {
+  if (options.remoteMetricsAndProbesOnly) {
     app.addHook("onRequest", async (request, reply) => {
       if (isLoopback(request.socket.remoteAddress)) return;
-      if (request.method === "GET" && request.url.split("?")[0] === "/metrics") return;
-      await reply.code(404).send({ error: "only /metrics is served to clients outside the pod" });
+      if (request.method === "GET" && REMOTE_PATHS.has(request.url.split("?")[0]!)) return;
+      await reply.code(404).send({
+        error: "only /metrics, /healthz and /readyz are served to clients outside the pod",
+      });
     });
   }
   app.get("/healthz", async () => ({ status: "ok" }));

@@ -138,7 +138,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   const explicitAddress = await explicit?.listen();
   let closing = false;
   const admin = options.admin
-    ? createAdminServer(() => !closing && source.ready(), [], { remoteMetricsOnly: true })
+    ? createAdminServer(() => !closing && source.ready(), [], { remoteMetricsAndProbesOnly: true })
     : undefined;
   const close = async () => {
     closing = true;

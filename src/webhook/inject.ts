@@ -13,7 +13,6 @@ import type {
 } from "@kubernetes/client-node";
 
 import {
-  ADMIN_ADDRESS,
   ADMIN_LISTEN,
   ADMIN_PORT,
   ADMIN_PORT_NAME,
@@ -325,18 +324,15 @@ function initContainer(config: InjectionConfig): V1Container {
 }
 
 /**
- * The admin server answers /readyz on loopback only (clients outside the pod get /metrics alone), so
- * the probe runs inside the pod.
+ * The kubelet probes /readyz over the pod IP (httpGet: no process started in the pod, nothing charged
+ * to the sidecar's memory limit); the admin server serves clients outside the pod /metrics and the
+ * probe endpoints only. initialDelaySeconds 0 and the 1 s minimum period let the app containers start
+ * within a second of the sidecar becoming ready.
  */
 function readyProbe(): V1Probe {
   return {
-    exec: {
-      command: [
-        "node",
-        "-e",
-        `fetch("http://${ADMIN_ADDRESS}/readyz").then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))`,
-      ],
-    },
+    httpGet: { path: "/readyz", port: ADMIN_PORT_NAME, scheme: "HTTP" },
+    initialDelaySeconds: 0,
     periodSeconds: 1,
     timeoutSeconds: 2,
     failureThreshold: 120,

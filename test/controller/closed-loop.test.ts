@@ -34,6 +34,7 @@ import {
   describeNetns,
   INTERNET_V4,
   nodeBinary,
+  POD_V4,
   repoRoot,
   SIDECAR_UID,
   type Spawned,
@@ -297,17 +298,18 @@ describeNetns("closed loop: stored pod run in network namespaces, bundle from th
       { uid: sidecarContainer!.securityContext!.runAsUser!, env },
     );
     await sidecar.waitForLine(/toolwall sidecar: ready/);
-    // The startupProbe: the kubelet starts the app containers only once it succeeds.
-    const probe = sidecarContainer!.startupProbe!;
-    const [probeCommand, ...probeArgs] = probe.exec!.command!;
-    const executable = probeCommand === "node" ? nodeBinary : probeCommand!;
+    // The startupProbe: the kubelet starts the app containers only once it succeeds. It sends the
+    // httpGet from the node, outside the pod, to the pod IP and the port the probe names.
+    const probe = sidecarContainer!.startupProbe!.httpGet!;
+    const probePort = sidecarContainer!.ports!.find((port) => port.name === probe.port)!.containerPort;
+    const probeUrl = `${probe.scheme!.toLowerCase()}://${POD_V4}:${probePort}${probe.path}`;
+    const kubeletProbe = `fetch(${JSON.stringify(probeUrl)}).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))`;
     for (let attempt = 0; ; attempt++) {
-      const result = await topology.run(topology.pod, executable, probeArgs, {
-        uid: sidecarContainer!.securityContext!.runAsUser!,
-      });
+      const result = await topology.run(topology.internet, nodeBinary, ["-e", kubeletProbe]);
       if (result.code === 0) break;
       if (attempt > 50) throw new Error(`sidecar never became ready:\n${sidecar.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, (probe.periodSeconds ?? 1) * 1000));
+      const { periodSeconds } = sidecarContainer!.startupProbe!;
+      await new Promise((resolve) => setTimeout(resolve, (periodSeconds ?? 1) * 1000));
     }
   }, CONTROL_PLANE_TIMEOUT_MS);
 

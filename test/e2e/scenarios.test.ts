@@ -456,12 +456,19 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
     const sidecar = await scrape(agents, "agent:15020");
     const controller = await scrape(system, `${await podOf("controller")}:8443`);
     const webhook = await scrape(system, `https:${await podOf("webhook")}:8443`);
-    const readyzFromOutside = await run([
+    // The kubelet's httpGet startup probe reaches /readyz from outside the pod; nothing else does.
+    const readyzFromOutside = await ok([
       "get",
       "--raw",
       `/api/v1/namespaces/${agents}/pods/agent:15020/proxy/readyz`,
     ]);
-    expect(readyzFromOutside.code).not.toBe(0);
+    expect(readyzFromOutside).toContain("ready");
+    const otherFromOutside = await run([
+      "get",
+      "--raw",
+      `/api/v1/namespaces/${agents}/pods/agent:15020/proxy/debug`,
+    ]);
+    expect(otherFromOutside.code).not.toBe(0);
     const scraped = `${sidecar}\n${controller}\n${webhook}`;
 
     const rendered = await helm(cluster.plane, [
