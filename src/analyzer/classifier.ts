@@ -1,4 +1,5 @@
 import { anyGlobMatcher } from "../policy/glob.ts";
+import type { MCPPolicySpec } from "../policy/types.ts";
 import type { ToolCategory } from "./types.ts";
 
 /** What a tool does, guessed from its name (seed 004); policies override per server and tool. */
@@ -9,12 +10,8 @@ export const builtInCategories: readonly [ToolCategory, readonly string[]][] = [
   ["compute", ["run_*", "exec_*", "eval_*", "execute_*", "invoke_*", "call_*"]],
 ];
 
-/** One `spec.crossServer.classifier` entry. */
-export interface ClassifierOverride {
-  servers?: string[];
-  tools: string[];
-  class: "Read" | "Write" | "Send" | "Compute" | "Unknown";
-}
+/** One `spec.crossServer.classifier` entry, as the CRD defines it. */
+type ClassifierOverride = NonNullable<MCPPolicySpec["crossServer"]["classifier"]>[number];
 
 export type Classifier = (server: string, tool: string) => ToolCategory;
 

@@ -16,7 +16,6 @@ import {
   isRedirect,
   redirectRefused,
 } from "../net/upstream.ts";
-import { PolicySet } from "../policy/evaluate.ts";
 import type { Severity } from "../policy/types.ts";
 import type { AuditEvent } from "../telemetry/audit.ts";
 import { responsesRefused, upstreamDuration } from "../telemetry/metrics.ts";
@@ -55,17 +54,6 @@ async function readRequest(req: IncomingMessage): Promise<Buffer> {
     if (error instanceof ResponseRefused) throw new RequestRejected(400, error.message);
     throw error;
   }
-}
-
-/** Policies that ask for denied tools to be stripped, per policy set (compiled once per set). */
-const stripSets = new WeakMap<PolicySet, PolicySet>();
-function stripSetOf(policies: PolicySet): PolicySet {
-  let set = stripSets.get(policies);
-  if (!set) {
-    set = new PolicySet(policies.policies.filter((p) => p.spec.llm.stripDeniedTools));
-    stripSets.set(policies, set);
-  }
-  return set;
 }
 
 /**
@@ -142,7 +130,7 @@ async function prepareTurn(
         });
       }
     }
-    const stripSet = stripSetOf(policies);
+    const stripSet = policies.stripping;
     if (stripSet.policies.length > 0) {
       const removed = dialect.request.removeTools(
         body,

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
+import type { MCPPolicySpec } from "../policy/types.ts";
 import { canonicalJson, pinnedView } from "./pinning.ts";
 import {
   type Category,
@@ -21,21 +22,10 @@ import {
  * clear what the rules flagged, because flagged definitions are never sent to it.
  */
 
-export type JudgeProvider = "Anthropic" | "OpenAI" | "Gemini";
+export type JudgeProvider = JudgeSpec["provider"];
 
 /** `spec.inspection.judge` as the CRD gives it (defaults applied). */
-export interface JudgeSpec {
-  enabled: boolean;
-  provider: JudgeProvider;
-  endpoint?: string;
-  model?: string;
-  apiKey?: { env?: string; file?: string; secretKeyRef?: { name: string; key: string } };
-  minSeverity?: Severity;
-  pending: "Hold" | "Alert";
-  timeoutMs: number;
-  onFailure: "Block" | "Alert";
-  callsPerMinute: number;
-}
+export type JudgeSpec = MCPPolicySpec["inspection"]["judge"];
 
 /** The CRD defaults of `spec.inspection.judge`, for callers that build one from parts (scan). */
 export const JUDGE_DEFAULTS: JudgeSpec = {

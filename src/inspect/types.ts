@@ -1,4 +1,6 @@
-import type { JudgeSpec } from "./judge.ts";
+import type { MCPPolicySpec } from "../policy/types.ts";
+
+type CrdInspection = MCPPolicySpec["inspection"];
 
 /** The detector families `spec.inspection.detectors` can name (CRD enum). */
 export const DETECTORS = [
@@ -30,23 +32,22 @@ export interface ToolDefinition {
   annotations?: unknown;
 }
 
-export interface CustomPattern {
-  name: string;
-  /** RE2 syntax. */
-  pattern: string;
+/** One `spec.inspection.customPatterns` entry (RE2 syntax); callers outside the loader may leave the severity out. */
+export type CustomPattern = Omit<NonNullable<CrdInspection["customPatterns"]>[number], "severity"> & {
   severity?: Severity;
-}
+};
 
-/** `spec.inspection` of an MCPPolicy; every field optional, CRD defaults apply. */
-export interface InspectionConfig {
-  /** The optional model judge (src/inspect/judge.ts); the rules engine ignores it. */
-  judge?: Partial<JudgeSpec>;
-  enabled?: boolean;
+/**
+ * `spec.inspection` as the CRD defines it, every field optional: callers outside the loader (scan,
+ * tests) leave out what the CRD defaults. The rules engine ignores `judge` (src/inspect/judge.ts).
+ */
+export type InspectionConfig = {
+  [Field in Exclude<keyof CrdInspection, "judge" | "detectors" | "customPatterns">]?: CrdInspection[Field];
+} & {
+  judge?: Partial<CrdInspection["judge"]>;
   detectors?: readonly DetectorName[];
   customPatterns?: readonly CustomPattern[];
-  threshold?: Severity;
-  action?: "Alert" | "Block";
-}
+};
 
 export interface Finding {
   /** Stable rule id, e.g. `credential.secret-file-read` or `custom.internal-api`. */

@@ -121,6 +121,7 @@ function previewInPolicy(policy: CompiledPolicy, server: string | undefined, too
 export class PolicySet {
   readonly policies: readonly CompiledPolicy[];
   readonly #byId: Map<string, CompiledPolicy>;
+  #stripping: PolicySet | undefined;
 
   constructor(policies: readonly CompiledPolicy[]) {
     this.policies = [...policies].sort((a, b) => a.id.localeCompare(b.id));
@@ -138,6 +139,12 @@ export class PolicySet {
         (p) => p.doc.namespace === namespace && selectorMatches(p.spec.podSelector, labels),
       ),
     );
+  }
+
+  /** The policies that ask for denied tools to be stripped from LLM requests (`llm.stripDeniedTools`), built once per set. */
+  get stripping(): PolicySet {
+    this.#stripping ??= new PolicySet(this.policies.filter((p) => p.spec.llm.stripDeniedTools));
+    return this.#stripping;
   }
 
   policyOf(decision: Decision): CompiledPolicy | undefined {
