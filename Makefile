@@ -31,6 +31,8 @@ demo: deps
 	node bin/toolwall.js demo
 
 bench: deps prereqs
+	scripts/install-prereqs.sh --bench
+	npm run build
 	npm run bench
 
 IMAGE ?= localhost/toolwall:dev

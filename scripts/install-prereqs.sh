@@ -19,6 +19,11 @@ declare -A wanted=(
   [mmdebstrap]=mmdebstrap
   [nsenter]=util-linux
 )
+# `install-prereqs.sh --bench`: the side-by-side benchmark's load generator, upstream and reverse-proxy peer.
+if [ "${1:-}" = "--bench" ]; then
+  wanted[wrk]=wrk
+  wanted[nginx]=nginx
+fi
 missing=()
 for cmd in "${!wanted[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || missing+=("${wanted[$cmd]}")
