@@ -280,3 +280,26 @@ function strictFields(event: SseEvent): { event: string | undefined; data: strin
   if (event.unreadable) throw event.unreadable;
   return { event: event.event, data: event.data };
 }
+
+/**
+ * A byte stream without the one BOM that may open it. Clients decode an event stream with
+ * TextDecoder (the MCP SDK's TextDecoderStream), which drops a leading BOM, so a reader that keeps
+ * it would see a `\uFEFFdata` field where the client sees `data`: a parser differential.
+ */
+export async function* withoutLeadingBom(source: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  let head: Buffer | undefined = Buffer.alloc(0);
+  for await (const chunk of source) {
+    if (head === undefined) {
+      yield chunk;
+      continue;
+    }
+    const bytes: Buffer = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+    if (bytes.length < utf8Bom.length && utf8Bom.subarray(0, bytes.length).equals(bytes)) {
+      head = bytes;
+      continue;
+    }
+    head = undefined;
+    yield bytes.subarray(0, utf8Bom.length).equals(utf8Bom) ? bytes.subarray(utf8Bom.length) : bytes;
+  }
+  if (head?.length) yield head;
+}

@@ -20,6 +20,9 @@ interface Variant {
   sse: boolean;
   /** The listing is answered twice on the stream, a harmless answer first. */
   twice?: boolean;
+  /** A BOM opens the event stream (the client's TextDecoderStream drops it). */
+  streamBom?: boolean;
+  crlf?: boolean;
 }
 
 const variants: Variant[] = [
@@ -40,6 +43,15 @@ const variants: Variant[] = [
   ),
   { name: "BOM before the JSON", id: (id) => id, bom: true, sse: false },
   { name: "BOM and a string id", id: (id) => String(id), bom: true, sse: false },
+  { name: "BOM opening the event stream", id: (id) => id, bom: false, sse: true, streamBom: true },
+  {
+    name: "BOM opening the event stream, CRLF lines",
+    id: (id) => String(id),
+    bom: false,
+    sse: true,
+    streamBom: true,
+    crlf: true,
+  },
 ];
 
 describe("MCP listings are filtered whatever the answer's id spelling or BOM", () => {
@@ -82,8 +94,10 @@ describe("MCP listings are filtered whatever the answer's id spelling or BOM", (
         if (variant.sse) {
           res.writeHead(200, { "content-type": "text/event-stream" });
           const decoy = JSON.stringify({ ...(answer as object), result: { tools: [] } });
+          // The data line first: a BOM in front of `event:` would only hide the event name.
+          const stream = `${variant.twice ? `data: ${decoy}\nevent: message\n\n` : ""}data: ${json}\nevent: message\n\n`;
           res.end(
-            `${variant.twice ? `event: message\ndata: ${decoy}\n\n` : ""}event: message\ndata: ${json}\n\n`,
+            (variant.streamBom ? "\uFEFF" : "") + (variant.crlf ? stream.replaceAll("\n", "\r\n") : stream),
           );
         } else {
           res.writeHead(200, { "content-type": "application/json" });

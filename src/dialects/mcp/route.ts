@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher } from "undici";
-import { formatEvent, type SseEvent, SseParser } from "../../codecs/sse.ts";
+import { formatEvent, type SseEvent, SseParser, withoutLeadingBom } from "../../codecs/sse.ts";
 import type { ProxyContext, RouteContext, RouteHandler } from "../../net/server.ts";
 import {
   decodedBody,
@@ -555,6 +555,11 @@ class RouteState {
         await write(res, replaceEventData(event.raw, path, parser.lineEnding));
         return;
       }
+      if (event.unreadable?.rule === "bom") {
+        // Some clients strip a BOM that leads a line, others keep it: no reading is safe to relay.
+        this.#context.log(`toolwall mcp: ${target.server.name}: event dropped: ${event.unreadable.message}`);
+        return;
+      }
       if (event.data === undefined || event.data.trim() === "") {
         await write(res, event.raw);
         return;
@@ -573,7 +578,11 @@ class RouteState {
         await write(res, replaceEventData(event.raw, JSON.stringify(processed.value), parser.lineEnding));
     };
     try {
-      const body = decodedBody(response.body, response.headers["content-encoding"] as string | undefined);
+      // The client's TextDecoderStream drops a BOM opening the stream; so does the proxy, or the
+      // first event's `data:` line would read as an unknown field and be relayed unjudged.
+      const body = withoutLeadingBom(
+        decodedBody(response.body, response.headers["content-encoding"] as string | undefined),
+      );
       for await (const chunk of body) {
         for (const event of parser.push(chunk as Buffer)) await handleEvent(event);
       }
