@@ -166,6 +166,14 @@ function compilePolicy(policy: PolicyDocument): CompiledPolicy {
   };
 }
 
+export interface ClassifyOptions {
+  /**
+   * Judge the destination as if no MCP server were declared on it: what a request on a declared
+   * MCP origin whose path no declared server owns is held to (issue 10, build item 3).
+   */
+  ignoreMcpServers?: boolean;
+}
+
 export class EgressPolicy {
   private readonly policies: CompiledPolicy[];
   private readonly builtInLlm = BUILT_IN_LLM_HOSTS.map(hostPattern);
@@ -201,9 +209,9 @@ export class EgressPolicy {
   }
 
   /** Every applicable policy decides; deny wins (an Audit policy's deny is recorded, not enforced). */
-  classify(facts: ConnectionFacts): EgressDecision {
-    if (this.policies.length === 0) return this.decide(undefined, facts);
-    const decisions = this.policies.map((policy) => this.decide(policy, facts));
+  classify(facts: ConnectionFacts, options: ClassifyOptions = {}): EgressDecision {
+    if (this.policies.length === 0) return this.decide(undefined, facts, options);
+    const decisions = this.policies.map((policy) => this.decide(policy, facts, options));
     const enforcedDeny = decisions.find((d) => d.verdict === "deny" && d.mode === "Enforce");
     if (enforcedDeny) return enforcedDeny;
     const auditDeny = decisions.find((d) => d.verdict === "deny");
@@ -220,7 +228,11 @@ export class EgressPolicy {
     return matchesHost(this.builtInLlm, facts) ? "inspect" : "tunnel";
   }
 
-  private decide(policy: CompiledPolicy | undefined, facts: ConnectionFacts): EgressDecision {
+  private decide(
+    policy: CompiledPolicy | undefined,
+    facts: ConnectionFacts,
+    options: ClassifyOptions = {},
+  ): EgressDecision {
     const mode = policy?.mode ?? "Enforce";
     const id = policy?.id ?? "builtin";
     const matching = (action: "Allow" | "Deny") =>
@@ -265,7 +277,7 @@ export class EgressPolicy {
       const inspected: Array<[HostPattern[], EgressDecision["category"], string]> = [
         [this.builtInLlm, "llm", "builtin#llm"],
         [policy?.llm ?? [], "llm", `${id}#llm.providers`],
-        [policy?.mcp ?? [], "mcp", `${id}#servers`],
+        [options.ignoreMcpServers ? [] : (policy?.mcp ?? []), "mcp", `${id}#servers`],
         [policy?.inspect ?? [], "inspect", `${id}#egress.inspect`],
       ];
       for (const [patterns, category, rule] of inspected) {

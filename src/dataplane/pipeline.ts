@@ -15,7 +15,7 @@ import { builtinProviderHosts } from "../dialects/providers.ts";
 import type { LlmDialect } from "../engine/dialect.ts";
 import type { ProxyContext, RouteHandler } from "../net/server.ts";
 import type { PolicyDocument } from "../policy/types.ts";
-import { hostPattern, matchesHost } from "./egress.ts";
+import { EgressPolicy, hostPattern, matchesHost } from "./egress.ts";
 import type { RequestHandler } from "./forward.ts";
 import type { InspectedConnection } from "./listener.ts";
 import { type LlmRouteOptions, llmRoute } from "./llm-route.ts";
@@ -133,6 +133,15 @@ function refuse(res: ServerResponse, status: number, message: string): void {
 /** One request of an inspected connection (or an explicit proxy's absolute-form request) into the pipeline. */
 export function pipelineRequestHandler(options: PipelineOptions): RequestHandler {
   const llmRoutes = new Map<string, RouteHandler>();
+  /** Compiled egress rules per policy list; only requests outside every declared MCP server need them. */
+  const egressFor = new WeakMap<readonly PolicyDocument[], EgressPolicy>();
+  const egressOf = (policies: readonly PolicyDocument[]) => {
+    const known = egressFor.get(policies);
+    if (known) return known;
+    const egress = new EgressPolicy(policies);
+    egressFor.set(policies, egress);
+    return egress;
+  };
   return async (request, response, connection) => {
     const req = request as IncomingMessage;
     const res = response as ServerResponse;
@@ -173,6 +182,46 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
         403,
         `${pathname} is outside every MCP server declared on ${origin} (${mcp.servers.join(", ")}); refused (failClosed)`,
       );
+    }
+    if (mcp?.kind === "outside") {
+      // The connection was let in because MCP servers are declared on the origin; a path none of
+      // them owns is another destination, held to the egress rules as if nothing were declared.
+      const decision = egressOf(policies).classify(
+        {
+          name: connection.serverName,
+          port: connection.port,
+          address: connection.originalDestination.address,
+          protocol: connection.tls ? "tls" : "http",
+        },
+        { ignoreMcpServers: true },
+      );
+      if (decision.verdict === "deny") {
+        const { namespace, pod } = options.context.identity;
+        options.context.audit.emit({
+          type: "network_connection",
+          timestamp: new Date().toISOString(),
+          namespace,
+          pod,
+          requestId: randomUUID(),
+          action: "deny",
+          reason: `${pathname} is outside every declared MCP server: ${decision.reason}`,
+          rule: decision.rule,
+          mode: decision.mode,
+          verdict: "deny",
+          category: decision.category,
+          host: connection.serverName,
+          destination: origin,
+          protocol: connection.tls ? "tls" : "http",
+        });
+        options.context.log(
+          `toolwall sidecar: ${req.method} ${origin}${pathname}: outside every declared MCP server, denied by ${decision.rule}`,
+        );
+        return refuse(
+          res,
+          403,
+          `${pathname} is outside every MCP server declared on ${origin} (${mcp.servers.join(", ")}) and the egress rules deny it: ${decision.reason} (${decision.rule})`,
+        );
+      }
     }
     let handler: RouteHandler;
     let path = pathname;
