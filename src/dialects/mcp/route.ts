@@ -530,7 +530,8 @@ class RouteState {
     const headers = forwardableResponseHeaders(response.headers, ["content-length", "content-encoding"]);
     res.writeHead(response.statusCode, headers);
     res.flushHeaders();
-    const parser = new SseParser();
+    // Bounded like a JSON answer: an event that never ends must not grow the proxy without limit.
+    const parser = new SseParser({ maxEventBytes: maxJsonResponseBytes });
     const session: { id: string | undefined; legacy: LegacySession | undefined } = {
       id: context.mcpSession,
       legacy: undefined,
