@@ -369,6 +369,41 @@ function refuse(
 }
 
 /**
+ * Read routes whose answers carry model output (tool calls included) that no dialect judges. They are
+ * refused before anything goes upstream: relayed, a denied call would reach the agent unread.
+ * Anthropic's Message Batches are refused as a whole because the SDK fetches a batch's results from
+ * the `results_url` the upstream names in the batch object, which may be any path (or host).
+ */
+const unjudgedCallRoutes: readonly { dialect: string; path: RegExp; what: string; anyMethod?: true }[] = [
+  { dialect: "anthropic-messages", path: /\/messages\/batches(\/|$)/, what: "Message Batches" },
+  {
+    dialect: "openai-chat",
+    path: /\/chat\/completions\/[^/]+\/messages$/,
+    what: "stored completion messages",
+  },
+  { dialect: "openai-responses", path: /\/responses\/[^/]+\/input_items$/, what: "response input items" },
+  {
+    dialect: "openai-responses",
+    path: /\/conversations\/[^/]+\/items(\/[^/]+)?$/,
+    what: "conversation items",
+  },
+  { dialect: "gemini", path: /\/batches\/[^/]+$/, what: "batch jobs (inlined responses)" },
+  // Assistants: runs answer with required_action.submit_tool_outputs.tool_calls, streamed or not.
+  { dialect: "openai-chat", path: /\/threads(\/|$)/, what: "Assistants threads and runs", anyMethod: true },
+];
+
+function unjudgedCallRoute(
+  dialects: readonly LlmDialect[],
+  method: string,
+  path: string,
+): string | undefined {
+  const names = new Set(dialects.map((d) => d.name));
+  return unjudgedCallRoutes.find(
+    (route) => (method === "GET" || route.anyMethod) && names.has(route.dialect) && route.path.test(path),
+  )?.what;
+}
+
+/**
  * The route for one LLM provider: requests a dialect understands are judged on both sides, all other
  * paths (model lists, files, token counting…) are relayed untouched — except redirects, which are
  * never relayed. A judged answer reaches the client only as the proxy re-serialised it.
@@ -392,6 +427,15 @@ export function llmRoute(
     let stream: SseCanonicaliser | JsonArrayCanonicaliser | undefined;
     try {
       if (!dialect) {
+        const unjudged = unjudgedCallRoute(dialects, method, route.path);
+        if (unjudged !== undefined) {
+          req.resume();
+          // Refused before anything goes upstream: the answer could only be relayed unread.
+          throw new ResponseRefused(
+            `${unjudged} carry model output with tool calls that Toolwall does not judge`,
+            "unjudged route",
+          );
+        }
         await context.upstream.relay(req, res, url, route.signal, { refuseRedirects: true });
         return;
       }
