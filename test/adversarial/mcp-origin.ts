@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -62,4 +62,37 @@ export async function startMcpOrigin(paths: readonly string[]): Promise<McpOrigi
         http.close(() => resolve());
       }),
   };
+}
+
+/** One raw HTTP/1.1 POST: the path goes on the wire exactly as written (no URL normalisation). */
+export function rawPost(
+  port: number,
+  path: string,
+  body: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path,
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...extraHeaders,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }

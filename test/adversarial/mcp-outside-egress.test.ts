@@ -6,7 +6,6 @@
  * on the same origin (`/admin/mcp`) is refused unless a rule allows the host.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +14,7 @@ import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
 import { type LocalProxy, startLocalProxy } from "../../src/runtime/local.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
-import { type McpOrigin, startMcpOrigin } from "./mcp-origin.ts";
+import { type McpOrigin, rawPost, startMcpOrigin } from "./mcp-origin.ts";
 
 const call = JSON.stringify({
   jsonrpc: "2.0",
@@ -25,28 +24,7 @@ const call = JSON.stringify({
 });
 
 /** An absolute-form POST through the explicit proxy (what HTTP_PROXY makes a client send). */
-function post(proxyPort: number, url: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port: proxyPort,
-        method: "POST",
-        path: url,
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => {
-          text += chunk.toString();
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(call);
-  });
-}
+const post = (proxyPort: number, url: string) => rawPost(proxyPort, url, call);
 
 describe("a path outside every declared MCP server of an origin, without failClosed", () => {
   let origin: McpOrigin;

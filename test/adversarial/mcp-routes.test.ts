@@ -6,7 +6,7 @@
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +22,7 @@ import { parsePolicies } from "../../src/policy/load.ts";
 import { type LocalProxy, startLocalProxy } from "../../src/runtime/local.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
 import { type PolicyServer, startPolicyServer } from "../mcp/policy-server.ts";
-import { type McpOrigin, startMcpOrigin } from "./mcp-origin.ts";
+import { type McpOrigin, rawPost as post, startMcpOrigin } from "./mcp-origin.ts";
 
 const call = (tool: string) =>
   JSON.stringify({
@@ -31,39 +31,6 @@ const call = (tool: string) =>
     method: "tools/call",
     params: { name: tool, arguments: { id: "x" } },
   });
-
-/** One raw HTTP/1.1 POST: the path goes on the wire exactly as written (no URL normalisation). */
-function post(
-  port: number,
-  path: string,
-  body: string,
-  extraHeaders: Record<string, string> = {},
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path,
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...extraHeaders,
-        },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => {
-          text += chunk.toString();
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 
 /** An Anthropic Messages answer calling Bash. */
 function answerWithBash(req: IncomingMessage, res: ServerResponse): void {
