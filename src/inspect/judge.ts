@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
+import { canonicalJson } from "../kernel/json.ts";
 import type { MCPPolicySpec } from "../policy/types.ts";
-import { canonicalJson, pinnedView } from "./pinning.ts";
+import { pinnedView } from "./pinning.ts";
 import {
   type Category,
   DETECTORS,
