@@ -11,10 +11,10 @@ import { Counter, Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NetworkConnectionEvent } from "../../src/dataplane/audit.ts";
 import { EgressPolicy } from "../../src/dataplane/egress.ts";
-import { forwardingHandler } from "../../src/dataplane/forward.ts";
 import { TransparentListener, type TransparentListenerOptions } from "../../src/dataplane/listener.ts";
 import { Resolver } from "../../src/net/resolver.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
+import { forwardingHandler } from "../helpers/forwarding-handler.ts";
 import { policyDocument } from "../helpers/policy-document.ts";
 
 const INSPECTED = "mcp.toolwall-test.example";
