@@ -15,6 +15,7 @@ import {
   type Server as TlsServer,
 } from "node:tls";
 import type { Counter } from "prom-client";
+import { PROXY_PORT } from "../kernel/mesh.ts";
 import { parseClientHello } from "../net/client-hello.ts";
 import { parseHttpHead } from "../net/http-head.ts";
 import {
@@ -157,7 +158,7 @@ export class TransparentListener {
   }
 
   listen(): Promise<{ address: string; port: number }> {
-    const { host = "::", port = 15001 } = this.options;
+    const { host = "::", port = PROXY_PORT } = this.options;
     return new Promise((resolve, reject) => {
       this.server.once("error", reject);
       this.server.listen({ host, port, ipv6Only: false }, () => {

@@ -1,6 +1,6 @@
 /**
  * `toolwall sidecar`: the per-pod CA, the trust files for the app containers, the transparent
- * listener on [::]:15001 with the proxy pipeline behind it, and the admin server.
+ * listener on PROXY_PORT (kernel/mesh.ts) with the proxy pipeline behind it, and the admin server.
  */
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -16,6 +16,7 @@ import type { LlmRouteOptions } from "../dataplane/llm-route.ts";
 import { pipelineRequestHandler } from "../dataplane/pipeline.ts";
 import { openProxyState } from "../dataplane/proxy-state.ts";
 import { mcpRoute } from "../dialects/mcp/route.ts";
+import { PROXY_PORT } from "../kernel/mesh.ts";
 import { Resolver } from "../net/resolver.ts";
 import { createProxyContext } from "../net/server.ts";
 import { Upstream } from "../net/upstream.ts";
@@ -55,14 +56,6 @@ export interface Sidecar {
   adminAddress: AddressInfo | undefined;
   ca: CertificateAuthority;
   close(): Promise<void>;
-}
-
-/** `[::]:15001`, `127.0.0.1:15020`, `:8080` → host and port. */
-export function parseHostPort(text: string, defaultHost: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text);
-  const port = Number(match?.[3]);
-  if (!match || port > 65535) throw new Error(`expected HOST:PORT or [IPv6]:PORT, got '${text}'`);
-  return { host: match[1] ?? (match[2] || defaultHost), port };
 }
 
 export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
@@ -121,7 +114,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   });
   const listener = new TransparentListener({
     host: options.listen?.host ?? "::",
-    port: options.listen?.port ?? 15001,
+    port: options.listen?.port ?? PROXY_PORT,
     egress,
     ca,
     resolver,
