@@ -11,7 +11,7 @@ import type { OpenedPolicySource } from "../bundle/source.ts";
 import { EgressPolicy } from "../dataplane/egress.ts";
 import { ExplicitProxy } from "../dataplane/explicit.ts";
 import { httpInspectHandler } from "../dataplane/forward.ts";
-import { TransparentListener } from "../dataplane/listener.ts";
+import { TransparentListener, type TransparentListenerOptions } from "../dataplane/listener.ts";
 import type { LlmRouteOptions } from "../dataplane/llm-route.ts";
 import { pipelineRequestHandler } from "../dataplane/pipeline.ts";
 import { openProxyState } from "../dataplane/proxy-state.ts";
@@ -35,6 +35,8 @@ export interface SidecarOptions {
   policySource: (audit: AuditSink) => Promise<OpenedPolicySource>;
   /** The transparent listener; undefined: explicit mode only (a laptop, no iptables). */
   listen: { host: string; port: number } | undefined;
+  /** Where a redirected connection was going (default SO_ORIGINAL_DST); tests on loopback, where nothing is redirected, say it. */
+  originalDestination?: TransparentListenerOptions["originalDestination"];
   /** The explicit (HTTPS_PROXY) listener, off when undefined. */
   explicit?: { host: string; port: number } | undefined;
   /** Where audit JSON lines go (default stdout). */
@@ -122,6 +124,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     audit: (event) => audit.emit({ ...event }),
     identity: { namespace: options.namespace, pod: options.pod },
     connections,
+    ...(options.originalDestination ? { originalDestination: options.originalDestination } : {}),
   });
   egress();
   const address = options.listen ? await listener.listen() : undefined;
