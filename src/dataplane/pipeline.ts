@@ -13,7 +13,7 @@ import { openaiChat } from "../dialects/openai-chat/index.ts";
 import { openaiResponses } from "../dialects/openai-responses/index.ts";
 import { builtinProviderHosts } from "../dialects/providers.ts";
 import type { LlmDialect } from "../engine/dialect.ts";
-import type { ProxyContext, RouteHandler } from "../net/server.ts";
+import { type ProxyContext, type RouteHandler, sendToolwallError } from "../net/server.ts";
 import type { PolicyDocument } from "../policy/types.ts";
 import { hostPattern, matchesHost } from "./egress.ts";
 import type { RequestHandler } from "./forward.ts";
@@ -123,13 +123,6 @@ export function mcpRouting(
   };
 }
 
-/** A JSON error answer, as the proxy core gives one. */
-function refuse(res: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ error: { type: "toolwall_error", message } });
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-  res.end(body);
-}
-
 /** One request of an inspected connection (or an explicit proxy's absolute-form request) into the pipeline. */
 export function pipelineRequestHandler(options: PipelineOptions): RequestHandler {
   const llmRoutes = new Map<string, RouteHandler>();
@@ -165,10 +158,10 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
       mcp = dialects ? undefined : mcpRouting(policies, connection, pathname);
     } catch (error) {
       if (!(error instanceof McpRouteError)) throw error;
-      return refuse(res, error.status, error.message);
+      return sendToolwallError(res, error.status, error.message);
     }
     if (mcp?.kind === "outside" && mcp.failClosed) {
-      return refuse(
+      return sendToolwallError(
         res,
         403,
         `${pathname} is outside every MCP server declared on ${origin} (${mcp.servers.join(", ")}); refused (failClosed)`,
@@ -180,7 +173,8 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
       handler = llmRoutes.get(origin) ?? llmRoute(new URL(origin), dialects, options.llm);
       llmRoutes.set(origin, handler);
     } else if (mcp?.kind === "server") {
-      if (!options.mcp) return refuse(res, 403, `MCP server '${mcp.server}' cannot be judged here; refused`);
+      if (!options.mcp)
+        return sendToolwallError(res, 403, `MCP server '${mcp.server}' cannot be judged here; refused`);
       handler = options.mcp;
       path = mcp.path;
     } else {
@@ -203,7 +197,7 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
       if (res.headersSent) {
         res.destroy();
       } else {
-        refuse(res, 502, `upstream failed: ${(error as Error).message}`);
+        sendToolwallError(res, 502, `upstream failed: ${(error as Error).message}`);
       }
     }
   };

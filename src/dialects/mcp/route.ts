@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher } from "undici";
 import { formatEvent, type SseEvent, SseParser } from "../../codecs/sse.ts";
-import type { ProxyContext, RouteContext, RouteHandler } from "../../net/server.ts";
+import {
+  type ProxyContext,
+  type RouteContext,
+  type RouteHandler,
+  sendToolwallError,
+} from "../../net/server.ts";
 import {
   decodedBody,
   forwardableRequestHeaders,
@@ -144,7 +149,7 @@ export function mcpRoute(options: McpRouteOptions): { prefix: string; handler: R
         await state.handle(req, res, route);
       } catch (error) {
         if (!(error instanceof McpRouteError) || res.headersSent) throw error;
-        sendJson(res, error.status, { error: { type: "toolwall_error", message: error.message } });
+        sendToolwallError(res, error.status, error.message);
       }
     },
   };
