@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { CappedMap } from "../kernel/bounded-map.ts";
 import { weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, normalize, withContext } from "./normalize.ts";
@@ -186,7 +187,7 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     customs,
     literalOwners,
     literals,
-    cache: new Map(),
+    cache: new CappedMap(CACHE_LIMIT),
     strings: [new Map(), new Map(), new Map(), new Map()],
   };
   warmUpCustoms(compiled.customs);
@@ -586,7 +587,6 @@ function remember(
     entries.push({ tokens, result });
     return;
   }
-  if (compiled.cache.size >= CACHE_LIMIT) compiled.cache.delete(compiled.cache.keys().next().value!);
   compiled.cache.set(key, [{ tokens, result }]);
 }
 

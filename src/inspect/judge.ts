@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
+import { CappedMap } from "../kernel/bounded-map.ts";
 import { canonicalJson } from "../kernel/json.ts";
 import type { MCPPolicySpec } from "../policy/types.ts";
 import { pinnedView } from "./pinning.ts";
@@ -373,7 +374,7 @@ export class ModelJudge {
   readonly #now: () => number;
   readonly #observer: JudgeObserver;
   readonly #owner: string;
-  readonly #local = new Map<string, JudgeVerdict>();
+  readonly #local = new CappedMap<string, JudgeVerdict>(MAX_LOCAL_VERDICTS);
   readonly #inflight = new Map<string, Promise<JudgeOutcome>>();
   /** Start times of model calls in the last minute (the budget). */
   #calls: number[] = [];
@@ -498,7 +499,6 @@ export class ModelJudge {
   }
 
   #remember(hash: string, verdict: JudgeVerdict, source: "store" | "model"): JudgeOutcome {
-    if (this.#local.size >= MAX_LOCAL_VERDICTS) this.#local.delete(this.#local.keys().next().value!);
     this.#local.set(hash, verdict);
     return { state: "verdict", verdict, source };
   }

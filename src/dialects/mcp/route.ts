@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher } from "undici";
 import { formatEvent, type SseEvent, SseParser } from "../../codecs/sse.ts";
+import { CappedMap } from "../../kernel/bounded-map.ts";
 import {
   type ProxyContext,
   type RouteContext,
@@ -37,10 +38,8 @@ const maxRecheckPages = 50;
 const maxSessions = 10_000;
 const maxPendingPerSession = 1_000;
 
-function track(pending: Map<string, PendingListing>, key: string, listing: PendingListing): void {
-  pending.set(key, listing);
-  if (pending.size > maxPendingPerSession) pending.delete(pending.keys().next().value!);
-}
+/** A session's listing requests let through and not yet answered (the oldest dropped past the cap). */
+const pendingListings = () => new CappedMap<string, PendingListing>(maxPendingPerSession);
 
 /** A listing request let through, awaiting its answer (which may come on another stream). */
 interface PendingListing {
@@ -160,10 +159,10 @@ class RouteState {
   readonly gate: McpGate;
   readonly #legacy = new Map<string, LegacySession>();
   /** Headers of the latest POST per Streamable HTTP session, for re-checks after list_changed. */
-  readonly #sessionHeaders = new Map<string, Record<string, string | string[]>>();
+  readonly #sessionHeaders = new CappedMap<string, Record<string, string | string[]>>(maxSessions);
   readonly #rechecking = new Set<string>();
   /** Listing requests of each Streamable HTTP session still awaiting their answer. */
-  readonly #sessionPending = new Map<string, Map<string, PendingListing>>();
+  readonly #sessionPending = new CappedMap<string, Map<string, PendingListing>>(maxSessions);
   #serversFor: PolicySet | undefined;
   #servers: Map<string, DeclaredServer> = new Map();
   #recheckSeq = 0;
@@ -226,10 +225,8 @@ class RouteState {
     const key = this.#sessionKey(target, session);
     let pending = this.#sessionPending.get(key);
     if (!pending) {
-      pending = new Map();
+      pending = pendingListings();
       this.#sessionPending.set(key, pending);
-      if (this.#sessionPending.size > maxSessions)
-        this.#sessionPending.delete(this.#sessionPending.keys().next().value!);
     }
     return pending;
   }
@@ -294,7 +291,7 @@ class RouteState {
       ? legacy.pending
       : mcpSession
         ? this.#pendingFor(target, mcpSession)
-        : new Map<string, PendingListing>();
+        : pendingListings();
     for (const message of parsed.messages) {
       const earlier = message.kind === "request" ? pending.get(idKey(message.message.id)) : undefined;
       if (
@@ -319,7 +316,7 @@ class RouteState {
       if (!outcome.forward) continue;
       forwarded.push(message.message);
       if (message.kind === "request" && listingMethods.has(message.message.method)) {
-        track(pending, idKey(message.message.id), {
+        pending.set(idKey(message.message.id), {
           method: message.message.method,
           params: message.message.params,
           internal: false,
@@ -417,10 +414,7 @@ class RouteState {
 
   #rememberSession(target: McpTarget, session: string, headers: Record<string, string | string[]>) {
     const key = this.#sessionKey(target, session);
-    this.#sessionHeaders.delete(key);
     this.#sessionHeaders.set(key, headers);
-    if (this.#sessionHeaders.size > maxSessions)
-      this.#sessionHeaders.delete(this.#sessionHeaders.keys().next().value!);
   }
 
   /** One server message on its way to the client: listings filtered, list_changed re-checked. */
@@ -601,7 +595,7 @@ class RouteState {
       target,
       endpoint,
       headers: postHeaders,
-      pending: new Map(),
+      pending: pendingListings(),
       send: (message) => {
         if (!res.destroyed)
           res.write(formatEvent({ event: "message", data: JSON.stringify(message) }, parser.lineEnding));
@@ -633,7 +627,7 @@ class RouteState {
     };
     if (mcpSession) this.#rememberSession(target, mcpSession, headers);
     // A legacy session keeps the GET's headers (credentials) for its re-checks.
-    const pending = mcpSession ? this.#pendingFor(target, mcpSession) : new Map<string, PendingListing>();
+    const pending = mcpSession ? this.#pendingFor(target, mcpSession) : pendingListings();
     await this.#relayStream(res, response, context, target, pending, [], { prefix: route.prefix, headers });
   }
 
@@ -664,7 +658,7 @@ class RouteState {
   #sendRecheck(legacy: LegacySession, cursor: string | undefined): void {
     const id = `toolwall-recheck-${++this.#recheckSeq}`;
     const params = cursor === undefined ? undefined : { cursor };
-    track(legacy.pending, idKey(id), { method: "tools/list", params, internal: true });
+    legacy.pending.set(idKey(id), { method: "tools/list", params, internal: true });
     const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", ...(params ? { params } : {}) });
     this.#request({
       url: legacy.endpoint,
