@@ -4,7 +4,7 @@ import { tokenReviews } from "./metrics.ts";
 import type { PodInfo } from "./model.ts";
 
 /** The service account and pod a projected token is bound to, as TokenReview reports them. */
-export interface PodIdentity {
+export interface TokenIdentity {
   namespace: string;
   serviceAccount: string;
   podName: string;
@@ -19,7 +19,7 @@ export interface TokenReviewStatus {
   user?: { username?: string; extra?: Record<string, string[]> };
 }
 
-export type AuthResult = { ok: true; identity: PodIdentity } | { ok: false; message: string };
+export type AuthResult = { ok: true; identity: TokenIdentity } | { ok: false; message: string };
 
 const serviceAccountPrefix = "system:serviceaccount:";
 const podNameKey = "authentication.kubernetes.io/pod-name";
@@ -45,7 +45,7 @@ export function identityFromReview(status: TokenReviewStatus, audience: string):
 
 /** Why `identity` may not have the bundle of `pod` in `namespace`; undefined when it may. */
 export function bundleAccessDenied(
-  identity: PodIdentity,
+  identity: TokenIdentity,
   namespace: string,
   podName: string,
   pod: PodInfo | undefined,

@@ -61,7 +61,7 @@ export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOpti
     ca: options.ca,
     resolver: options.resolver,
     inspect: httpInspectHandler(requests),
-    audit: (event) => context.audit.emit({ ...event }),
+    audit: context.audit,
     identity: { namespace: context.identity.namespace, pod: context.identity.pod },
     connections,
     ...(options.peekTimeoutMs ? { peekTimeoutMs: options.peekTimeoutMs } : {}),

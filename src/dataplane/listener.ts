@@ -23,8 +23,9 @@ import {
   originalDestination as readOriginalDestination,
 } from "../net/original-dst.ts";
 import { canonicalHost, type Resolver, sameAddress } from "../net/resolver.ts";
+import type { AuditSink } from "../telemetry/audit.ts";
 import type { CertificateAuthority, Leaf } from "../tls/ca.ts";
-import { type AuditSink, formatDestination, type NetworkConnectionEvent, type PodIdentity } from "./audit.ts";
+import { formatDestination, type NetworkConnectionEvent, type PodIdentity } from "./audit.ts";
 import type { ConnectionFacts, EgressDecision, EgressPolicy } from "./egress.ts";
 import { writeEgressAnswer } from "./egress-answer.ts";
 
@@ -341,7 +342,7 @@ export class TransparentListener {
       protocol: peeked.protocol,
       ...(decision.server ? { server: decision.server } : {}),
     };
-    this.options.audit(event);
+    this.options.audit.emit(event);
     this.options.connections?.inc({ verdict: decision.verdict });
   }
 

@@ -311,7 +311,7 @@ export function verdictFinding(verdict: JudgeVerdict, model: string): Finding {
     rule: "judge.model-verdict",
     category: verdict.category,
     // A model may call anything Low; a malicious verdict is at least High so the policy acts on it.
-    severity: severityRank(verdict.severity) < severityRank("High") ? "High" : verdict.severity,
+    severity: severityRank[verdict.severity] < severityRank["High"] ? "High" : verdict.severity,
     field: "",
     match: `${model}: ${verdict.reason || "judged malicious"}`,
   };
@@ -413,7 +413,7 @@ export class ModelJudge {
   wants(findings: readonly Finding[], flagged: boolean): boolean {
     if (flagged) return false;
     const floor = this.settings.minSeverity;
-    return floor === undefined || findings.some((f) => severityRank(f.severity) >= severityRank(floor));
+    return floor === undefined || findings.some((f) => severityRank[f.severity] >= severityRank[floor]);
   }
 
   /**

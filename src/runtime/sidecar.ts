@@ -121,7 +121,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     ca,
     resolver,
     inspect: httpInspectHandler(requests),
-    audit: (event) => audit.emit({ ...event }),
+    audit,
     identity: { namespace: options.namespace, pod: options.pod },
     connections,
     ...(options.originalDestination ? { originalDestination: options.originalDestination } : {}),

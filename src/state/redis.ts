@@ -4,11 +4,11 @@ import type { CallRecord, SessionState, ShadowedTool, ToolCategory } from "../an
 import { splitHostPort } from "../kernel/host-port.ts";
 import { compareStreamIds, matchesAuditQuery } from "./audit-query.ts";
 import type {
-  AuditEvent,
   AuditQuery,
   CheckAndRecordInput,
   PinResult,
   RateLimitOutcome,
+  StampedAuditEvent,
   StateStore,
   StoredAuditEvent,
   ToolProvider,
@@ -277,7 +277,7 @@ export class RedisStore implements StateStore {
     return this.client.hgetall(this.key(namespace, "pins"));
   }
 
-  appendAudit(namespace: string, event: AuditEvent): void {
+  appendAudit(namespace: string, event: StampedAuditEvent): void {
     if (this.#closed) return;
     this.key(namespace, "audit");
     this.#auditQueue.push({ namespace, json: JSON.stringify({ ...event, namespace }) });
@@ -398,11 +398,11 @@ export class RedisStore implements StateStore {
   }
 }
 
-function parseAuditFields(fields: string[]): AuditEvent | undefined {
+function parseAuditFields(fields: string[]): StampedAuditEvent | undefined {
   const at = fields.indexOf("e");
   if (at < 0 || at + 1 >= fields.length) return undefined;
   try {
-    return JSON.parse(fields[at + 1]!) as AuditEvent;
+    return JSON.parse(fields[at + 1]!) as StampedAuditEvent;
   } catch {
     return undefined;
   }

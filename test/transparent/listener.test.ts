@@ -107,7 +107,7 @@ describe("transparent listener", () => {
         ca: podCa,
         resolver,
         inspect: forwardingHandler({ resolver, extraCa: [upstreamCa.certificatePem] }),
-        audit: (event) => events.push(event),
+        audit: { emit: (event) => events.push(event as NetworkConnectionEvent) },
         connections,
       },
       upstreamPort,
@@ -258,7 +258,7 @@ describe("transparent listener without an original destination", () => {
       ca: await CertificateAuthority.create(),
       resolver,
       inspect: () => {},
-      audit: (event) => events.push(event),
+      audit: { emit: (event) => events.push(event as NetworkConnectionEvent) },
       identity: { namespace: "agents", pod: "agent-0" },
     });
     const { port } = await listener.listen();
@@ -310,7 +310,7 @@ describe("transparent listener, plain-HTTP inspected host", () => {
         ca: await CertificateAuthority.create(),
         resolver,
         inspect: forwardingHandler({ resolver }),
-        audit: (event) => events.push(event),
+        audit: { emit: (event) => events.push(event as NetworkConnectionEvent) },
       },
       upstreamPort,
     ));
