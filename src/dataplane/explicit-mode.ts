@@ -24,7 +24,7 @@ import { EgressPolicy } from "./egress.ts";
 import { ExplicitFrontEnd } from "./explicit.ts";
 import { httpInspectHandler } from "./forward.ts";
 import { TransparentListener } from "./listener.ts";
-import { pipelineRequestHandler } from "./pipeline.ts";
+import { pipelineRequestHandler, RouteTable } from "./pipeline.ts";
 
 export interface ExplicitModeOptions {
   ca: CertificateAuthority;
@@ -43,17 +43,21 @@ export interface ExplicitMode {
 
 export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOptions): ExplicitMode {
   const { context } = proxy;
-  let egress: { documents: readonly PolicyDocument[]; policy: EgressPolicy } | undefined;
-  const egressPolicy = () => {
+  // The egress classification and the routes of the policies, compiled once per set of documents.
+  let compiled:
+    | { documents: readonly PolicyDocument[]; egress: EgressPolicy; routes: RouteTable }
+    | undefined;
+  const current = () => {
     const documents = options.documents();
-    if (egress?.documents !== documents) {
-      egress = { documents, policy: new EgressPolicy(documents) };
+    if (compiled?.documents !== documents) {
+      compiled = { documents, egress: new EgressPolicy(documents), routes: new RouteTable(documents) };
     }
-    return egress.policy;
+    return compiled;
   };
+  const egressPolicy = () => current().egress;
   const requests = pipelineRequestHandler({
     context,
-    policies: options.documents,
+    routes: () => current().routes,
     ...(options.mcp ? { mcp: options.mcp } : {}),
   });
   const listener = new TransparentListener({

@@ -13,7 +13,7 @@ import { ExplicitProxy } from "../dataplane/explicit.ts";
 import { httpInspectHandler } from "../dataplane/forward.ts";
 import { TransparentListener, type TransparentListenerOptions } from "../dataplane/listener.ts";
 import type { LlmRouteOptions } from "../dataplane/llm-route.ts";
-import { pipelineRequestHandler } from "../dataplane/pipeline.ts";
+import { pipelineRequestHandler, RouteTable } from "../dataplane/pipeline.ts";
 import { openProxyState } from "../dataplane/proxy-state.ts";
 import { mcpRoute } from "../dialects/mcp/route.ts";
 import { PROXY_PORT } from "../kernel/mesh.ts";
@@ -21,7 +21,6 @@ import { Resolver } from "../net/resolver.ts";
 import { createProxyContext } from "../net/server.ts";
 import { Upstream } from "../net/upstream.ts";
 import type { PolicySet } from "../policy/evaluate.ts";
-import type { PolicyDocument } from "../policy/types.ts";
 import { type AuditSink, JsonLineAuditSink } from "../telemetry/audit.ts";
 import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
@@ -73,20 +72,20 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     pod: options.pod,
   });
   const source = await options.policySource(audit);
-  const egressOf = new WeakMap<PolicySet, EgressPolicy>();
-  const egress = (): EgressPolicy => {
+  // The egress classification and the routes of a policy set, compiled once when the set arrives.
+  let compiled: { set: PolicySet; egress: EgressPolicy; routes: RouteTable } | undefined;
+  const current = () => {
     const set = source.current();
-    let policy = egressOf.get(set);
-    if (!policy) {
-      policy = new EgressPolicy(set.policies.map((compiled) => compiled.doc));
-      egressOf.set(set, policy);
+    if (compiled?.set !== set) {
+      const documents = set.policies.map((policy) => policy.doc);
+      compiled = { set, egress: new EgressPolicy(documents), routes: new RouteTable(documents) };
       // Issuing a leaf costs milliseconds: do it when a policy set arrives, for every name known to be
       // inspected, not on the agent's first connection.
-      for (const name of policy.literalInspectedNames()) ca.leafFor(name).catch(() => undefined);
+      for (const name of compiled.egress.literalInspectedNames()) ca.leafFor(name).catch(() => undefined);
     }
-    return policy;
+    return compiled;
   };
-  const documents = (): PolicyDocument[] => source.current().policies.map((p) => p.doc);
+  const egress = () => current().egress;
   const upstream = new Upstream({
     connect: { ca: [...rootCertificates, ...extraCa], lookup: resolver.lookupFunction() as never },
   });
@@ -110,7 +109,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   });
   const requests = pipelineRequestHandler({
     context,
-    policies: documents,
+    routes: () => current().routes,
     mcp: mcpRoute({ store: shared.store }).handler,
     ...(options.llm ? { llm: options.llm } : {}),
   });
