@@ -106,6 +106,8 @@ export interface UpstreamRequest {
   headers: Record<string, string | string[]>;
   body?: Buffer | NodeJS.ReadableStream | null;
   signal: AbortSignal;
+  /** Overrides the agent's body timeout (0: none, for streams that may stay quiet for long). */
+  bodyTimeout?: number;
 }
 
 /**
@@ -133,6 +135,7 @@ export class Upstream {
       headers: request.headers,
       body: (request.body ?? null) as Dispatcher.DispatchOptions["body"],
       signal: request.signal,
+      ...(request.bodyTimeout !== undefined ? { bodyTimeout: request.bodyTimeout } : {}),
     });
   }
 

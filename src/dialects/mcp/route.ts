@@ -237,15 +237,7 @@ class RouteState {
    * redirect is an McpRouteError, never relayed.
    */
   async #request(request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
-    const response = await this.#context.upstream.agent.request({
-      origin: request.url.origin,
-      path: request.url.pathname + request.url.search,
-      method: request.method as Dispatcher.HttpMethod,
-      headers: request.headers,
-      body: (request.body ?? null) as Dispatcher.DispatchOptions["body"],
-      signal: request.signal,
-      bodyTimeout: 0,
-    });
+    const response = await this.#context.upstream.request({ ...request, bodyTimeout: 0 });
     if (response.statusCode >= 300 && response.statusCode < 400 && response.headers.location !== undefined) {
       // A redirect would send the client to a URL nobody judged (another server, around the proxy).
       await response.body.dump();
