@@ -119,7 +119,6 @@ ${llmLimitUsage}`,
             caDir,
             resolve,
             extraCaFiles,
-            documents,
             log,
           });
     let running: Awaited<ReturnType<typeof startLocalProxy>>;

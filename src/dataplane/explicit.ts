@@ -133,10 +133,10 @@ export class ExplicitProxy {
   readonly #host: string;
   readonly #port: number;
 
-  constructor(options: ExplicitFrontEndOptions & { host: string; port: number }) {
+  constructor(options: { frontEnd: ExplicitFrontEnd; host: string; port: number }) {
     this.#host = options.host;
     this.#port = options.port;
-    this.#frontEnd = new ExplicitFrontEnd(options);
+    this.#frontEnd = options.frontEnd;
     this.#server = createServer((request, response) => {
       this.#frontEnd.absoluteForm(request, response).catch(() => response.destroy());
     });

@@ -8,21 +8,18 @@ import { hostname } from "node:os";
 import type { Writable } from "node:stream";
 import { rootCertificates } from "node:tls";
 import type { OpenedPolicySource } from "../bundle/source.ts";
-import { EgressPolicy } from "../dataplane/egress.ts";
+import { assembleDataPlane } from "../dataplane/assemble.ts";
 import { ExplicitProxy } from "../dataplane/explicit.ts";
-import { httpInspectHandler } from "../dataplane/forward.ts";
-import { TransparentListener, type TransparentListenerOptions } from "../dataplane/listener.ts";
+import type { TransparentListenerOptions } from "../dataplane/listener.ts";
 import type { LlmRouteOptions } from "../dataplane/llm-route.ts";
-import { pipelineRequestHandler, RouteTable } from "../dataplane/pipeline.ts";
+
 import { openProxyState } from "../dataplane/proxy-state.ts";
 import { mcpRoute } from "../dialects/mcp/route.ts";
 import { PROXY_PORT } from "../kernel/mesh.ts";
 import { Resolver } from "../net/resolver.ts";
 import { createProxyContext } from "../net/server.ts";
 import { Upstream } from "../net/upstream.ts";
-import type { PolicySet } from "../policy/evaluate.ts";
 import { type AuditSink, JsonLineAuditSink } from "../telemetry/audit.ts";
-import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { writeTrustFiles } from "../tls/trust-files.ts";
 import { createAdminServer } from "./admin.ts";
@@ -72,20 +69,6 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     pod: options.pod,
   });
   const source = await options.policySource(audit);
-  // The egress classification and the routes of a policy set, compiled once when the set arrives.
-  let compiled: { set: PolicySet; egress: EgressPolicy; routes: RouteTable } | undefined;
-  const current = () => {
-    const set = source.current();
-    if (compiled?.set !== set) {
-      const documents = set.policies.map((policy) => policy.doc);
-      compiled = { set, egress: new EgressPolicy(documents), routes: new RouteTable(documents) };
-      // Issuing a leaf costs milliseconds: do it when a policy set arrives, for every name known to be
-      // inspected, not on the agent's first connection.
-      for (const name of compiled.egress.literalInspectedNames()) ca.leafFor(name).catch(() => undefined);
-    }
-    return compiled;
-  };
-  const egress = () => current().egress;
   const upstream = new Upstream({
     connect: { ca: [...rootCertificates, ...extraCa], lookup: resolver.lookupFunction() as never },
   });
@@ -107,29 +90,22 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     identity,
     log,
   });
-  const requests = pipelineRequestHandler({
+  const { listener, frontEnd } = assembleDataPlane({
     context,
-    routes: () => current().routes,
-    mcp: mcpRoute({ store: shared.store }).handler,
-    ...(options.llm ? { llm: options.llm } : {}),
-  });
-  const listener = new TransparentListener({
-    host: options.listen?.host ?? "::",
-    port: options.listen?.port ?? PROXY_PORT,
-    egress,
     ca,
     resolver,
-    inspect: httpInspectHandler(requests),
-    audit,
-    identity: { namespace: options.namespace, pod: options.pod },
-    connections,
+    mcp: mcpRoute({ store: shared.store }).handler,
+    ...(options.llm ? { llm: options.llm } : {}),
+    listen: { host: options.listen?.host ?? "::", port: options.listen?.port ?? PROXY_PORT },
     ...(options.originalDestination ? { originalDestination: options.originalDestination } : {}),
+    // Issuing a leaf costs milliseconds: do it when a policy set arrives, for every name known to be
+    // inspected, not on the agent's first connection.
+    onCompiled: (egress) => {
+      for (const name of egress.literalInspectedNames()) ca.leafFor(name).catch(() => undefined);
+    },
   });
-  egress();
   const address = options.listen ? await listener.listen() : undefined;
-  const explicit = options.explicit
-    ? new ExplicitProxy({ ...options.explicit, listener, resolver, egress, request: requests })
-    : undefined;
+  const explicit = options.explicit ? new ExplicitProxy({ ...options.explicit, frontEnd }) : undefined;
   const explicitAddress = await explicit?.listen();
   let closing = false;
   const admin = options.admin
