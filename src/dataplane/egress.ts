@@ -6,6 +6,7 @@
 import { BlockList, isIP } from "node:net";
 import { builtinProviderHosts } from "../dialects/providers.ts";
 import { canonicalHost, sameAddress } from "../net/resolver.ts";
+import { mergeByMode } from "../policy/evaluate.ts";
 import { compileGlob, type GlobMatcher, isLiteralGlob } from "../policy/glob.ts";
 import type { PolicyDocument } from "../policy/types.ts";
 
@@ -203,11 +204,12 @@ export class EgressPolicy {
   /** Every applicable policy decides; deny wins (an Audit policy's deny is recorded, not enforced). */
   classify(facts: ConnectionFacts): EgressDecision {
     if (this.policies.length === 0) return this.decide(undefined, facts);
-    const decisions = this.policies.map((policy) => this.decide(policy, facts));
-    const enforcedDeny = decisions.find((d) => d.verdict === "deny" && d.mode === "Enforce");
+    const { enforcedDeny, auditDeny, allowed } = mergeByMode(
+      this.policies,
+      (policy) => this.decide(policy, facts),
+      (decision) => decision.verdict === "deny",
+    );
     if (enforcedDeny) return enforcedDeny;
-    const auditDeny = decisions.find((d) => d.verdict === "deny");
-    const allowed = decisions.filter((d) => d.verdict !== "deny");
     const inspect = allowed.find((d) => d.verdict === "inspect");
     if (auditDeny) {
       const fallback = inspect ?? allowed[0] ?? { ...auditDeny, verdict: this.builtInVerdict(facts) };

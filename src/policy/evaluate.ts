@@ -115,6 +115,27 @@ function previewInPolicy(policy: CompiledPolicy, server: string | undefined, too
 }
 
 /**
+ * The one Enforce/Audit merge, for tool, resource and prompt decisions and for egress verdicts: the
+ * first deny of an enforcing policy wins (the rest are not evaluated); otherwise an Audit-mode deny
+ * is reported (recorded, not enforced) beside what the others allow.
+ */
+export function mergeByMode<P, D extends { mode: "Enforce" | "Audit" }>(
+  policies: readonly P[],
+  decide: (policy: P) => D,
+  denies: (decision: D) => boolean,
+): { enforcedDeny?: D; auditDeny?: D; allowed: D[] } {
+  let auditDeny: D | undefined;
+  const allowed: D[] = [];
+  for (const policy of policies) {
+    const decision = decide(policy);
+    if (!denies(decision)) allowed.push(decision);
+    else if (decision.mode === "Enforce") return { enforcedDeny: decision, allowed };
+    else auditDeny ??= decision;
+  }
+  return auditDeny ? { auditDeny, allowed } : { allowed };
+}
+
+/**
  * The policies that apply to one pod, compiled. Deny wins across policies; an Audit-mode policy's
  * deny is reported (mode Audit) but only when no enforcing policy denies.
  */
@@ -154,24 +175,25 @@ export class PolicySet {
   #combine(verdictOf: (policy: CompiledPolicy) => Verdict): Decision {
     if (this.policies.length === 0)
       return { action: "allow", reason: "no policy applies", rule: "", mode: "Enforce" };
-    let auditDeny: Decision | undefined;
-    let firstAllow: Decision | undefined;
-    for (const policy of this.policies) {
-      const verdict = verdictOf(policy);
-      const decision: Decision = {
-        action: verdict.action,
-        reason: verdict.reason,
-        rule: `${policy.id}#${verdict.path}`,
-        mode: policy.spec.mode,
-      };
-      if (verdict.action === "deny") {
-        if (policy.spec.mode === "Enforce") return decision;
-        auditDeny ??= decision;
-      } else if (!firstAllow || (firstAllow.mode === "Audit" && policy.spec.mode === "Enforce")) {
-        firstAllow = decision;
-      }
-    }
-    return auditDeny ?? firstAllow!;
+    const merged = mergeByMode(
+      this.policies,
+      (policy): Decision => {
+        const verdict = verdictOf(policy);
+        return {
+          action: verdict.action,
+          reason: verdict.reason,
+          rule: `${policy.id}#${verdict.path}`,
+          mode: policy.spec.mode,
+        };
+      },
+      (decision) => decision.action === "deny",
+    );
+    return (
+      merged.enforcedDeny ??
+      merged.auditDeny ??
+      merged.allowed.find((decision) => decision.mode === "Enforce") ??
+      merged.allowed[0]!
+    );
   }
 
   /** Decides one tool call. Pure: stateful checks (cross-server, rate limits) wrap it in the data plane. */
