@@ -1,6 +1,7 @@
 import { type CompiledPolicy, compilePolicy } from "./compile.ts";
 import type { Preview, RuleMatch } from "./rules.ts";
 import { selectorMatches } from "./selector.ts";
+import { type DeclaredServer, declaredServers } from "./servers.ts";
 import {
   type CallFacts,
   type Decision,
@@ -143,6 +144,7 @@ export class PolicySet {
   readonly policies: readonly CompiledPolicy[];
   readonly #byId: Map<string, CompiledPolicy>;
   #stripping: PolicySet | undefined;
+  #servers: ReadonlyMap<string, DeclaredServer> | undefined;
 
   constructor(policies: readonly CompiledPolicy[]) {
     this.policies = [...policies].sort((a, b) => a.id.localeCompare(b.id));
@@ -160,6 +162,12 @@ export class PolicySet {
         (p) => p.doc.namespace === namespace && selectorMatches(p.spec.podSelector, labels),
       ),
     );
+  }
+
+  /** The MCP servers the policies declare, by lower-case name (policy/servers.ts), built once per set. */
+  get servers(): ReadonlyMap<string, DeclaredServer> {
+    this.#servers ??= declaredServers(this);
+    return this.#servers;
   }
 
   /** The policies that ask for denied tools to be stripped from LLM requests (`llm.stripDeniedTools`), built once per set. */

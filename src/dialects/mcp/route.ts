@@ -14,8 +14,7 @@ import {
   forwardableResponseHeaders,
   type UpstreamRequest,
 } from "../../net/upstream.ts";
-import type { PolicySet } from "../../policy/evaluate.ts";
-import { type DeclaredServer, declaredServers } from "../../policy/servers.ts";
+import type { DeclaredServer } from "../../policy/servers.ts";
 import type { StateStore } from "../../state/types.ts";
 import { ToolCatalog } from "./catalog.ts";
 import { judgedMethods, listingMethods, type McpContext, McpGate, sameJson } from "./gate.ts";
@@ -163,8 +162,6 @@ class RouteState {
   readonly #rechecking = new Set<string>();
   /** Listing requests of each Streamable HTTP session still awaiting their answer. */
   readonly #sessionPending = new CappedMap<string, Map<string, PendingListing>>(maxSessions);
-  #serversFor: PolicySet | undefined;
-  #servers: Map<string, DeclaredServer> = new Map();
   #recheckSeq = 0;
 
   constructor(context: ProxyContext, options: McpRouteOptions) {
@@ -178,13 +175,8 @@ class RouteState {
     this.gate = new McpGate(context, catalog);
   }
 
-  #declared(): Map<string, DeclaredServer> {
-    const set = this.#context.policies();
-    if (set !== this.#serversFor) {
-      this.#servers = declaredServers(set);
-      this.#serversFor = set;
-    }
-    return this.#servers;
+  #declared(): ReadonlyMap<string, DeclaredServer> {
+    return this.#context.policies().servers;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, route: RouteContext): Promise<void> {
