@@ -15,8 +15,8 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { Agent, type Dispatcher, ProxyAgent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPolicySource } from "../../src/cli/policy-source.ts";
-import { type Sidecar, startSidecar } from "../../src/runtime/sidecar.ts";
+import type { Sidecar } from "../../src/runtime/sidecar.ts";
+import { startFileSidecar } from "../helpers/sidecar.ts";
 import { type PolicyServer, startPolicyServer } from "../mcp/policy-server.ts";
 
 const HOST = "legacy-mcp.toolwall-test.example";
@@ -37,10 +37,8 @@ describe("legacy HTTP+SSE MCP through the sidecar", () => {
     dir = mkdtempSync(join(tmpdir(), "toolwall-legacy-sse-"));
     server = await startPolicyServer();
     serverPort = Number(new URL(server.sseUrl).port);
-    const policy = join(dir, "policy.yaml");
-    const { writeFileSync } = await import("node:fs");
-    writeFileSync(
-      policy,
+    sidecar = await startFileSidecar(
+      dir,
       `apiVersion: toolwall.io/v1alpha1
 kind: MCPPolicy
 metadata: {name: legacy, namespace: agents}
@@ -53,25 +51,16 @@ spec:
   egress:
     default: Deny
 `,
+      {
+        listen: { host: "127.0.0.1", port: 0 },
+        originalDestination: () => ({ family: 4, address: "127.0.0.1", port: serverPort }),
+        explicit: { host: "127.0.0.1", port: 0 },
+        resolve: [`${HOST}=127.0.0.1`],
+        namespace: "agents",
+        pod: "agent-0",
+        auditOut: audit,
+      },
     );
-    sidecar = await startSidecar({
-      policySource: (auditSink) =>
-        openPolicySource(
-          { "policy-file": [policy] },
-          { audit: auditSink, namespace: "agents", pod: "agent-0" },
-        ),
-      listen: { host: "127.0.0.1", port: 0 },
-      originalDestination: () => ({ family: 4, address: "127.0.0.1", port: serverPort }),
-      explicit: { host: "127.0.0.1", port: 0 },
-      admin: undefined,
-      caDir: join(dir, "ca"),
-      extraCaFiles: [],
-      resolve: [`${HOST}=127.0.0.1`],
-      namespace: "agents",
-      pod: "agent-0",
-      auditOut: audit,
-      log: () => {},
-    });
   });
 
   afterAll(async () => {
