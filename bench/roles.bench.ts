@@ -19,8 +19,18 @@ import { goal, percentile, table } from "./harness.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
-  options: { dist: { type: "string", multiple: true }, runs: { type: "string", default: "5" } },
+  options: {
+    dist: { type: "string", multiple: true },
+    runs: { type: "string", default: "5" },
+    help: { type: "boolean", short: "h" },
+  },
 });
+if (values.help) {
+  console.log(`Usage: node bench/roles.bench.ts [--dist DIR]… [--runs N]
+Start → ready and RSS of each role of the compiled CLI (default dist/: npm run build); needs root for
+toolwall init's network namespace. Give another checkout's dist first to compare before/after.`);
+  process.exit(0);
+}
 const dists = (values.dist ?? [join(root, "dist")]).map((d) => resolve(d));
 const runs = Number(values.runs);
 const node = process.execPath;

@@ -37,8 +37,15 @@ const { values } = parseArgs({
     duration: { type: "string", default: "10" },
     only: { type: "string" },
     "ttfb-samples": { type: "string", default: "300" },
+    help: { type: "boolean", short: "h" },
   },
 });
+if (values.help) {
+  console.log(`Usage: node bench/side-by-side.bench.ts [--duration SECONDS] [--only toolwall,node,nginx,portkey] [--ttfb-samples N]
+Direct, Toolwall (dist/: npm run build), the Node pass-through floor, nginx and the Portkey gateway on
+one nginx upstream and wrk; needs wrk, nginx and taskset (scripts/install-prereqs.sh --bench).`);
+  process.exit(0);
+}
 const seconds = Number(values.duration);
 const ttfbSamples = Number(values["ttfb-samples"]);
 const only = values.only?.split(",");

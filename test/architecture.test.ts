@@ -154,6 +154,25 @@ describe("module map (docs/architecture.md)", () => {
   });
 });
 
+describe("one place for what must agree (the duplicates of issue 11 stay gone)", () => {
+  const offending = (pattern: RegExp, except: string) =>
+    files
+      .filter((file) => relative(src, file) !== except)
+      .flatMap((file) =>
+        readFileSync(file, "utf8")
+          .split("\n")
+          .flatMap((line, i) => (pattern.test(line) ? [`${relative(src, file)}:${i + 1}`] : [])),
+      );
+
+  it("spells the sidecar's uid and ports only in kernel/mesh.ts", () => {
+    expect(offending(/\b(1337|15001|15020)\b/, "kernel/mesh.ts")).toEqual([]);
+  });
+
+  it("evicts only through kernel/bounded-map.ts, never by deleting a Map's first key by hand", () => {
+    expect(offending(/\.keys\(\)\.next\(\)\.value/, "kernel/bounded-map.ts")).toEqual([]);
+  });
+});
+
 describe("the checks can fail", () => {
   it("sees a static import of a heavy package and a type-only import as what they are", () => {
     const sample = `import type { X } from "ioredis";\nimport { Y } from "fastify";\nconst z = await import("ajv");\n`;

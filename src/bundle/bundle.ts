@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../kernel/json.ts";
 import { checkPolicyObject } from "../policy/load.ts";
 import { selectorMatches } from "../policy/selector.ts";
 import type { MCPPolicySpec, PolicyDocument } from "../policy/types.ts";
@@ -18,21 +19,6 @@ export interface Bundle {
   pod: string;
   policies: BundlePolicy[];
   issuedAt: string;
-}
-
-/** JSON with object keys sorted at every level, so equal values give equal text whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") {
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new TypeError(`cannot encode ${typeof value} as JSON`);
-    return text;
-  }
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const entries = Object.keys(value)
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(",")}}`;
 }
 
 export function comparePolicies(a: BundlePolicy, b: BundlePolicy): number {

@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { InputError } from "../kernel/errors.ts";
+import { parseHostPort } from "../kernel/host-port.ts";
 
 /** A user mistake on the command line: printed without a stack trace, exit code 2. */
 export class UsageError extends InputError {}
@@ -59,4 +60,13 @@ export function parseKeyValues(name: string, text: string | undefined): Record<s
     result[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
   }
   return result;
+}
+
+/** `--NAME HOST:PORT` (`[IPv6]:PORT`; `:PORT` listens on `defaultHost`), read by the kernel's one parser. */
+export function addressFlag(name: string, text: string, defaultHost: string): { host: string; port: number } {
+  try {
+    return parseHostPort(text, defaultHost);
+  } catch (error) {
+    throw new UsageError(`--${name}: ${(error as Error).message}`);
+  }
 }

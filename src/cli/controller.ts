@@ -1,16 +1,11 @@
 import { readFileSync } from "node:fs";
 import { parseDuration } from "../kernel/duration.ts";
-import { parseHostPort } from "../kernel/host-port.ts";
-import { type Command, UsageError } from "./args.ts";
+import { addressFlag, type Command, UsageError } from "./args.ts";
 
 const inClusterNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 
 function listenFlag(text: string): { host: string; port: number } {
-  try {
-    return parseHostPort(text, "0.0.0.0");
-  } catch (error) {
-    throw new UsageError(`--listen: ${(error as Error).message}`);
-  }
+  return addressFlag("listen", text, "0.0.0.0");
 }
 
 function durationFlag(values: Record<string, unknown>, name: string): number | undefined {

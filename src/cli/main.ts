@@ -1,10 +1,11 @@
 import { InputError } from "../kernel/errors.ts";
+import { formatTable } from "../kernel/table.ts";
 import { type Command, parseCommandArgs } from "./args.ts";
 import { commands } from "./commands.ts";
 
 function topLevelHelp(): string {
-  const lines = commands.map((c) => `  toolwall ${c.path.join(" ").padEnd(20)} ${c.summary}`);
-  return `toolwall — a Kubernetes-native firewall for AI agents\n\nUsage:\n${lines.join("\n")}\n\nRun 'toolwall <command> --help' for a command's flags.`;
+  const table = formatTable(commands.map((c) => [`toolwall ${c.path.join(" ")}`, c.summary]));
+  return `toolwall — a Kubernetes-native firewall for AI agents\n\nUsage:\n${table.replace(/^/gm, "  ")}\n\nRun 'toolwall <command> --help' for a command's flags.`;
 }
 
 function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {

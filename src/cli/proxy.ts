@@ -1,14 +1,7 @@
 import { llmLimitUsage, parseLlmLimits } from "../codecs/framing.ts";
+import { ADMIN_PORT } from "../kernel/mesh.ts";
 import type { Command } from "./args.ts";
-import { stringList, UsageError } from "./args.ts";
-
-/** `host:port`, `[v6]:port` or `:port` (loopback). */
-export function parseHostPort(flag: string, text: string): { host: string; port: number } {
-  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text);
-  const port = match ? Number(match[3]) : Number.NaN;
-  if (!match || port > 65535) throw new UsageError(`--${flag}: expected HOST:PORT, got '${text}'`);
-  return { host: match[1] ?? (match[2] || "127.0.0.1"), port };
-}
+import { addressFlag, stringList, UsageError } from "./args.ts";
 
 export function parseUpstreams(values: string[]): Record<string, string> {
   const upstreams: Record<string, string> = {};
@@ -27,7 +20,7 @@ export function parseUpstreams(values: string[]): Record<string, string> {
 const proxy: Command = {
   path: ["proxy"],
   summary: "run the LLM/MCP proxy locally: base-URL routes, policy from files",
-  usage: `Usage: toolwall proxy -f POLICY.yaml… [--listen 127.0.0.1:15002] [--admin 127.0.0.1:15020]
+  usage: `Usage: toolwall proxy -f POLICY.yaml… [--listen 127.0.0.1:15002] [--admin 127.0.0.1:${ADMIN_PORT}]
                       [--upstream anthropic=URL] [--upstream openai=URL] [--upstream gemini=URL]
                       [--redis URL] [--state-timeout 50ms] [--llm-limit [DIALECT.]NAME=VALUE]…
                       [--ca-dir DIR [--resolve NAME=IP]… [--extra-ca FILE]…]
@@ -60,7 +53,7 @@ ${llmLimitUsage}`,
   options: {
     file: { type: "string", short: "f", multiple: true },
     listen: { type: "string", default: "127.0.0.1:15002" },
-    admin: { type: "string", default: "127.0.0.1:15020" },
+    admin: { type: "string", default: `127.0.0.1:${ADMIN_PORT}` },
     upstream: { type: "string", multiple: true },
     redis: { type: "string" },
     "state-timeout": { type: "string", default: "50ms" },
@@ -72,8 +65,8 @@ ${llmLimitUsage}`,
   async run(values, positionals) {
     const files = [...stringList(values, "file"), ...positionals];
     if (files.length === 0) throw new UsageError("at least one -f POLICY.yaml is required");
-    const listen = parseHostPort("listen", values.listen as string);
-    const admin = parseHostPort("admin", values.admin as string);
+    const listen = addressFlag("listen", values.listen as string, "127.0.0.1");
+    const admin = addressFlag("admin", values.admin as string, "127.0.0.1");
     const upstreams = parseUpstreams(stringList(values, "upstream"));
     const redis = values.redis as string | undefined;
     if (redis !== undefined && !URL.canParse(redis)) throw new UsageError(`--redis: not a URL: '${redis}'`);
@@ -126,7 +119,6 @@ ${llmLimitUsage}`,
             caDir,
             resolve,
             extraCaFiles,
-            documents,
             log,
           });
     let running: Awaited<ReturnType<typeof startLocalProxy>>;

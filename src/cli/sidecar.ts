@@ -1,5 +1,6 @@
 import { llmLimitUsage, parseLlmLimits } from "../codecs/framing.ts";
-import { type Command, stringList, UsageError } from "./args.ts";
+import { ADMIN_PORT, PROXY_PORT } from "../kernel/mesh.ts";
+import { addressFlag, type Command, stringList, UsageError } from "./args.ts";
 import { policySourceOptions, policySourceUsage } from "./policy-source.ts";
 
 const USAGE = `Usage: toolwall sidecar [flags]
@@ -10,10 +11,10 @@ for the app containers, and the policy pipeline for LLM and MCP traffic.
 
 Flags:
 ${policySourceUsage}
-  --listen ADDR        transparent listener (default [::]:15001; "off" for explicit mode only)
+  --listen ADDR        transparent listener (default [::]:${PROXY_PORT}; "off" for explicit mode only)
   --explicit ADDR      explicit proxy for HTTPS_PROXY/HTTP_PROXY clients, e.g. 127.0.0.1:15002 (default off)
   --redis URL          shared state (rate limits, cross-server windows, pins); default $TOOLWALL_REDIS_URL, else memory
-  --admin ADDR         /healthz /readyz /metrics (default 127.0.0.1:15020; "off" to disable)
+  --admin ADDR         /healthz /readyz /metrics (default 127.0.0.1:${ADMIN_PORT}; "off" to disable)
   --ca-dir DIR         where ca.crt and ca-bundle.pem are written (default /var/run/toolwall/ca)
   --extra-ca FILE      extra upstream root certificates, PEM (repeatable)
   --resolve NAME=IP    resolve NAME to IP[,IP…] like curl's --resolve (repeatable)
@@ -40,25 +41,18 @@ export const sidecarCommand: Command = {
     "llm-limit": { type: "string", multiple: true },
   },
   async run(values) {
-    const { defaultPodIdentity, parseHostPort, startSidecar } = await import("../runtime/sidecar.ts");
+    const { defaultPodIdentity, startSidecar } = await import("../runtime/sidecar.ts");
     const { openPolicySource } = await import("./policy-source.ts");
     const identity = defaultPodIdentity();
-    let listen: { host: string; port: number } | undefined;
-    let explicit: { host: string; port: number } | undefined;
-    let admin: { host: string; port: number } | undefined;
-    try {
-      const listenText = (values.listen as string | undefined) ?? "[::]:15001";
-      listen = listenText === "off" ? undefined : parseHostPort(listenText, "::");
-      const explicitText = values.explicit as string | undefined;
-      explicit =
-        explicitText === undefined || explicitText === "off"
-          ? undefined
-          : parseHostPort(explicitText, "127.0.0.1");
-      const adminText = (values.admin as string | undefined) ?? "127.0.0.1:15020";
-      admin = adminText === "off" ? undefined : parseHostPort(adminText, "127.0.0.1");
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const listenText = (values.listen as string | undefined) ?? `[::]:${PROXY_PORT}`;
+    const listen = listenText === "off" ? undefined : addressFlag("listen", listenText, "::");
+    const explicitText = values.explicit as string | undefined;
+    const explicit =
+      explicitText === undefined || explicitText === "off"
+        ? undefined
+        : addressFlag("explicit", explicitText, "127.0.0.1");
+    const adminText = (values.admin as string | undefined) ?? `127.0.0.1:${ADMIN_PORT}`;
+    const admin = adminText === "off" ? undefined : addressFlag("admin", adminText, "127.0.0.1");
     let llm: ReturnType<typeof parseLlmLimits>;
     try {
       llm = parseLlmLimits(stringList(values, "llm-limit"));

@@ -1,5 +1,4 @@
-import { parseHostPort } from "../kernel/host-port.ts";
-import { type Command, requireString, UsageError } from "./args.ts";
+import { addressFlag, type Command, requireString, UsageError } from "./args.ts";
 
 const usage = `Usage: toolwall webhook --tls-cert FILE --tls-key FILE [flags]
 
@@ -38,12 +37,7 @@ export const webhookCommand: Command = {
   async run(values) {
     const { defaultInjectionConfig, parseResources } = await import("../webhook/inject.ts");
     const { startWebhookServer } = await import("../webhook/server.ts");
-    let address: { host: string; port: number };
-    try {
-      address = parseHostPort(values.listen as string, "::");
-    } catch (error) {
-      throw new UsageError(`--listen: ${(error as Error).message}`);
-    }
+    const address = addressFlag("listen", values.listen as string, "::");
     const pullPolicy = values["image-pull-policy"] as string;
     if (!["Always", "IfNotPresent", "Never"].includes(pullPolicy)) {
       throw new UsageError(`--image-pull-policy must be Always, IfNotPresent or Never, got '${pullPolicy}'`);

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
+import { CappedMap } from "../kernel/bounded-map.ts";
 import { tokenReviews } from "./metrics.ts";
 import type { PodInfo } from "./model.ts";
 
 /** The service account and pod a projected token is bound to, as TokenReview reports them. */
-export interface PodIdentity {
+export interface TokenIdentity {
   namespace: string;
   serviceAccount: string;
   podName: string;
@@ -18,7 +19,7 @@ export interface TokenReviewStatus {
   user?: { username?: string; extra?: Record<string, string[]> };
 }
 
-export type AuthResult = { ok: true; identity: PodIdentity } | { ok: false; message: string };
+export type AuthResult = { ok: true; identity: TokenIdentity } | { ok: false; message: string };
 
 const serviceAccountPrefix = "system:serviceaccount:";
 const podNameKey = "authentication.kubernetes.io/pod-name";
@@ -44,7 +45,7 @@ export function identityFromReview(status: TokenReviewStatus, audience: string):
 
 /** Why `identity` may not have the bundle of `pod` in `namespace`; undefined when it may. */
 export function bundleAccessDenied(
-  identity: PodIdentity,
+  identity: TokenIdentity,
   namespace: string,
   podName: string,
   pod: PodInfo | undefined,
@@ -81,7 +82,7 @@ export interface TokenAuthenticatorOptions {
 export class TokenAuthenticator {
   readonly #options: Required<Omit<TokenAuthenticatorOptions, "now">>;
   readonly #now: () => number;
-  readonly #cache = new Map<string, { expires: number; result: AuthResult }>();
+  readonly #cache: CappedMap<string, { expires: number; result: AuthResult }>;
   readonly #inflight = new Map<string, Promise<AuthResult>>();
   readonly #queue: (() => void)[] = [];
   #active = 0;
@@ -95,6 +96,7 @@ export class TokenAuthenticator {
       ...options,
     };
     this.#now = options.now ?? Date.now;
+    this.#cache = new CappedMap(this.#options.maxEntries);
   }
 
   async authenticate(token: string): Promise<AuthResult> {
@@ -109,7 +111,7 @@ export class TokenAuthenticator {
   }
 
   async #review(token: string, key: string): Promise<AuthResult> {
-    const { audience, ttlMs, negativeTtlMs, maxEntries } = this.#options;
+    const { audience, ttlMs, negativeTtlMs } = this.#options;
     let status: TokenReviewStatus;
     if (this.#active >= this.#options.maxConcurrent) {
       await new Promise<void>((resolve) => this.#queue.push(resolve));
@@ -126,8 +128,6 @@ export class TokenAuthenticator {
     }
     const result = identityFromReview(status, audience);
     tokenReviews.inc({ result: result.ok ? "authenticated" : "rejected" });
-    if (this.#cache.size >= maxEntries) this.#cache.delete(this.#cache.keys().next().value!);
-    this.#cache.delete(key);
     this.#cache.set(key, { expires: this.#now() + (result.ok ? ttlMs : negativeTtlMs), result });
     return result;
   }

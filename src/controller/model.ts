@@ -1,10 +1,10 @@
 import {
   type Bundle,
   type BundlePolicy,
-  canonicalJson,
   comparePolicies,
   hashOfCanonicalPolicies,
 } from "../bundle/bundle.ts";
+import { canonicalJson } from "../kernel/json.ts";
 import { checkPolicyObject } from "../policy/load.ts";
 import { selectorMatches } from "../policy/selector.ts";
 import type { Problem } from "../policy/validate.ts";

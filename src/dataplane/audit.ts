@@ -6,7 +6,7 @@ export interface PodIdentity {
   pod: string;
 }
 
-export interface NetworkConnectionEvent {
+export type NetworkConnectionEvent = {
   type: "network_connection";
   timestamp: string;
   namespace: string;
@@ -23,9 +23,7 @@ export interface NetworkConnectionEvent {
   host: string | null;
   destination: string;
   protocol: "tls" | "http" | "unknown";
-}
-
-export type AuditSink = (event: NetworkConnectionEvent) => void;
+};
 
 export function formatDestination(address: string, port: number): string {
   return address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`;

@@ -5,7 +5,9 @@
  */
 import { BlockList, isIP } from "node:net";
 import { builtinProviderHosts } from "../dialects/providers.ts";
+import { splitHostPort } from "../kernel/host-port.ts";
 import { canonicalHost, sameAddress } from "../net/resolver.ts";
+import { mergeByMode } from "../policy/evaluate.ts";
 import { compileGlob, type GlobMatcher, isLiteralGlob } from "../policy/glob.ts";
 import type { PolicyDocument } from "../policy/types.ts";
 
@@ -56,13 +58,14 @@ function hostGlob(glob: string): Pick<HostPattern, "host" | "match"> {
   return { host, match: compileGlob(host) };
 }
 
-/** `host`, `*.host`, `host:8000` (port omitted: any port). */
+/**
+ * `host`, `*.host`, `host:8000`, `[v6]:8000` (port omitted: any port), read by the kernel's
+ * host[:port] reader; what it cannot read (a bare IPv6 address, `fd00::1`) is a host without a port.
+ */
 export function hostPattern(text: string): HostPattern {
-  const match = /^(.*?)(?::(\d{1,5}))?$/.exec(text.trim()) as RegExpExecArray;
-  return {
-    ...hostGlob(match[1] as string),
-    port: match[2] === undefined ? undefined : Number(match[2]),
-  };
+  const trimmed = text.trim();
+  const parts = splitHostPort(trimmed);
+  return { ...hostGlob(parts?.host ?? trimmed), port: parts?.port };
 }
 
 /**
@@ -211,11 +214,12 @@ export class EgressPolicy {
   /** Every applicable policy decides; deny wins (an Audit policy's deny is recorded, not enforced). */
   classify(facts: ConnectionFacts, options: ClassifyOptions = {}): EgressDecision {
     if (this.policies.length === 0) return this.decide(undefined, facts, options);
-    const decisions = this.policies.map((policy) => this.decide(policy, facts, options));
-    const enforcedDeny = decisions.find((d) => d.verdict === "deny" && d.mode === "Enforce");
+    const { enforcedDeny, auditDeny, allowed } = mergeByMode(
+      this.policies,
+      (policy) => this.decide(policy, facts, options),
+      (decision) => decision.verdict === "deny",
+    );
     if (enforcedDeny) return enforcedDeny;
-    const auditDeny = decisions.find((d) => d.verdict === "deny");
-    const allowed = decisions.filter((d) => d.verdict !== "deny");
     const inspect = allowed.find((d) => d.verdict === "inspect");
     if (auditDeny) {
       const fallback = inspect ?? allowed[0] ?? { ...auditDeny, verdict: this.builtInVerdict(facts) };

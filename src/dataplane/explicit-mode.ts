@@ -16,21 +16,13 @@ import { InputError } from "../kernel/errors.ts";
 import { Resolver } from "../net/resolver.ts";
 import type { ProxyServer, RouteHandler } from "../net/server.ts";
 import { Upstream } from "../net/upstream.ts";
-import type { PolicyDocument } from "../policy/types.ts";
-import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { type TrustFiles, writeTrustFiles } from "../tls/trust-files.ts";
-import { EgressPolicy } from "./egress.ts";
-import { ExplicitFrontEnd } from "./explicit.ts";
-import { httpInspectHandler } from "./forward.ts";
-import { TransparentListener } from "./listener.ts";
-import { pipelineRequestHandler } from "./pipeline.ts";
+import { assembleDataPlane } from "./assemble.ts";
 
 export interface ExplicitModeOptions {
   ca: CertificateAuthority;
   resolver: Resolver;
-  /** The loaded policies: their egress sections classify, their providers and servers are inspected. */
-  documents: () => readonly PolicyDocument[];
   /** The MCP dialect's route handler, for declared servers reached through the proxy. */
   mcp?: RouteHandler;
   peekTimeoutMs?: number;
@@ -42,35 +34,12 @@ export interface ExplicitMode {
 }
 
 export function enableExplicitMode(proxy: ProxyServer, options: ExplicitModeOptions): ExplicitMode {
-  const { context } = proxy;
-  let egress: { documents: readonly PolicyDocument[]; policy: EgressPolicy } | undefined;
-  const egressPolicy = () => {
-    const documents = options.documents();
-    if (egress?.documents !== documents) {
-      egress = { documents, policy: new EgressPolicy(documents) };
-    }
-    return egress.policy;
-  };
-  const requests = pipelineRequestHandler({
-    context,
-    policies: options.documents,
-    ...(options.mcp ? { mcp: options.mcp } : {}),
-  });
-  const listener = new TransparentListener({
-    egress: egressPolicy,
+  const { listener, frontEnd } = assembleDataPlane({
+    context: proxy.context,
     ca: options.ca,
     resolver: options.resolver,
-    inspect: httpInspectHandler(requests),
-    audit: (event) => context.audit.emit({ ...event }),
-    identity: { namespace: context.identity.namespace, pod: context.identity.pod },
-    connections,
+    ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.peekTimeoutMs ? { peekTimeoutMs: options.peekTimeoutMs } : {}),
-  });
-  const frontEnd = new ExplicitFrontEnd({
-    listener,
-    resolver: options.resolver,
-    egress: egressPolicy,
-    request: requests,
   });
   proxy.server.on("connect", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     frontEnd.connect(req, socket as Socket, head).catch(() => socket.destroy());
@@ -88,7 +57,6 @@ export interface ExplicitModeSetupOptions {
   caDir: string;
   resolve: string[];
   extraCaFiles: string[];
-  documents: readonly PolicyDocument[];
   log: (message: string) => void;
 }
 
@@ -117,13 +85,11 @@ export async function explicitModeSetup(
   const upstream = new Upstream({
     connect: { ca: [...rootCertificates, ...extraCa], lookup: resolver.lookupFunction() as never },
   });
-  const documents = options.documents;
   return {
     upstream,
     explicit: {
       ca,
       resolver,
-      documents: () => documents,
     },
     trust,
   };

@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isIP, type Socket } from "node:net";
+import { splitHostPort } from "../kernel/host-port.ts";
 import type { OriginalDestination } from "../net/original-dst.ts";
 import type { Resolver } from "../net/resolver.ts";
 import type { EgressDecision, EgressPolicy } from "./egress.ts";
@@ -25,10 +26,10 @@ export interface ExplicitFrontEndOptions {
 
 /** `host:port` of a CONNECT request, `[v6]:port` included; undefined when malformed. */
 export function parseAuthority(authority: string): { host: string; port: number } | undefined {
-  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(authority);
-  const port = Number(match?.[3]);
-  if (!match || port < 1 || port > 65535) return undefined;
-  return { host: (match[1] ?? match[2] ?? "").toLowerCase(), port };
+  const parts = splitHostPort(authority);
+  const name = parts?.host.includes(":") ? /^[0-9a-fA-F:.]+$/ : /^[A-Za-z0-9_.-]+$/;
+  if (!parts?.port || !name.test(parts.host)) return undefined;
+  return { host: parts.host.toLowerCase(), port: parts.port };
 }
 
 export class ExplicitFrontEnd {
@@ -132,10 +133,10 @@ export class ExplicitProxy {
   readonly #host: string;
   readonly #port: number;
 
-  constructor(options: ExplicitFrontEndOptions & { host: string; port: number }) {
+  constructor(options: { frontEnd: ExplicitFrontEnd; host: string; port: number }) {
     this.#host = options.host;
     this.#port = options.port;
-    this.#frontEnd = new ExplicitFrontEnd(options);
+    this.#frontEnd = options.frontEnd;
     this.#server = createServer((request, response) => {
       this.#frontEnd.absoluteForm(request, response).catch(() => response.destroy());
     });

@@ -15,6 +15,7 @@ import {
   type Server as TlsServer,
 } from "node:tls";
 import type { Counter } from "prom-client";
+import { PROXY_PORT } from "../kernel/mesh.ts";
 import { parseClientHello } from "../net/client-hello.ts";
 import { parseHttpHead } from "../net/http-head.ts";
 import {
@@ -22,8 +23,9 @@ import {
   originalDestination as readOriginalDestination,
 } from "../net/original-dst.ts";
 import { canonicalHost, type Resolver, sameAddress } from "../net/resolver.ts";
+import type { AuditSink } from "../telemetry/audit.ts";
 import type { CertificateAuthority, Leaf } from "../tls/ca.ts";
-import { type AuditSink, formatDestination, type NetworkConnectionEvent, type PodIdentity } from "./audit.ts";
+import { formatDestination, type NetworkConnectionEvent, type PodIdentity } from "./audit.ts";
 import type { ConnectionFacts, EgressDecision, EgressPolicy } from "./egress.ts";
 import { writeEgressAnswer } from "./egress-answer.ts";
 
@@ -157,7 +159,7 @@ export class TransparentListener {
   }
 
   listen(): Promise<{ address: string; port: number }> {
-    const { host = "::", port = 15001 } = this.options;
+    const { host = "::", port = PROXY_PORT } = this.options;
     return new Promise((resolve, reject) => {
       this.server.once("error", reject);
       this.server.listen({ host, port, ipv6Only: false }, () => {
@@ -340,7 +342,7 @@ export class TransparentListener {
       protocol: peeked.protocol,
       ...(decision.server ? { server: decision.server } : {}),
     };
-    this.options.audit(event);
+    this.options.audit.emit(event);
     this.options.connections?.inc({ verdict: decision.verdict });
   }
 

@@ -13,9 +13,9 @@ import { openaiChat } from "../dialects/openai-chat/index.ts";
 import { openaiResponses } from "../dialects/openai-responses/index.ts";
 import { builtinProviderHosts } from "../dialects/providers.ts";
 import type { LlmDialect } from "../engine/dialect.ts";
-import type { ProxyContext, RouteHandler } from "../net/server.ts";
+import { type ProxyContext, type RouteHandler, sendToolwallError } from "../net/server.ts";
 import type { PolicyDocument } from "../policy/types.ts";
-import { EgressPolicy, hostPattern, matchesHost } from "./egress.ts";
+import { type EgressPolicy, hostPattern, matchesHost } from "./egress.ts";
 import type { RequestHandler } from "./forward.ts";
 import type { InspectedConnection } from "./listener.ts";
 import { type LlmRouteOptions, llmRoute } from "./llm-route.ts";
@@ -29,29 +29,132 @@ const DIALECTS_BY_NAME: Record<string, readonly LlmDialect[]> = {
 
 export interface PipelineOptions {
   context: ProxyContext;
-  policies: () => readonly PolicyDocument[];
+  /** The routes of the current policy set, compiled once with it (see RouteTable). */
+  routes: () => RouteTable;
+  /** The egress rules of the same policy set (a path outside every declared MCP server is held to them). */
+  egress: () => EgressPolicy;
   /** The MCP dialect's route handler (mounted at /mcp in local mode). */
   mcp?: RouteHandler;
   /** Bounds on LLM responses (`--llm-limit`; defaults: src/codecs/framing.ts). */
   llm?: LlmRouteOptions;
 }
 
-/** The dialects spoken at a host (by name, or by address for a provider declared by address). */
+type HostFacts = Parameters<typeof matchesHost>[1];
+
+interface DeclaredMcpServer {
+  name: string;
+  url: URL;
+  scheme: string;
+  host: ReturnType<typeof hostPattern>;
+  /** serverBase(url), lower case: what `/<rest>` under the server may address. */
+  base: string;
+  /** url.pathname, lower case. */
+  path: string;
+  failClosed: boolean;
+}
+
+/**
+ * Where inspected requests go, compiled once per policy set (beside its EgressPolicy): the LLM
+ * providers with their dialects (built-in first) and the declared MCP servers with their parsed URLs,
+ * host patterns and base paths. A request is then only looked up, never compiled or parsed again.
+ */
+export class RouteTable {
+  readonly #llm: { host: ReturnType<typeof hostPattern>; dialects: readonly LlmDialect[] }[];
+  readonly #mcp: DeclaredMcpServer[];
+
+  constructor(policies: readonly PolicyDocument[]) {
+    this.#llm = [
+      ...builtinProviderHosts.map((provider) => ({
+        host: hostPattern(provider.host),
+        dialects: provider.dialects,
+      })),
+      ...policies.flatMap((policy) =>
+        (policy.spec.llm?.providers ?? []).flatMap((provider) => {
+          const dialects = DIALECTS_BY_NAME[provider.dialect];
+          return dialects ? [{ host: hostPattern(provider.host), dialects }] : [];
+        }),
+      ),
+    ];
+    this.#mcp = policies.flatMap((policy) =>
+      (policy.spec.servers ?? []).flatMap((server) => {
+        if (!server.url || !URL.canParse(server.url)) return [];
+        const url = new URL(server.url);
+        const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+        return [
+          {
+            name: server.name,
+            url,
+            scheme: url.protocol,
+            host: hostPattern(`${url.hostname}:${port}`),
+            base: serverBase(url).toLowerCase(),
+            path: url.pathname.toLowerCase(),
+            failClosed: policy.spec.failClosed === true,
+          },
+        ];
+      }),
+    );
+  }
+
+  /** The dialects spoken at a host (by name, or by address for a provider declared by address). */
+  llmDialects(facts: HostFacts): readonly LlmDialect[] | undefined {
+    return this.#llm.find((provider) => matchesHost([provider.host], facts))?.dialects;
+  }
+
+  /**
+   * The declared MCP server a request on an inspected connection is for: among every server declared
+   * on the connection's origin (scheme, port, and host compared in canonical spelling or by address),
+   * the one with the longest base path holding the normalised request path, compared without case so
+   * that no spelling the origin may accept escapes judgement. Undefined when no server is declared on
+   * the origin. Throws McpRouteError for paths that cannot be read one way only, or that two servers
+   * could own.
+   */
+  mcp(tls: boolean, facts: HostFacts, pathname: string): McpRouting | undefined {
+    const scheme = tls ? "https:" : "http:";
+    const onOrigin = this.#mcp.filter(
+      (server) => server.scheme === scheme && matchesHost([server.host], facts),
+    );
+    if (onOrigin.length === 0) return undefined;
+    const failClosed = onOrigin.some((server) => server.failClosed);
+    const path = normalisePath(pathname).toLowerCase();
+    let best: { server: DeclaredMcpServer; exact: boolean }[] = [];
+    for (const server of onOrigin) {
+      const exact = path === server.path;
+      if (!exact && !path.startsWith(server.base)) continue;
+      const current = best[0];
+      const longer = !current || server.base.length > current.server.base.length || (exact && !current.exact);
+      if (longer) best = [{ server, exact }];
+      else if (
+        server.base.length === current.server.base.length &&
+        exact === current.exact &&
+        current.server.name !== server.name
+      )
+        best.push({ server, exact });
+    }
+    const owner = best[0];
+    if (!owner) return { kind: "outside", failClosed, servers: onOrigin.map((s) => s.name) };
+    if (best.length > 1) {
+      throw new McpRouteError(
+        403,
+        `path ${pathname} could belong to MCP servers ${best.map((s) => `'${s.server.name}'`).join(" and ")}; refused`,
+      );
+    }
+    const name = `/${encodeURIComponent(owner.server.name)}`;
+    return {
+      kind: "server",
+      server: owner.server.name,
+      path: owner.exact ? name : `${name}/${normalisePath(pathname).slice(owner.server.base.length)}`,
+    };
+  }
+}
+
+/** RouteTable.llmDialects over documents (tests; the pipeline keeps its table compiled). */
 export function llmDialectsFor(
   policies: readonly PolicyDocument[],
   name: string,
   port: number,
   address = "",
 ): readonly LlmDialect[] | undefined {
-  const facts = { name, port, address };
-  for (const provider of builtinProviderHosts)
-    if (matchesHost([hostPattern(provider.host)], facts)) return provider.dialects;
-  for (const policy of policies) {
-    for (const provider of policy.spec.llm?.providers ?? []) {
-      if (matchesHost([hostPattern(provider.host)], facts)) return DIALECTS_BY_NAME[provider.dialect];
-    }
-  }
-  return undefined;
+  return new RouteTable(policies).llmDialects({ name, port, address });
 }
 
 /** Where a request to an origin with declared MCP servers goes. */
@@ -61,14 +164,7 @@ export type McpRouting =
   /** The path is under no declared server's base; `failClosed` when an applicable policy says so. */
   | { kind: "outside"; failClosed: boolean; servers: string[] };
 
-/**
- * The declared MCP server a request on an inspected connection is for: among every server declared
- * on the connection's origin (scheme, port, and host compared in canonical spelling or by address),
- * the one with the longest base path holding the normalised request path, compared without case so
- * that no spelling the origin may accept escapes judgement. Undefined when no server is declared on
- * the origin. Throws McpRouteError for paths that cannot be read one way only, or that two servers
- * could own.
- */
+/** RouteTable.mcp over documents (tests; the pipeline keeps its table compiled). */
 export function mcpRouting(
   policies: readonly PolicyDocument[],
   connection: Pick<InspectedConnection, "serverName" | "port" | "tls"> & {
@@ -76,72 +172,20 @@ export function mcpRouting(
   },
   pathname: string,
 ): McpRouting | undefined {
-  const scheme = connection.tls ? "https:" : "http:";
-  const facts = {
-    name: connection.serverName,
-    port: connection.port,
-    address: connection.originalDestination?.address ?? "",
-  };
-  const onOrigin: { name: string; url: URL }[] = [];
-  let failClosed = false;
-  for (const policy of policies) {
-    for (const server of policy.spec.servers ?? []) {
-      if (!server.url) continue;
-      const url = new URL(server.url);
-      const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
-      if (url.protocol !== scheme || !matchesHost([hostPattern(`${url.hostname}:${port}`)], facts)) continue;
-      onOrigin.push({ name: server.name, url });
-      failClosed ||= policy.spec.failClosed === true;
-    }
-  }
-  if (onOrigin.length === 0) return undefined;
-  const path = normalisePath(pathname).toLowerCase();
-  let best: { name: string; url: URL; base: string; exact: boolean }[] = [];
-  for (const server of onOrigin) {
-    const base = serverBase(server.url).toLowerCase();
-    const exact = path === server.url.pathname.toLowerCase();
-    if (!exact && !path.startsWith(base)) continue;
-    const current = best[0];
-    const longer = !current || base.length > current.base.length || (exact && !current.exact);
-    if (longer) best = [{ ...server, base, exact }];
-    else if (base.length === current.base.length && exact === current.exact && current.name !== server.name)
-      best.push({ ...server, base, exact });
-  }
-  const owner = best[0];
-  if (!owner) return { kind: "outside", failClosed, servers: onOrigin.map((s) => s.name) };
-  if (best.length > 1) {
-    throw new McpRouteError(
-      403,
-      `path ${pathname} could belong to MCP servers ${best.map((s) => `'${s.name}'`).join(" and ")}; refused`,
-    );
-  }
-  const name = `/${encodeURIComponent(owner.name)}`;
-  return {
-    kind: "server",
-    server: owner.name,
-    path: owner.exact ? name : `${name}/${normalisePath(pathname).slice(owner.base.length)}`,
-  };
-}
-
-/** A JSON error answer, as the proxy core gives one. */
-function refuse(res: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ error: { type: "toolwall_error", message } });
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-  res.end(body);
+  return new RouteTable(policies).mcp(
+    connection.tls,
+    {
+      name: connection.serverName,
+      port: connection.port,
+      address: connection.originalDestination?.address ?? "",
+    },
+    pathname,
+  );
 }
 
 /** One request of an inspected connection (or an explicit proxy's absolute-form request) into the pipeline. */
 export function pipelineRequestHandler(options: PipelineOptions): RequestHandler {
   const llmRoutes = new Map<string, RouteHandler>();
-  /** Compiled egress rules per policy list; only requests outside every declared MCP server need them. */
-  const egressFor = new WeakMap<readonly PolicyDocument[], EgressPolicy>();
-  const egressOf = (policies: readonly PolicyDocument[]) => {
-    const known = egressFor.get(policies);
-    if (known) return known;
-    const egress = new EgressPolicy(policies);
-    egressFor.set(policies, egress);
-    return egress;
-  };
   return async (request, response, connection) => {
     const req = request as IncomingMessage;
     const res = response as ServerResponse;
@@ -162,22 +206,22 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
     res.on("close", () => {
       if (!res.writableFinished) abort.abort(new Error("client disconnected"));
     });
-    const policies = options.policies();
-    const dialects = llmDialectsFor(
-      policies,
-      connection.serverName,
-      connection.port,
-      connection.originalDestination.address,
-    );
+    const routes = options.routes();
+    const facts = {
+      name: connection.serverName,
+      port: connection.port,
+      address: connection.originalDestination.address,
+    };
+    const dialects = routes.llmDialects(facts);
     let mcp: McpRouting | undefined;
     try {
-      mcp = dialects ? undefined : mcpRouting(policies, connection, pathname);
+      mcp = dialects ? undefined : routes.mcp(connection.tls, facts, pathname);
     } catch (error) {
       if (!(error instanceof McpRouteError)) throw error;
-      return refuse(res, error.status, error.message);
+      return sendToolwallError(res, error.status, error.message);
     }
     if (mcp?.kind === "outside" && mcp.failClosed) {
-      return refuse(
+      return sendToolwallError(
         res,
         403,
         `${pathname} is outside every MCP server declared on ${origin} (${mcp.servers.join(", ")}); refused (failClosed)`,
@@ -186,7 +230,7 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
     if (mcp?.kind === "outside") {
       // The connection was let in because MCP servers are declared on the origin; a path none of
       // them owns is another destination, held to the egress rules as if nothing were declared.
-      const decision = egressOf(policies).classify(
+      const decision = options.egress().classify(
         {
           name: connection.serverName,
           port: connection.port,
@@ -216,7 +260,7 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
         options.context.log(
           `toolwall sidecar: ${req.method} ${origin}${pathname}: outside every declared MCP server, denied by ${decision.rule}`,
         );
-        return refuse(
+        return sendToolwallError(
           res,
           403,
           `${pathname} is outside every MCP server declared on ${origin} (${mcp.servers.join(", ")}) and the egress rules deny it: ${decision.reason} (${decision.rule})`,
@@ -229,7 +273,8 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
       handler = llmRoutes.get(origin) ?? llmRoute(new URL(origin), dialects, options.llm);
       llmRoutes.set(origin, handler);
     } else if (mcp?.kind === "server") {
-      if (!options.mcp) return refuse(res, 403, `MCP server '${mcp.server}' cannot be judged here; refused`);
+      if (!options.mcp)
+        return sendToolwallError(res, 403, `MCP server '${mcp.server}' cannot be judged here; refused`);
       handler = options.mcp;
       path = mcp.path;
     } else {
@@ -252,7 +297,7 @@ export function pipelineRequestHandler(options: PipelineOptions): RequestHandler
       if (res.headersSent) {
         res.destroy();
       } else {
-        refuse(res, 502, `upstream failed: ${(error as Error).message}`);
+        sendToolwallError(res, 502, `upstream failed: ${(error as Error).message}`);
       }
     }
   };

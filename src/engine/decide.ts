@@ -1,6 +1,5 @@
 import type { PolicySet, ResolvedCall } from "../policy/evaluate.ts";
 import { resolveCall } from "../policy/evaluate.ts";
-import { declaredServers } from "../policy/servers.ts";
 import type { CallFacts, Decision, ToolRegistry } from "../policy/types.ts";
 import { isBlocked } from "../policy/types.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
@@ -82,8 +81,6 @@ function severity(decision: Decision): number {
   return isBlocked(decision) ? 2 : 1;
 }
 
-const declaredByPolicySet = new WeakMap<PolicySet, readonly string[]>();
-
 /**
  * The declared MCP servers that could own a bare tool name: those whose complete listing the
  * registry does not know (a server that listed its tools without this name does not own it). A
@@ -95,12 +92,10 @@ async function possibleOwners(
   policies: PolicySet,
   name: string,
 ): Promise<string[]> {
-  let declared = declaredByPolicySet.get(policies);
-  if (!declared) {
-    declared = [...declaredServers(policies).values()].map((server) => server.name);
-    declaredByPolicySet.set(policies, declared);
-  }
-  const unlisted = () => declared.filter((server) => !registry.listed?.(server));
+  const unlisted = () =>
+    [...policies.servers.values()]
+      .map((server) => server.name)
+      .filter((server) => !registry.listed?.(server));
   if (unlisted().length === 0) return [];
   await registry.refresh?.();
   return registry.serverOf(name) === undefined ? unlisted() : [];

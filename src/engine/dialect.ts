@@ -1,13 +1,10 @@
+import type { ToolDefinition } from "../inspect/types.ts";
 import type { Preview } from "../policy/rules.ts";
 import type { Severity } from "../policy/types.ts";
 import type { Decided } from "./decide.ts";
 
-/** A tool definition offered to a model in an LLM request (or listed by an MCP server). */
-export interface ToolDefinition {
-  name: string;
-  description?: string;
-  inputSchema?: unknown;
-}
+/** A tool definition offered to a model in an LLM request (or listed by an MCP server): inspect's one shape. */
+export type { ToolDefinition };
 
 /** A provider-side MCP connector found in a request (Responses `type: mcp`, Anthropic `mcp_servers`). */
 export interface HostedConnector {

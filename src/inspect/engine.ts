@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { CappedMap } from "../kernel/bounded-map.ts";
 import { weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, normalize, withContext } from "./normalize.ts";
@@ -186,7 +187,7 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     customs,
     literalOwners,
     literals,
-    cache: new Map(),
+    cache: new CappedMap(CACHE_LIMIT),
     strings: [new Map(), new Map(), new Map(), new Map()],
   };
   warmUpCustoms(compiled.customs);
@@ -357,7 +358,8 @@ function lowerSameLength(text: string): string {
 }
 
 function raise(severity: Severity): Severity {
-  return SEVERITIES[Math.min(severityRank(severity) + 1, SEVERITIES.length - 1)]!;
+  // severityRank is 1-based: the rank of a severity is the index of the next one up.
+  return SEVERITIES[Math.min(severityRank[severity], SEVERITIES.length - 1)]!;
 }
 
 function firstMatch(pattern: CompiledPattern, lower: string): [number, number] | undefined {
@@ -550,7 +552,7 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
   });
   for (const finding of weighIntent(tool, findings))
     if (compiled.detectors.has(finding.category as DetectorName)) findings.push(finding);
-  return dedupe(findings).sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
+  return dedupe(findings).sort((a, b) => severityRank[b.severity] - severityRank[a.severity]);
 }
 
 function dedupe(findings: Finding[]): Finding[] {
@@ -586,7 +588,6 @@ function remember(
     entries.push({ tokens, result });
     return;
   }
-  if (compiled.cache.size >= CACHE_LIMIT) compiled.cache.delete(compiled.cache.keys().next().value!);
   compiled.cache.set(key, [{ tokens, result }]);
 }
 
@@ -613,7 +614,7 @@ export function inspectTool(
 
 function resultOf(compiled: CompiledInspection, hash: string, findings: Finding[]): InspectionResult {
   const maxSeverity = findings[0]?.severity;
-  const flagged = maxSeverity !== undefined && severityRank(maxSeverity) >= severityRank(compiled.threshold);
+  const flagged = maxSeverity !== undefined && severityRank[maxSeverity] >= severityRank[compiled.threshold];
   return Object.freeze({
     hash,
     findings,
@@ -639,7 +640,7 @@ export function withFindings(
     : [];
   if (kept.length === 0) return result;
   const findings = [...result.findings, ...kept].sort(
-    (a, b) => severityRank(b.severity) - severityRank(a.severity),
+    (a, b) => severityRank[b.severity] - severityRank[a.severity],
   );
   return resultOf(compiled, result.hash, findings);
 }
@@ -655,5 +656,5 @@ export function inspectTools(
 
 /** Findings at or above a severity (for `toolwall scan --threshold`). */
 export function findingsAtOrAbove(findings: readonly Finding[], threshold: Severity): Finding[] {
-  return findings.filter((f) => severityRank(f.severity) >= severityRank(threshold));
+  return findings.filter((f) => severityRank[f.severity] >= severityRank[threshold]);
 }

@@ -47,7 +47,7 @@ function describe(finding: Finding): string {
  * `action` is block when policy says Block (and mode is not Audit, which the caller decides).
  */
 export function detectionEvent(context: ToolEventContext, result: InspectionResult, threshold: Severity) {
-  const reported = result.findings.filter((f) => severityRank(f.severity) >= severityRank(threshold));
+  const reported = result.findings.filter((f) => severityRank[f.severity] >= severityRank[threshold]);
   const top = reported[0];
   if (!top || result.action === "none") return undefined;
   return {
@@ -102,7 +102,7 @@ export interface CounterLike {
 export function countDetections(counter: CounterLike, result: InspectionResult, threshold: Severity): void {
   if (result.action === "none") return;
   for (const finding of result.findings) {
-    if (severityRank(finding.severity) < severityRank(threshold)) continue;
+    if (severityRank[finding.severity] < severityRank[threshold]) continue;
     counter.inc({ category: finding.category, severity: finding.severity, action: result.action });
   }
 }

@@ -1,4 +1,6 @@
 // Public API of tool-definition inspection and pinning (used by the MCP and LLM dialects and scan).
+
+export { canonicalJson } from "../kernel/json.ts";
 export {
   type CompiledInspection,
   compileInspection,
@@ -42,7 +44,6 @@ export {
 export { confusableKey, nameWords } from "./names.ts";
 export { normalize } from "./normalize.ts";
 export {
-  canonicalJson,
   diffToolDefinitions,
   type FieldChange,
   PINNED_FIELDS,

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
+import { CappedMap } from "../kernel/bounded-map.ts";
+import { canonicalJson } from "../kernel/json.ts";
 import type { MCPPolicySpec } from "../policy/types.ts";
-import { canonicalJson, pinnedView } from "./pinning.ts";
+import { pinnedView } from "./pinning.ts";
 import {
   type Category,
   DETECTORS,
@@ -309,7 +311,7 @@ export function verdictFinding(verdict: JudgeVerdict, model: string): Finding {
     rule: "judge.model-verdict",
     category: verdict.category,
     // A model may call anything Low; a malicious verdict is at least High so the policy acts on it.
-    severity: severityRank(verdict.severity) < severityRank("High") ? "High" : verdict.severity,
+    severity: severityRank[verdict.severity] < severityRank["High"] ? "High" : verdict.severity,
     field: "",
     match: `${model}: ${verdict.reason || "judged malicious"}`,
   };
@@ -372,7 +374,7 @@ export class ModelJudge {
   readonly #now: () => number;
   readonly #observer: JudgeObserver;
   readonly #owner: string;
-  readonly #local = new Map<string, JudgeVerdict>();
+  readonly #local = new CappedMap<string, JudgeVerdict>(MAX_LOCAL_VERDICTS);
   readonly #inflight = new Map<string, Promise<JudgeOutcome>>();
   /** Start times of model calls in the last minute (the budget). */
   #calls: number[] = [];
@@ -411,7 +413,7 @@ export class ModelJudge {
   wants(findings: readonly Finding[], flagged: boolean): boolean {
     if (flagged) return false;
     const floor = this.settings.minSeverity;
-    return floor === undefined || findings.some((f) => severityRank(f.severity) >= severityRank(floor));
+    return floor === undefined || findings.some((f) => severityRank[f.severity] >= severityRank[floor]);
   }
 
   /**
@@ -497,7 +499,6 @@ export class ModelJudge {
   }
 
   #remember(hash: string, verdict: JudgeVerdict, source: "store" | "model"): JudgeOutcome {
-    if (this.#local.size >= MAX_LOCAL_VERDICTS) this.#local.delete(this.#local.keys().next().value!);
     this.#local.set(hash, verdict);
     return { state: "verdict", verdict, source };
   }

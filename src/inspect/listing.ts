@@ -1,9 +1,9 @@
 import { RE2JS } from "re2js";
+import { canonicalJson } from "../kernel/json.ts";
 import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } from "./engine.ts";
 import { firstSentence } from "./intent.ts";
 import { confusableKey, nameWords, singular } from "./names.ts";
 import { withContext } from "./normalize.ts";
-import { canonicalJson } from "./pinning.ts";
 import type { Finding, InspectionConfig, InspectionResult, ToolDefinition } from "./types.ts";
 
 /**

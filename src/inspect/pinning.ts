@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { canonicalJson, canonicalJsonOf } from "../kernel/json.ts";
 import type { ToolDefinition } from "./types.ts";
 
 /** The fields a pin covers: hashing the description alone would miss schema changes. */
@@ -11,63 +12,6 @@ export const PINNED_FIELDS = [
   "annotations",
 ] as const;
 export type PinnedField = (typeof PINNED_FIELDS)[number];
-
-/** JSON with object keys sorted at every level; `undefined` members are dropped as JSON.stringify does. */
-export function canonicalJson(value: unknown): string {
-  const sorted = sortedCopy(value);
-  // Integer-like keys are enumerated numerically by JavaScript whatever their insertion order, so
-  // an object with such keys cannot carry the sorted order into JSON.stringify.
-  return sorted === undefined ? slowCanonicalJson(value) : (JSON.stringify(sorted) ?? "null");
-}
-
-function isIndexLike(key: string): boolean {
-  const first = key.charCodeAt(0);
-  return first >= 0x30 && first <= 0x39 && String(Number(key) >>> 0) === key;
-}
-
-/** A copy with keys inserted in sorted order; undefined when an object has an index-like or `__proto__` key. */
-function sortedCopy(value: unknown): unknown {
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) {
-    const out: unknown[] = new Array(value.length);
-    for (let i = 0; i < value.length; i++) {
-      const item = sortedCopy(value[i]);
-      if (item === undefined && value[i] !== undefined) return undefined;
-      out[i] = item;
-    }
-    return out;
-  }
-  const keys = Object.keys(value);
-  // Assigning a "__proto__" key would set the copy's prototype instead of adding a member (and
-  // a null-prototype copy is a slow dictionary object): such values take the slow path.
-  for (let i = 0; i < keys.length; i++)
-    if (isIndexLike(keys[i]!) || keys[i] === "__proto__") return undefined;
-  keys.sort();
-  const out: Record<string, unknown> = {};
-  for (const key of keys) {
-    const member = (value as Record<string, unknown>)[key];
-    if (member === undefined || typeof member === "function") continue;
-    const copy = sortedCopy(member);
-    if (copy === undefined) return undefined;
-    out[key] = copy;
-  }
-  return out;
-}
-
-function slowCanonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") {
-    const text = JSON.stringify(value);
-    return text === undefined ? "null" : text;
-  }
-  if (Array.isArray(value)) return `[${value.map((item) => slowCanonicalJson(item)).join(",")}]`;
-  const parts: string[] = [];
-  for (const key of Object.keys(value).sort()) {
-    const member = (value as Record<string, unknown>)[key];
-    if (member === undefined || typeof member === "function") continue;
-    parts.push(`${JSON.stringify(key)}:${slowCanonicalJson(member)}`);
-  }
-  return `{${parts.join(",")}}`;
-}
 
 /** The pinned part of a definition: other members (`_meta`, `icons`, …) never change the hash. */
 export function pinnedView(tool: ToolDefinition): Record<string, unknown> {
@@ -88,10 +32,8 @@ export function toolHash(tool: ToolDefinition): string {
  * or `__proto__` keys (its canonical JSON is built by hand; rare, and never worth the risk).
  */
 export function hashForCache(tool: ToolDefinition): { hash: string; cacheable: boolean } {
-  const view = pinnedView(tool);
-  const sorted = sortedCopy(view);
-  const canonical = sorted === undefined ? slowCanonicalJson(view) : JSON.stringify(sorted);
-  return { hash: createHash("sha256").update(canonical).digest("hex"), cacheable: sorted !== undefined };
+  const { text, viaCopy } = canonicalJsonOf(pinnedView(tool));
+  return { hash: createHash("sha256").update(text).digest("hex"), cacheable: viaCopy };
 }
 
 const OBJECT_START = Symbol("object");

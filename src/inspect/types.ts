@@ -1,4 +1,4 @@
-import type { MCPPolicySpec } from "../policy/types.ts";
+import type { MCPPolicySpec, Severity } from "../policy/types.ts";
 
 type CrdInspection = MCPPolicySpec["inspection"];
 
@@ -15,12 +15,7 @@ export type DetectorName = (typeof DETECTORS)[number];
 /** A finding's category: a detector family, or Custom for `spec.inspection.customPatterns`. */
 export type Category = DetectorName | "Custom";
 
-export const SEVERITIES = ["Low", "Medium", "High", "Critical"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-export function severityRank(severity: Severity): number {
-  return SEVERITIES.indexOf(severity);
-}
+export { SEVERITIES, type Severity, severityRank } from "../policy/types.ts";
 
 /** A tool definition as MCP `tools/list` returns it; LLM `tools[]` entries are mapped onto it. */
 export interface ToolDefinition {

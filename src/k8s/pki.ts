@@ -22,7 +22,8 @@ export interface KeyPairPem {
   keyPem: string;
 }
 
-export interface CertificateAuthority extends KeyPairPem {
+/** The webhook's and controller's serving CA as keys and PEM (the sidecar's per-pod CA is tls/ca.ts). */
+export interface CaKeyPair extends KeyPairPem {
   keys: CryptoKeyPair;
   cert: x509.X509Certificate;
 }
@@ -67,7 +68,7 @@ export async function createCertificateAuthority(
   commonName: string,
   validDays: number,
   now = new Date(),
-): Promise<CertificateAuthority> {
+): Promise<CaKeyPair> {
   const keys = await generateKeys();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     name: distinguishedName(commonName),
@@ -84,7 +85,7 @@ export async function createCertificateAuthority(
   return { keys, cert, certPem: cert.toString("pem"), keyPem: await privateKeyPem(keys.privateKey!) };
 }
 
-export async function loadCertificateAuthority(pair: KeyPairPem): Promise<CertificateAuthority> {
+export async function loadCertificateAuthority(pair: KeyPairPem): Promise<CaKeyPair> {
   const cert = new x509.X509Certificate(pair.certPem);
   const der = Buffer.from(pair.keyPem.replace(/-----[^-]+-----|\s/g, ""), "base64");
   const privateKey = await webcrypto.subtle.importKey("pkcs8", der, algorithm, true, ["sign"]);
@@ -92,7 +93,7 @@ export async function loadCertificateAuthority(pair: KeyPairPem): Promise<Certif
   return { cert, keys: { privateKey, publicKey }, certPem: pair.certPem, keyPem: pair.keyPem };
 }
 
-export async function issueCertificate(ca: CertificateAuthority, options: LeafOptions): Promise<KeyPairPem> {
+export async function issueCertificate(ca: CaKeyPair, options: LeafOptions): Promise<KeyPairPem> {
   const keys = await generateKeys();
   const now = options.now ?? new Date();
   const usages = {

@@ -47,3 +47,26 @@ export class BoundedMap<K, V> {
     for (const [key, entry] of this.#entries) if (entry.expiresAt > now) yield [key, entry.value];
   }
 }
+
+/**
+ * A Map that holds at most `maxEntries`: `set` makes the key the newest and drops the oldest beyond
+ * the cap. For caches and session tables without expiry (BoundedMap adds expiry and recency on
+ * `get`); everything else is a Map's. Use it instead of a hand-written "delete the first key when full".
+ */
+export class CappedMap<K, V> extends Map<K, V> {
+  readonly maxEntries: number;
+
+  constructor(maxEntries: number) {
+    super();
+    if (!Number.isInteger(maxEntries) || maxEntries < 1)
+      throw new Error(`maxEntries must be ≥ 1, got ${maxEntries}`);
+    this.maxEntries = maxEntries;
+  }
+
+  override set(key: K, value: V): this {
+    super.delete(key);
+    super.set(key, value);
+    while (this.size > this.maxEntries) super.delete(this.keys().next().value as K);
+    return this;
+  }
+}

@@ -1,4 +1,5 @@
 /** Reads the Host of a plain HTTP/1.x request from its first bytes, without consuming them. */
+import { splitHostPort } from "../kernel/host-port.ts";
 
 export type HttpHeadResult =
   | { kind: "need-more" }
@@ -41,7 +42,6 @@ export function parseHttpHead(buffer: Uint8Array): HttpHeadResult {
 
 /** `Example.com:8080` → `example.com`, `[::1]:80` → `::1`. */
 export function hostName(hostHeader: string): string {
-  if (hostHeader.startsWith("[")) return hostHeader.slice(1, hostHeader.indexOf("]")).toLowerCase();
-  const colon = hostHeader.lastIndexOf(":");
-  return (colon < 0 ? hostHeader : hostHeader.slice(0, colon)).toLowerCase().replace(/\.$/, "");
+  const host = splitHostPort(hostHeader)?.host ?? hostHeader;
+  return host.toLowerCase().replace(/\.$/, "");
 }

@@ -2,8 +2,10 @@
  * Toolwall's own name resolution: `--resolve NAME=IP` overrides (like curl's, for tests and
  * air-gapped hosts), otherwise the system resolver with every address of both families.
  */
+
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import { CappedMap } from "../kernel/bounded-map.ts";
 
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX = 10_000;
@@ -11,7 +13,7 @@ const CACHE_MAX = 10_000;
 export class Resolver {
   private readonly overrides = new Map<string, string[]>();
   /** getaddrinfo gives no TTL: answers are kept briefly so every tunnel does not wait on DNS. */
-  private readonly cache = new Map<string, { addresses: string[]; expires: number }>();
+  private readonly cache = new CappedMap<string, { addresses: string[]; expires: number }>(CACHE_MAX);
   private readonly now: () => number;
 
   /** Entries `NAME=IP[,IP…]`; a name may be given several times. */
@@ -40,8 +42,6 @@ export class Resolver {
     if (cached && cached.expires > this.now()) return cached.addresses;
     const results = await lookup(key, { all: true, verbatim: true });
     const addresses = results.map((r) => r.address);
-    this.cache.delete(key);
-    if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(key, { addresses, expires: this.now() + CACHE_TTL_MS });
     return addresses;
   }

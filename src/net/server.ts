@@ -103,7 +103,12 @@ export interface RouteContext {
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, route: RouteContext) => Promise<void>;
 
-function sendError(res: ServerResponse, status: number, message: string): void {
+/**
+ * The one writer of Toolwall's own JSON error answer (`{"error":{"type":"toolwall_error",…}}`): the
+ * local proxy's routes, the data plane's pipeline and the MCP route all answer through it. After the
+ * head is sent, no answer can be written: the response is cut.
+ */
+export function sendToolwallError(res: ServerResponse, status: number, message: string): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -172,7 +177,7 @@ export class ProxyServer {
     if (this.#absoluteForm && !url.startsWith("/")) {
       this.#open.add(res);
       res.on("close", () => this.#open.delete(res));
-      await this.#absoluteForm(req, res).catch((error: Error) => sendError(res, 502, error.message));
+      await this.#absoluteForm(req, res).catch((error: Error) => sendToolwallError(res, 502, error.message));
       return;
     }
     const queryAt = url.indexOf("?");
@@ -182,7 +187,11 @@ export class ProxyServer {
       (r) => pathname === r.prefix || (pathname.startsWith(r.prefix) && pathname[r.prefix.length] === "/"),
     );
     if (!route) {
-      sendError(res, 404, `no route for ${pathname}; use /anthropic, /openai, /gemini or a mounted prefix`);
+      sendToolwallError(
+        res,
+        404,
+        `no route for ${pathname}; use /anthropic, /openai, /gemini or a mounted prefix`,
+      );
       return;
     }
     if (this.#draining) res.setHeader("connection", "close");
@@ -204,7 +213,7 @@ export class ProxyServer {
     } catch (error) {
       if (abort.signal.aborted) return;
       this.context.log(`toolwall proxy: ${req.method} ${route.prefix}: ${(error as Error).message}`);
-      sendError(res, 502, `toolwall: upstream failed: ${(error as Error).message}`);
+      sendToolwallError(res, 502, `toolwall: upstream failed: ${(error as Error).message}`);
     }
   }
 }

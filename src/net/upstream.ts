@@ -13,7 +13,10 @@ import {
 import { Agent, type Dispatcher } from "undici";
 import { ResponseRefused } from "../engine/refusal.ts";
 
-/** Headers that describe one hop, never forwarded (RFC 9110 §7.6.1), plus `host`, set per upstream. */
+/**
+ * Headers that describe one hop, never forwarded (RFC 9110 §7.6.1; `http2-settings`, RFC 7540 §3.2.1),
+ * plus `host`, set per upstream. The one list: every relay filters headers through the two functions below.
+ */
 const hopByHop = new Set([
   "connection",
   "keep-alive",
@@ -24,6 +27,7 @@ const hopByHop = new Set([
   "trailer",
   "transfer-encoding",
   "upgrade",
+  "http2-settings",
   "host",
 ]);
 
@@ -38,6 +42,11 @@ function connectionTokens(headers: IncomingHttpHeaders | Record<string, unknown>
   );
 }
 
+/** Neither hop-by-hop, nor named by `Connection`, nor an HTTP/2 pseudo-header (`:path`…). */
+function endToEnd(name: string, named: ReadonlySet<string>): boolean {
+  return !hopByHop.has(name) && !named.has(name) && !name.startsWith(":");
+}
+
 /** The end-to-end headers of a request, as undici takes them (API keys included; they are never logged). */
 export function forwardableRequestHeaders(
   headers: IncomingHttpHeaders,
@@ -46,7 +55,7 @@ export function forwardableRequestHeaders(
   const named = connectionTokens(headers);
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || hopByHop.has(name) || named.has(name) || drop.includes(name)) continue;
+    if (value === undefined || !endToEnd(name, named) || drop.includes(name)) continue;
     out[name] = value;
   }
   return out;
@@ -60,7 +69,7 @@ export function forwardableResponseHeaders(
   const named = connectionTokens(headers);
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || hopByHop.has(name) || named.has(name) || drop.includes(name)) continue;
+    if (value === undefined || !endToEnd(name, named) || drop.includes(name)) continue;
     out[name] = value;
   }
   return out;
@@ -97,6 +106,8 @@ export interface UpstreamRequest {
   headers: Record<string, string | string[]>;
   body?: Buffer | NodeJS.ReadableStream | null;
   signal: AbortSignal;
+  /** Overrides the agent's body timeout (0: none, for streams that may stay quiet for long). */
+  bodyTimeout?: number;
 }
 
 /**
@@ -124,6 +135,7 @@ export class Upstream {
       headers: request.headers,
       body: (request.body ?? null) as Dispatcher.DispatchOptions["body"],
       signal: request.signal,
+      ...(request.bodyTimeout !== undefined ? { bodyTimeout: request.bodyTimeout } : {}),
     });
   }
 

@@ -1,6 +1,7 @@
 import { type CompiledPolicy, compilePolicy } from "./compile.ts";
 import type { Preview, RuleMatch } from "./rules.ts";
 import { selectorMatches } from "./selector.ts";
+import { type DeclaredServer, declaredServers } from "./servers.ts";
 import {
   type CallFacts,
   type Decision,
@@ -115,6 +116,27 @@ function previewInPolicy(policy: CompiledPolicy, server: string | undefined, too
 }
 
 /**
+ * The one Enforce/Audit merge, for tool, resource and prompt decisions and for egress verdicts: the
+ * first deny of an enforcing policy wins (the rest are not evaluated); otherwise an Audit-mode deny
+ * is reported (recorded, not enforced) beside what the others allow.
+ */
+export function mergeByMode<P, D extends { mode: "Enforce" | "Audit" }>(
+  policies: readonly P[],
+  decide: (policy: P) => D,
+  denies: (decision: D) => boolean,
+): { enforcedDeny?: D; auditDeny?: D; allowed: D[] } {
+  let auditDeny: D | undefined;
+  const allowed: D[] = [];
+  for (const policy of policies) {
+    const decision = decide(policy);
+    if (!denies(decision)) allowed.push(decision);
+    else if (decision.mode === "Enforce") return { enforcedDeny: decision, allowed };
+    else auditDeny ??= decision;
+  }
+  return auditDeny ? { auditDeny, allowed } : { allowed };
+}
+
+/**
  * The policies that apply to one pod, compiled. Deny wins across policies; an Audit-mode policy's
  * deny is reported (mode Audit) but only when no enforcing policy denies.
  */
@@ -122,6 +144,7 @@ export class PolicySet {
   readonly policies: readonly CompiledPolicy[];
   readonly #byId: Map<string, CompiledPolicy>;
   #stripping: PolicySet | undefined;
+  #servers: ReadonlyMap<string, DeclaredServer> | undefined;
 
   constructor(policies: readonly CompiledPolicy[]) {
     this.policies = [...policies].sort((a, b) => a.id.localeCompare(b.id));
@@ -141,6 +164,12 @@ export class PolicySet {
     );
   }
 
+  /** The MCP servers the policies declare, by lower-case name (policy/servers.ts), built once per set. */
+  get servers(): ReadonlyMap<string, DeclaredServer> {
+    this.#servers ??= declaredServers(this);
+    return this.#servers;
+  }
+
   /** The policies that ask for denied tools to be stripped from LLM requests (`llm.stripDeniedTools`), built once per set. */
   get stripping(): PolicySet {
     this.#stripping ??= new PolicySet(this.policies.filter((p) => p.spec.llm.stripDeniedTools));
@@ -154,24 +183,25 @@ export class PolicySet {
   #combine(verdictOf: (policy: CompiledPolicy) => Verdict): Decision {
     if (this.policies.length === 0)
       return { action: "allow", reason: "no policy applies", rule: "", mode: "Enforce" };
-    let auditDeny: Decision | undefined;
-    let firstAllow: Decision | undefined;
-    for (const policy of this.policies) {
-      const verdict = verdictOf(policy);
-      const decision: Decision = {
-        action: verdict.action,
-        reason: verdict.reason,
-        rule: `${policy.id}#${verdict.path}`,
-        mode: policy.spec.mode,
-      };
-      if (verdict.action === "deny") {
-        if (policy.spec.mode === "Enforce") return decision;
-        auditDeny ??= decision;
-      } else if (!firstAllow || (firstAllow.mode === "Audit" && policy.spec.mode === "Enforce")) {
-        firstAllow = decision;
-      }
-    }
-    return auditDeny ?? firstAllow!;
+    const merged = mergeByMode(
+      this.policies,
+      (policy): Decision => {
+        const verdict = verdictOf(policy);
+        return {
+          action: verdict.action,
+          reason: verdict.reason,
+          rule: `${policy.id}#${verdict.path}`,
+          mode: policy.spec.mode,
+        };
+      },
+      (decision) => decision.action === "deny",
+    );
+    return (
+      merged.enforcedDeny ??
+      merged.auditDeny ??
+      merged.allowed.find((decision) => decision.mode === "Enforce") ??
+      merged.allowed[0]!
+    );
   }
 
   /** Decides one tool call. Pure: stateful checks (cross-server, rate limits) wrap it in the data plane. */

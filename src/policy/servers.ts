@@ -1,4 +1,4 @@
-import type { PolicySet } from "./evaluate.ts";
+import type { CompiledPolicy } from "./compile.ts";
 import type { ServerSpec } from "./types.ts";
 
 export interface DeclaredServer {
@@ -11,8 +11,9 @@ export interface DeclaredServer {
 /**
  * The MCP servers the applicable policies declare, by name (case-insensitive). Two policies may
  * declare the same server only with the same transport and URL: anything else is ambiguous routing.
+ * Built once per policy set: read it as `PolicySet.servers`.
  */
-export function declaredServers(set: PolicySet): Map<string, DeclaredServer> {
+export function declaredServers(set: { policies: readonly CompiledPolicy[] }): Map<string, DeclaredServer> {
   const servers = new Map<string, DeclaredServer>();
   for (const policy of set.policies) {
     for (const spec of policy.spec.servers ?? []) {

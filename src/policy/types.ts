@@ -54,4 +54,6 @@ export interface ToolRegistry {
 
 export const emptyRegistry: ToolRegistry = { serverOf: () => undefined };
 
-export const severityRank: Record<Severity, number> = { Low: 1, Medium: 2, High: 3, Critical: 4 };
+/** The CRD's severities, lowest first: the one list and the one rank (1 = Low) of the code base. */
+export const SEVERITIES = ["Low", "Medium", "High", "Critical"] as const satisfies readonly Severity[];
+export const severityRank: Readonly<Record<Severity, number>> = { Low: 1, Medium: 2, High: 3, Critical: 4 };

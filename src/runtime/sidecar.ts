@@ -1,6 +1,6 @@
 /**
  * `toolwall sidecar`: the per-pod CA, the trust files for the app containers, the transparent
- * listener on [::]:15001 with the proxy pipeline behind it, and the admin server.
+ * listener on PROXY_PORT (kernel/mesh.ts) with the proxy pipeline behind it, and the admin server.
  */
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -8,21 +8,18 @@ import { hostname } from "node:os";
 import type { Writable } from "node:stream";
 import { rootCertificates } from "node:tls";
 import type { OpenedPolicySource } from "../bundle/source.ts";
-import { EgressPolicy } from "../dataplane/egress.ts";
+import { assembleDataPlane } from "../dataplane/assemble.ts";
 import { ExplicitProxy } from "../dataplane/explicit.ts";
-import { httpInspectHandler } from "../dataplane/forward.ts";
-import { TransparentListener } from "../dataplane/listener.ts";
+import type { TransparentListenerOptions } from "../dataplane/listener.ts";
 import type { LlmRouteOptions } from "../dataplane/llm-route.ts";
-import { pipelineRequestHandler } from "../dataplane/pipeline.ts";
+
 import { openProxyState } from "../dataplane/proxy-state.ts";
 import { mcpRoute } from "../dialects/mcp/route.ts";
+import { PROXY_PORT } from "../kernel/mesh.ts";
 import { Resolver } from "../net/resolver.ts";
 import { createProxyContext } from "../net/server.ts";
 import { Upstream } from "../net/upstream.ts";
-import type { PolicySet } from "../policy/evaluate.ts";
-import type { PolicyDocument } from "../policy/types.ts";
 import { type AuditSink, JsonLineAuditSink } from "../telemetry/audit.ts";
-import { connections } from "../telemetry/metrics.ts";
 import { CertificateAuthority } from "../tls/ca.ts";
 import { writeTrustFiles } from "../tls/trust-files.ts";
 import { createAdminServer } from "./admin.ts";
@@ -34,6 +31,8 @@ export interface SidecarOptions {
   policySource: (audit: AuditSink) => Promise<OpenedPolicySource>;
   /** The transparent listener; undefined: explicit mode only (a laptop, no iptables). */
   listen: { host: string; port: number } | undefined;
+  /** Where a redirected connection was going (default SO_ORIGINAL_DST); tests on loopback, where nothing is redirected, say it. */
+  originalDestination?: TransparentListenerOptions["originalDestination"];
   /** The explicit (HTTPS_PROXY) listener, off when undefined. */
   explicit?: { host: string; port: number } | undefined;
   /** Where audit JSON lines go (default stdout). */
@@ -57,14 +56,6 @@ export interface Sidecar {
   close(): Promise<void>;
 }
 
-/** `[::]:15001`, `127.0.0.1:15020`, `:8080` → host and port. */
-export function parseHostPort(text: string, defaultHost: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text);
-  const port = Number(match?.[3]);
-  if (!match || port > 65535) throw new Error(`expected HOST:PORT or [IPv6]:PORT, got '${text}'`);
-  return { host: match[1] ?? (match[2] || defaultHost), port };
-}
-
 export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const extraCa = options.extraCaFiles.map((file) => readFileSync(file, "utf8"));
@@ -78,20 +69,6 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     pod: options.pod,
   });
   const source = await options.policySource(audit);
-  const egressOf = new WeakMap<PolicySet, EgressPolicy>();
-  const egress = (): EgressPolicy => {
-    const set = source.current();
-    let policy = egressOf.get(set);
-    if (!policy) {
-      policy = new EgressPolicy(set.policies.map((compiled) => compiled.doc));
-      egressOf.set(set, policy);
-      // Issuing a leaf costs milliseconds: do it when a policy set arrives, for every name known to be
-      // inspected, not on the agent's first connection.
-      for (const name of policy.literalInspectedNames()) ca.leafFor(name).catch(() => undefined);
-    }
-    return policy;
-  };
-  const documents = (): PolicyDocument[] => source.current().policies.map((p) => p.doc);
   const upstream = new Upstream({
     connect: { ca: [...rootCertificates, ...extraCa], lookup: resolver.lookupFunction() as never },
   });
@@ -113,28 +90,22 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     identity,
     log,
   });
-  const requests = pipelineRequestHandler({
+  const { listener, frontEnd } = assembleDataPlane({
     context,
-    policies: documents,
-    mcp: mcpRoute({ store: shared.store }).handler,
-    ...(options.llm ? { llm: options.llm } : {}),
-  });
-  const listener = new TransparentListener({
-    host: options.listen?.host ?? "::",
-    port: options.listen?.port ?? 15001,
-    egress,
     ca,
     resolver,
-    inspect: httpInspectHandler(requests),
-    audit: (event) => audit.emit({ ...event }),
-    identity: { namespace: options.namespace, pod: options.pod },
-    connections,
+    mcp: mcpRoute({ store: shared.store }).handler,
+    ...(options.llm ? { llm: options.llm } : {}),
+    listen: { host: options.listen?.host ?? "::", port: options.listen?.port ?? PROXY_PORT },
+    ...(options.originalDestination ? { originalDestination: options.originalDestination } : {}),
+    // Issuing a leaf costs milliseconds: do it when a policy set arrives, for every name known to be
+    // inspected, not on the agent's first connection.
+    onCompiled: (egress) => {
+      for (const name of egress.literalInspectedNames()) ca.leafFor(name).catch(() => undefined);
+    },
   });
-  egress();
   const address = options.listen ? await listener.listen() : undefined;
-  const explicit = options.explicit
-    ? new ExplicitProxy({ ...options.explicit, listener, resolver, egress, request: requests })
-    : undefined;
+  const explicit = options.explicit ? new ExplicitProxy({ ...options.explicit, frontEnd }) : undefined;
   const explicitAddress = await explicit?.listen();
   let closing = false;
   const admin = options.admin

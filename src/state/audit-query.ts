@@ -1,9 +1,9 @@
-import type { AuditEvent, AuditQuery } from "./types.ts";
+import type { AuditQuery, StampedAuditEvent } from "./types.ts";
 
 export const maxAuditQueryLimit = 10_000;
 
 /** Field filters of an audit query (namespace, time and cursor are applied by the stores). */
-export function matchesAuditQuery(event: AuditEvent, query: AuditQuery): boolean {
+export function matchesAuditQuery(event: StampedAuditEvent, query: AuditQuery): boolean {
   if (query.type && query.type.length > 0 && !query.type.includes(event.type)) return false;
   if (query.server !== undefined && !sameText(event["server"], query.server)) return false;
   if (query.tool !== undefined && !sameText(event["tool"], query.tool)) return false;

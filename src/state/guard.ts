@@ -12,7 +12,7 @@ import type { MCPPolicySpec } from "../policy/types.ts";
 import type { StateMetrics } from "./metrics.ts";
 import { type CompiledRateLimit, chargeFor, compileRateLimits, type RateLimitSpec } from "./rate-limits.ts";
 import { type ResilientStore, type StateUnavailableMode, stateUnavailable } from "./resilient.ts";
-import type { AuditEvent, RateLimitCharge, RateLimitOutcome } from "./types.ts";
+import type { RateLimitCharge, RateLimitOutcome, StampedAuditEvent } from "./types.ts";
 
 /** The stateful parts of one MCPPolicy spec (the CRD's shape), the loader's defaults optional. */
 export type StatefulPolicySpec = Partial<Pick<MCPPolicySpec, "mode" | "onStateUnavailable">> & {
@@ -290,7 +290,7 @@ export class StateGuard {
   }
 
   /** Fire and forget: the event joins the namespace's capped audit stream. */
-  audit(namespace: string, event: AuditEvent): void {
+  audit(namespace: string, event: StampedAuditEvent): void {
     this.store.appendAudit(namespace, event);
   }
 
@@ -411,7 +411,7 @@ export function crossServerBlockedEvent(
   block: CrossServerBlock,
   enforced: boolean,
   timestamp = new Date(),
-): AuditEvent {
+): StampedAuditEvent {
   return {
     type: "mcp_cross_server_blocked",
     timestamp: timestamp.toISOString(),

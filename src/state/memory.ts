@@ -3,11 +3,11 @@ import { BoundedMap } from "../kernel/bounded-map.ts";
 import { compareStreamIds, matchesAuditQuery } from "./audit-query.ts";
 import { gcraStep } from "./gcra.ts";
 import type {
-  AuditEvent,
   AuditQuery,
   CheckAndRecordInput,
   PinResult,
   RateLimitOutcome,
+  StampedAuditEvent,
   StateStore,
   StoredAuditEvent,
   ToolProvider,
@@ -185,7 +185,7 @@ export class MemoryStore implements StateStore {
     return result;
   }
 
-  appendAudit(namespace: string, event: AuditEvent): void {
+  appendAudit(namespace: string, event: StampedAuditEvent): void {
     const now = this.#now();
     const stream = this.#audit.get(namespace, now) ?? { entries: [], lastMs: 0, lastSeq: 0 };
     if (now > stream.lastMs) {

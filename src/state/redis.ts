@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { Cluster, Redis, type RedisOptions } from "ioredis";
 import type { CallRecord, SessionState, ShadowedTool, ToolCategory } from "../analyzer/types.ts";
+import { splitHostPort } from "../kernel/host-port.ts";
 import { compareStreamIds, matchesAuditQuery } from "./audit-query.ts";
 import type {
-  AuditEvent,
   AuditQuery,
   CheckAndRecordInput,
   PinResult,
   RateLimitOutcome,
+  StampedAuditEvent,
   StateStore,
   StoredAuditEvent,
   ToolProvider,
@@ -276,7 +277,7 @@ export class RedisStore implements StateStore {
     return this.client.hgetall(this.key(namespace, "pins"));
   }
 
-  appendAudit(namespace: string, event: AuditEvent): void {
+  appendAudit(namespace: string, event: StampedAuditEvent): void {
     if (this.#closed) return;
     this.key(namespace, "audit");
     this.#auditQueue.push({ namespace, json: JSON.stringify({ ...event, namespace }) });
@@ -397,11 +398,11 @@ export class RedisStore implements StateStore {
   }
 }
 
-function parseAuditFields(fields: string[]): AuditEvent | undefined {
+function parseAuditFields(fields: string[]): StampedAuditEvent | undefined {
   const at = fields.indexOf("e");
   if (at < 0 || at + 1 >= fields.length) return undefined;
   try {
-    return JSON.parse(fields[at + 1]!) as AuditEvent;
+    return JSON.parse(fields[at + 1]!) as StampedAuditEvent;
   } catch {
     return undefined;
   }
@@ -477,10 +478,9 @@ export function parseRedisUrl(url: string): RedisTarget {
   if (scheme === "redis" || scheme === "rediss") return { kind: "standalone", url };
   const password = auth ? decodeURIComponent(auth.slice(auth.indexOf(":") + 1)) : undefined;
   const hosts = hostList.split(",").map((entry) => {
-    const hostPort = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry);
-    if (!hostPort) throw new Error(`invalid host '${entry}' in Redis URL '${url}'`);
-    const host = hostPort[1]!.replace(/^\[|\]$/g, "");
-    return { host, port: Number(hostPort[2] ?? (scheme === "redis+sentinel" ? 26379 : 6379)) };
+    const parts = splitHostPort(entry);
+    if (!parts?.host) throw new Error(`invalid host '${entry}' in Redis URL '${url}'`);
+    return { host: parts.host, port: parts.port ?? (scheme === "redis+sentinel" ? 26379 : 6379) };
   });
   const withPassword = password !== undefined ? { password } : {};
   if (scheme === "redis+cluster") return { kind: "cluster", nodes: hosts, ...withPassword };

@@ -2,11 +2,11 @@ import type { SessionState, ShadowedTool } from "../analyzer/types.ts";
 import { MemoryStore } from "./memory.ts";
 import type { StateMetrics } from "./metrics.ts";
 import type {
-  AuditEvent,
   AuditQuery,
   CheckAndRecordInput,
   PinResult,
   RateLimitOutcome,
+  StampedAuditEvent,
   StateStore,
   StoredAuditEvent,
   ToolProvider,
@@ -193,7 +193,7 @@ export class ResilientStore implements StateStore {
   }
 
   /** Queued on the primary, which writes in batches and keeps a bounded backlog while it is down. */
-  appendAudit(namespace: string, event: AuditEvent): void {
+  appendAudit(namespace: string, event: StampedAuditEvent): void {
     this.primary.appendAudit(namespace, event);
   }
 

@@ -10,6 +10,7 @@
 
 import type { CallRecord, SessionState, ShadowedTool } from "../analyzer/types.ts";
 import type { VerdictStore } from "../inspect/judge.ts";
+import type { AuditEvent as TelemetryAuditEvent } from "../telemetry/audit.ts";
 
 export interface RateLimitCharge {
   /** Store key suffix: the limit's identity plus its scope (pod or namespace). */
@@ -55,13 +56,13 @@ export interface ToolProvider {
   server: string;
 }
 
-/** An audit event, the JSON object of ARCHITECTURE.md "Observability". */
-export type AuditEvent = Record<string, unknown> & { type: string; timestamp: string };
+/** An audit event (telemetry/audit.ts's one AuditEvent) as the store keeps it: stamped when written. */
+export type StampedAuditEvent = TelemetryAuditEvent & { timestamp: string };
 
 export interface StoredAuditEvent {
   /** Stream entry id, usable as a cursor (`after`). */
   id: string;
-  event: AuditEvent;
+  event: StampedAuditEvent;
 }
 
 export interface AuditQuery {
@@ -98,7 +99,7 @@ export interface StateStore extends VerdictStore {
   pinIfAbsent(namespace: string, pins: { key: string; sha256: string }[]): Promise<PinResult[]>;
   getPins(namespace: string): Promise<Record<string, string>>;
   /** Fire and forget: queued, written in batches, capped per namespace. */
-  appendAudit(namespace: string, event: AuditEvent): void;
+  appendAudit(namespace: string, event: StampedAuditEvent): void;
   /** Newest first. */
   readAudit(query: AuditQuery): Promise<StoredAuditEvent[]>;
   /** Writes queued audit events now. */

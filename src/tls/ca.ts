@@ -4,10 +4,12 @@
  * leaf certificates per TLS server name signed on demand and kept in an LRU cache.
  * `toolwall proxy --ca-dir` (explicit mode on a laptop) keeps its CA on disk instead: see `persistent`.
  */
+
 import { createPrivateKey, KeyObject, randomBytes, webcrypto } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { join } from "node:path";
+import { CappedMap } from "../kernel/bounded-map.ts";
 import { x509 } from "./x509.ts";
 
 const ALGORITHM = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
@@ -103,7 +105,7 @@ export class CertificateAuthority {
   readonly certificate: x509.X509Certificate;
   private readonly signingKey: webcrypto.CryptoKey;
   private readonly options: Required<CertificateAuthorityOptions>;
-  private readonly leaves = new Map<string, Promise<Leaf>>();
+  private readonly leaves: CappedMap<string, Promise<Leaf>>;
 
   private constructor(
     certificate: x509.X509Certificate,
@@ -114,6 +116,7 @@ export class CertificateAuthority {
     this.certificatePem = certificate.toString("pem");
     this.signingKey = signingKey;
     this.options = options;
+    this.leaves = new CappedMap(options.leafCacheSize);
   }
 
   static async create(options: CertificateAuthorityOptions = {}): Promise<CertificateAuthority> {
@@ -210,10 +213,6 @@ export class CertificateAuthority {
     const pending = this.issue(name);
     this.leaves.set(name, pending);
     pending.catch(() => this.leaves.delete(name));
-    while (this.leaves.size > this.options.leafCacheSize) {
-      const oldest = this.leaves.keys().next().value as string;
-      this.leaves.delete(oldest);
-    }
     return pending;
   }
 

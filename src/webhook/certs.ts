@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AdmissionregistrationV1Api, CoreV1Api, V1Secret } from "@kubernetes/client-node";
 import {
-  type CertificateAuthority,
+  type CaKeyPair,
   certificateDnsNames,
   certificateValidity,
   createCertificateAuthority,
@@ -113,7 +113,7 @@ async function ensureCa(
   clients: Clients,
   options: WebhookCertificateOptions,
   now: Date,
-): Promise<{ ca: CertificateAuthority; bundle: string; rotated: boolean }> {
+): Promise<{ ca: CaKeyPair; bundle: string; rotated: boolean }> {
   const secret = await readSecret(clients.core, options.namespace, options.caSecret);
   const certPem = decode(secret, "ca.crt");
   const keyPem = decode(secret, "ca.key");
@@ -145,7 +145,7 @@ async function ensureCa(
 async function ensureServing(
   clients: Clients,
   options: WebhookCertificateOptions,
-  ca: CertificateAuthority,
+  ca: CaKeyPair,
   bundle: string,
   now: Date,
 ): Promise<boolean> {

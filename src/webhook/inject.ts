@@ -403,7 +403,7 @@ function volumes(config: InjectionConfig): V1Volume[] {
     {
       name: TOKEN_VOLUME,
       projected: {
-        // Only the sidecar mounts this volume; the mode lets uid 1337 read it without an fsGroup.
+        // Only the sidecar mounts this volume; the mode lets the sidecar's uid (PROXY_UID) read it without an fsGroup.
         defaultMode: 0o444,
         sources: [
           {

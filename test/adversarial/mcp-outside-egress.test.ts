@@ -52,7 +52,7 @@ spec:
     expect(problems).toEqual([]);
     const caDir = mkdtempSync(join(tmpdir(), "toolwall-outside-"));
     dirs.push(caDir);
-    const setup = await explicitModeSetup({ caDir, resolve: [], extraCaFiles: [], documents, log: () => {} });
+    const setup = await explicitModeSetup({ caDir, resolve: [], extraCaFiles: [], log: () => {} });
     const proxy = await startLocalProxy({
       policies: PolicySet.fromDocuments(documents),
       audit,

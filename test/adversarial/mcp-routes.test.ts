@@ -111,7 +111,6 @@ spec:
       caDir,
       resolve: ["localhost=127.0.0.1", "model.internal=127.0.0.1"],
       extraCaFiles: [],
-      documents,
       log: () => {},
     });
     proxy = await startLocalProxy({

@@ -4,10 +4,10 @@ import {
   type BundlePolicy,
   buildBundle,
   bundleHash,
-  canonicalJson,
   policiesForPod,
   verifyBundle,
 } from "../../src/bundle/bundle.ts";
+import { canonicalJson } from "../../src/kernel/json.ts";
 import { checkPolicyObject } from "../../src/policy/load.ts";
 
 function policy(

@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { CoreV1Api, RbacAuthorizationV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedis, RedisStore } from "../../src/state/redis.ts";
+import type { AuditEventType } from "../../src/telemetry/audit.ts";
 import { freePort, RedisServer, skipWithoutRedis } from "../helpers/redis.ts";
 import {
   CONTROL_PLANE_TIMEOUT_MS,
@@ -41,7 +42,7 @@ async function eventually<T>(
   }
 }
 
-function event(type: string, tool: string, action: string, namespace: string) {
+function event(type: AuditEventType, tool: string, action: string, namespace: string) {
   return {
     type,
     timestamp: new Date().toISOString(),

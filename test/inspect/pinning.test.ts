@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  canonicalJson,
   definitionTokens,
   diffToolDefinitions,
   hashForCache,
@@ -10,6 +9,7 @@ import {
   toolHash,
 } from "../../src/inspect/pinning.ts";
 import type { ToolDefinition } from "../../src/inspect/types.ts";
+import { canonicalJson } from "../../src/kernel/json.ts";
 
 function shuffleKeys(value: unknown, seed: number): unknown {
   if (Array.isArray(value)) return value.map((v, i) => shuffleKeys(v, seed + i));

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { stringify } from "yaml";
 import {
-  type CertificateAuthority,
+  type CaKeyPair,
   createCertificateAuthority,
   issueCertificate,
   type KeyPairPem,
@@ -31,7 +31,7 @@ export interface ControlPlane {
   caPem: string;
   /** Folder holding certificates, logs and etcd data; removed on stop. */
   dir: string;
-  ca: CertificateAuthority;
+  ca: CaKeyPair;
   admin: KeyPairPem;
   /** Files the node's components reuse: CA, admin client certificate, service-account key. */
   files: Record<"ca" | "adminCert" | "adminKey" | "saKey" | "saPub", string>;

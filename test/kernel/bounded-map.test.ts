@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BoundedMap } from "../../src/kernel/bounded-map.ts";
+import { BoundedMap, CappedMap } from "../../src/kernel/bounded-map.ts";
 
 describe("BoundedMap", () => {
   it("evicts the least recently used entry past its cap", () => {
@@ -48,5 +48,22 @@ describe("BoundedMap", () => {
         },
       ),
     );
+  });
+});
+
+describe("CappedMap", () => {
+  it("keeps at most maxEntries, dropping the least recently set", () => {
+    const map = new CappedMap<string, number>(2);
+    map.set("a", 1).set("b", 2).set("a", 3).set("c", 4);
+    expect([...map]).toEqual([
+      ["a", 3],
+      ["c", 4],
+    ]);
+    expect(map.get("b")).toBeUndefined();
+    expect(map).toBeInstanceOf(Map);
+  });
+
+  it("refuses a cap below one", () => {
+    expect(() => new CappedMap(0)).toThrow(/maxEntries/);
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HostPortError, parseHostPort } from "../../src/kernel/host-port.ts";
+import { HostPortError, parseHostPort, splitHostPort } from "../../src/kernel/host-port.ts";
 
 describe("parseHostPort", () => {
   it.each([
@@ -44,4 +44,24 @@ describe("parseHostPort", () => {
       }),
     );
   });
+});
+
+describe("splitHostPort (the one host[:port] reader: CONNECT authorities, Redis hosts, Host headers)", () => {
+  it.each([
+    ["api.example.com:443", { host: "api.example.com", port: 443 }],
+    ["api.example.com", { host: "api.example.com", port: undefined }],
+    ["[fd00::2]:8443", { host: "fd00::2", port: 8443 }],
+    ["[fd00::2]", { host: "fd00::2", port: undefined }],
+    ["*.example.com:8000", { host: "*.example.com", port: 8000 }],
+    [":80", { host: "", port: 80 }],
+  ])("reads %s", (text, expected) => {
+    expect(splitHostPort(text)).toEqual(expected);
+  });
+
+  it.each(["fd00::1", "host:", "host:65536", "[nothost]:80", "a b:80", "host:8o", "[::1]x"])(
+    "refuses %j",
+    (text) => {
+      expect(splitHostPort(text)).toBeUndefined();
+    },
+  );
 });

@@ -130,7 +130,6 @@ spec:
         `${MCP}=127.0.0.1`,
       ],
       extraCaFiles: [upstreamCaFile],
-      documents,
       log: () => {},
     });
     trust = setup.trust;

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearerTokenAuth, eventsRoute } from "../../src/state/events-route.ts";
 import { connectRedis, RedisStore } from "../../src/state/redis.ts";
+import type { AuditEventType } from "../../src/telemetry/audit.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
 import { RedisServer, skipWithoutRedis } from "../helpers/redis.ts";
 
@@ -22,7 +23,7 @@ const ns = `agents-${randomUUID().slice(0, 6)}`;
 const other = `${ns}-b`;
 
 function event(
-  type: string,
+  type: AuditEventType,
   server: string,
   tool: string,
   action: string,

@@ -5,6 +5,7 @@ import { MemoryStore } from "../../src/state/memory.ts";
 import { connectRedis, RedisStore } from "../../src/state/redis.ts";
 import { ResilientStore } from "../../src/state/resilient.ts";
 import type { CheckAndRecordInput, RateLimitCharge, StateStore } from "../../src/state/types.ts";
+import type { AuditEventType } from "../../src/telemetry/audit.ts";
 import { RedisServer, skipWithoutRedis } from "../helpers/redis.ts";
 
 const skipRedis = skipWithoutRedis();
@@ -223,7 +224,7 @@ for (const [name, makeStore, skip] of implementations) {
     it("appends audit events and queries them newest first with filters, since, after and limit", async () => {
       fresh();
       const other = `${ns}-b`;
-      const event = (type: string, tool: string, action: string) => ({
+      const event = (type: AuditEventType, tool: string, action: string) => ({
         type,
         timestamp: new Date().toISOString(),
         server: "github",

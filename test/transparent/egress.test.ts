@@ -75,6 +75,24 @@ describe("egress classification", () => {
     });
   });
 
+  it("reads IPv6 host patterns with and without brackets and a port (the kernel's host[:port] reader)", () => {
+    const v6 = new EgressPolicy([
+      policyDocument({
+        egress: {
+          default: "Allow",
+          rules: [
+            { name: "bare", action: "Deny", hosts: ["fd00::1"] },
+            { name: "bracketed", action: "Deny", hosts: ["[fd00::2]:8443"] },
+          ],
+        },
+      }),
+    ]);
+    expect(v6.classify(tls(undefined, "fd00::1", 443))).toMatchObject({ verdict: "deny" });
+    expect(v6.classify(tls(undefined, "fd00::1", 1))).toMatchObject({ verdict: "deny" });
+    expect(v6.classify(tls(undefined, "fd00::2", 8443))).toMatchObject({ verdict: "deny" });
+    expect(v6.classify(tls(undefined, "fd00::2", 443))).toMatchObject({ verdict: "tunnel" });
+  });
+
   it("matches CIDR rules and ports even without a name", () => {
     expect(
       policy.classify({ name: undefined, address: "192.0.2.9", port: 22, protocol: "unknown" }),

@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPolicySource } from "../../src/cli/policy-source.ts";
 import { parseAuthority } from "../../src/dataplane/explicit.ts";
-import { type Sidecar, startSidecar } from "../../src/runtime/sidecar.ts";
+import type { Sidecar } from "../../src/runtime/sidecar.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
+import { startFileSidecar } from "../helpers/sidecar.ts";
 
 const run = promisify(execFile);
 const MCP = "mcp.explicit-test.example";
@@ -54,8 +54,8 @@ describe("explicit proxy mode", () => {
     });
     await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
     originPort = (origin.address() as { port: number }).port;
-    writeFileSync(
-      join(dir, "policy.yaml"),
+    sidecar = await startFileSidecar(
+      dir,
       `apiVersion: toolwall.io/v1alpha1
 kind: MCPPolicy
 metadata: {name: laptop, namespace: local}
@@ -68,24 +68,15 @@ spec:
   egress:
     default: Deny
 `,
+      {
+        explicit: { host: "127.0.0.1", port: 0 },
+        extraCaFiles: [join(dir, "test-ca.pem")],
+        resolve: [`${MCP}=127.0.0.1`, `${DENIED}=127.0.0.1`],
+        namespace: "local",
+        pod: "laptop",
+        auditOut: audit,
+      },
     );
-    sidecar = await startSidecar({
-      policySource: (auditSink) =>
-        openPolicySource(
-          { "policy-file": [join(dir, "policy.yaml")] },
-          { audit: auditSink, namespace: "local", pod: "laptop" },
-        ),
-      listen: undefined,
-      explicit: { host: "127.0.0.1", port: 0 },
-      admin: undefined,
-      caDir: join(dir, "ca"),
-      extraCaFiles: [join(dir, "test-ca.pem")],
-      resolve: [`${MCP}=127.0.0.1`, `${DENIED}=127.0.0.1`],
-      namespace: "local",
-      pod: "laptop",
-      auditOut: audit,
-      log: () => {},
-    });
     proxy = `http://127.0.0.1:${sidecar.explicitAddress?.port}`;
   });
 

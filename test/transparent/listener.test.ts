@@ -11,10 +11,10 @@ import { Counter, Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NetworkConnectionEvent } from "../../src/dataplane/audit.ts";
 import { EgressPolicy } from "../../src/dataplane/egress.ts";
-import { forwardingHandler } from "../../src/dataplane/forward.ts";
 import { TransparentListener, type TransparentListenerOptions } from "../../src/dataplane/listener.ts";
 import { Resolver } from "../../src/net/resolver.ts";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
+import { forwardingHandler } from "../helpers/forwarding-handler.ts";
 import { policyDocument } from "../helpers/policy-document.ts";
 
 const INSPECTED = "mcp.toolwall-test.example";
@@ -107,7 +107,7 @@ describe("transparent listener", () => {
         ca: podCa,
         resolver,
         inspect: forwardingHandler({ resolver, extraCa: [upstreamCa.certificatePem] }),
-        audit: (event) => events.push(event),
+        audit: { emit: (event) => events.push(event as NetworkConnectionEvent) },
         connections,
       },
       upstreamPort,
@@ -258,7 +258,7 @@ describe("transparent listener without an original destination", () => {
       ca: await CertificateAuthority.create(),
       resolver,
       inspect: () => {},
-      audit: (event) => events.push(event),
+      audit: { emit: (event) => events.push(event as NetworkConnectionEvent) },
       identity: { namespace: "agents", pod: "agent-0" },
     });
     const { port } = await listener.listen();
@@ -310,7 +310,7 @@ describe("transparent listener, plain-HTTP inspected host", () => {
         ca: await CertificateAuthority.create(),
         resolver,
         inspect: forwardingHandler({ resolver }),
-        audit: (event) => events.push(event),
+        audit: { emit: (event) => events.push(event as NetworkConnectionEvent) },
       },
       upstreamPort,
     ));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { parseHostPort } from "../../src/kernel/host-port.ts";
 import { Resolver, sameAddress } from "../../src/net/resolver.ts";
-import { parseHostPort } from "../../src/runtime/sidecar.ts";
 
 describe("Toolwall's own resolution", () => {
   it("answers --resolve overrides, case-insensitively, accumulating repeated names", async () => {

@@ -10,6 +10,7 @@ import {
 import { ListingNeighbours } from "../../inspect/listing.ts";
 import { diffToolDefinitions } from "../../inspect/pinning.ts";
 import type { Finding, InspectionResult, ToolDefinition } from "../../inspect/types.ts";
+import { CappedMap } from "../../kernel/bounded-map.ts";
 import type { CompiledPolicy } from "../../policy/compile.ts";
 import type { PolicySet } from "../../policy/evaluate.ts";
 import { type CallFacts, type Severity, severityRank } from "../../policy/types.ts";
@@ -78,7 +79,7 @@ export class ToolCatalog {
   readonly #audit: AuditSink;
   #config: PinningConfig | undefined;
   /** Pins already confirmed with the store: key → pinned hash. */
-  readonly #pins = new Map<string, string>();
+  readonly #pins = new CappedMap<string, string>(maxCachedPins);
   /** server → lower-case tool name → latest reviewed definition. */
   readonly #known = new Map<string, Map<string, Known>>();
   /** Every server's tools, for judging a definition against its neighbours (shadowing, overlap). */
@@ -141,7 +142,7 @@ export class ToolCatalog {
   /** Inspects and pins one listing (or page); reviews come back in input order. */
   async review(context: CatalogContext, tools: readonly ToolDefinition[]): Promise<ToolReview[]> {
     const { server } = context;
-    const known = this.#known.get(server) ?? new Map<string, Known>();
+    const known = this.#known.get(server) ?? new CappedMap<string, Known>(maxToolsPerServer);
     this.#known.set(server, known);
     const config = this.#configuration();
     const inspections = tools.map((tool) => this.#inspect(config, tool));
@@ -170,9 +171,7 @@ export class ToolCatalog {
       const key = tool.name.toLowerCase();
       const previous = known.get(key);
       if (previous?.review.hash !== hash) this.#record(context, tool, review, previous, results);
-      known.delete(key);
       known.set(key, { definition: tool, review });
-      if (known.size > maxToolsPerServer) known.delete(known.keys().next().value!);
       reviews.push(review);
     });
     return reviews;
@@ -344,7 +343,6 @@ export class ToolCatalog {
     ask.forEach(({ index, key, sha256 }, i) => {
       const answer = answers[i]!;
       this.#pins.set(key, answer.pinned);
-      if (this.#pins.size > maxCachedPins) this.#pins.delete(this.#pins.keys().next().value!);
       if (answer.created) out[index] = { status: "new", definitionChanged: false };
       else if (answer.pinned === sha256) out[index] = { status: "unchanged", definitionChanged: false };
       else out[index] = { status: "changed", definitionChanged: true };

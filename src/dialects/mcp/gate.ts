@@ -1,6 +1,7 @@
 import type { CallRequest, Decided } from "../../engine/decide.ts";
 import type { SessionToolRegistry } from "../../engine/registry.ts";
 import type { ToolDefinition } from "../../inspect/types.ts";
+import { CappedMap } from "../../kernel/bounded-map.ts";
 import type { PolicySet } from "../../policy/evaluate.ts";
 import { type Decision, isBlocked } from "../../policy/types.ts";
 import type { AuditSink } from "../../telemetry/audit.ts";
@@ -79,7 +80,9 @@ export class McpGate {
   readonly #deps: GateDependencies;
   readonly #catalog: ToolCatalog;
   /** server + cursor → the latest listing page seen and which of its entries the client may see. */
-  readonly #listings = new Map<string, { listed: unknown[]; policies: PolicySet; visible: boolean[] }>();
+  readonly #listings = new CappedMap<string, { listed: unknown[]; policies: PolicySet; visible: boolean[] }>(
+    maxRememberedListings,
+  );
 
   constructor(deps: GateDependencies, catalog: ToolCatalog) {
     this.#deps = deps;
@@ -265,10 +268,7 @@ export class McpGate {
       visible = previous.visible;
     } else {
       visible = await this.#reviewListing(context, policies, listed);
-      this.#listings.delete(key);
       this.#listings.set(key, { listed, policies, visible });
-      if (this.#listings.size > maxRememberedListings)
-        this.#listings.delete(this.#listings.keys().next().value!);
     }
     const names: string[] = [];
     for (const tool of listed) {

@@ -1,15 +1,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher } from "undici";
 import { formatEvent, type SseEvent, SseParser, withoutLeadingBom } from "../../codecs/sse.ts";
-import type { ProxyContext, RouteContext, RouteHandler } from "../../net/server.ts";
+import { CappedMap } from "../../kernel/bounded-map.ts";
+import {
+  type ProxyContext,
+  type RouteContext,
+  type RouteHandler,
+  sendToolwallError,
+} from "../../net/server.ts";
 import {
   decodedBody,
   forwardableRequestHeaders,
   forwardableResponseHeaders,
   type UpstreamRequest,
 } from "../../net/upstream.ts";
-import type { PolicySet } from "../../policy/evaluate.ts";
-import { type DeclaredServer, declaredServers } from "../../policy/servers.ts";
+import type { DeclaredServer } from "../../policy/servers.ts";
 import type { StateStore } from "../../state/types.ts";
 import { ToolCatalog } from "./catalog.ts";
 import { judgedMethods, listingMethods, type McpContext, McpGate, sameJson } from "./gate.ts";
@@ -32,10 +37,8 @@ const maxRecheckPages = 50;
 const maxSessions = 10_000;
 const maxPendingPerSession = 1_000;
 
-function track(pending: Map<string, PendingListing>, key: string, listing: PendingListing): void {
-  pending.set(key, listing);
-  if (pending.size > maxPendingPerSession) pending.delete(pending.keys().next().value!);
-}
+/** A session's listing requests let through and not yet answered (the oldest dropped past the cap). */
+const pendingListings = () => new CappedMap<string, PendingListing>(maxPendingPerSession);
 
 /** A listing request let through, awaiting its answer (which may come on another stream). */
 interface PendingListing {
@@ -144,7 +147,7 @@ export function mcpRoute(options: McpRouteOptions): { prefix: string; handler: R
         await state.handle(req, res, route);
       } catch (error) {
         if (!(error instanceof McpRouteError) || res.headersSent) throw error;
-        sendJson(res, error.status, { error: { type: "toolwall_error", message: error.message } });
+        sendToolwallError(res, error.status, error.message);
       }
     },
   };
@@ -155,12 +158,10 @@ class RouteState {
   readonly gate: McpGate;
   readonly #legacy = new Map<string, LegacySession>();
   /** Headers of the latest POST per Streamable HTTP session, for re-checks after list_changed. */
-  readonly #sessionHeaders = new Map<string, Record<string, string | string[]>>();
+  readonly #sessionHeaders = new CappedMap<string, Record<string, string | string[]>>(maxSessions);
   readonly #rechecking = new Set<string>();
   /** Listing requests of each Streamable HTTP session still awaiting their answer. */
-  readonly #sessionPending = new Map<string, Map<string, PendingListing>>();
-  #serversFor: PolicySet | undefined;
-  #servers: Map<string, DeclaredServer> = new Map();
+  readonly #sessionPending = new CappedMap<string, Map<string, PendingListing>>(maxSessions);
   #recheckSeq = 0;
 
   constructor(context: ProxyContext, options: McpRouteOptions) {
@@ -174,13 +175,8 @@ class RouteState {
     this.gate = new McpGate(context, catalog);
   }
 
-  #declared(): Map<string, DeclaredServer> {
-    const set = this.#context.policies();
-    if (set !== this.#serversFor) {
-      this.#servers = declaredServers(set);
-      this.#serversFor = set;
-    }
-    return this.#servers;
+  #declared(): ReadonlyMap<string, DeclaredServer> {
+    return this.#context.policies().servers;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, route: RouteContext): Promise<void> {
@@ -221,10 +217,8 @@ class RouteState {
     const key = this.#sessionKey(target, session);
     let pending = this.#sessionPending.get(key);
     if (!pending) {
-      pending = new Map();
+      pending = pendingListings();
       this.#sessionPending.set(key, pending);
-      if (this.#sessionPending.size > maxSessions)
-        this.#sessionPending.delete(this.#sessionPending.keys().next().value!);
     }
     return pending;
   }
@@ -235,15 +229,7 @@ class RouteState {
    * redirect is an McpRouteError, never relayed.
    */
   async #request(request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
-    const response = await this.#context.upstream.agent.request({
-      origin: request.url.origin,
-      path: request.url.pathname + request.url.search,
-      method: request.method as Dispatcher.HttpMethod,
-      headers: request.headers,
-      body: (request.body ?? null) as Dispatcher.DispatchOptions["body"],
-      signal: request.signal,
-      bodyTimeout: 0,
-    });
+    const response = await this.#context.upstream.request({ ...request, bodyTimeout: 0 });
     if (response.statusCode >= 300 && response.statusCode < 400 && response.headers.location !== undefined) {
       // A redirect would send the client to a URL nobody judged (another server, around the proxy).
       await response.body.dump();
@@ -289,7 +275,7 @@ class RouteState {
       ? legacy.pending
       : mcpSession
         ? this.#pendingFor(target, mcpSession)
-        : new Map<string, PendingListing>();
+        : pendingListings();
     for (const message of parsed.messages) {
       const earlier = message.kind === "request" ? pending.get(idKey(message.message.id)) : undefined;
       if (
@@ -314,7 +300,7 @@ class RouteState {
       if (!outcome.forward) continue;
       forwarded.push(message.message);
       if (message.kind === "request" && listingMethods.has(message.message.method)) {
-        track(pending, idKey(message.message.id), {
+        pending.set(idKey(message.message.id), {
           method: message.message.method,
           params: message.message.params,
           internal: false,
@@ -412,10 +398,7 @@ class RouteState {
 
   #rememberSession(target: McpTarget, session: string, headers: Record<string, string | string[]>) {
     const key = this.#sessionKey(target, session);
-    this.#sessionHeaders.delete(key);
     this.#sessionHeaders.set(key, headers);
-    if (this.#sessionHeaders.size > maxSessions)
-      this.#sessionHeaders.delete(this.#sessionHeaders.keys().next().value!);
   }
 
   /** One server message on its way to the client: listings filtered, list_changed re-checked. */
@@ -606,7 +589,7 @@ class RouteState {
       target,
       endpoint,
       headers: postHeaders,
-      pending: new Map(),
+      pending: pendingListings(),
       send: (message) => {
         if (!res.destroyed)
           res.write(formatEvent({ event: "message", data: JSON.stringify(message) }, parser.lineEnding));
@@ -638,7 +621,7 @@ class RouteState {
     };
     if (mcpSession) this.#rememberSession(target, mcpSession, headers);
     // A legacy session keeps the GET's headers (credentials) for its re-checks.
-    const pending = mcpSession ? this.#pendingFor(target, mcpSession) : new Map<string, PendingListing>();
+    const pending = mcpSession ? this.#pendingFor(target, mcpSession) : pendingListings();
     await this.#relayStream(res, response, context, target, pending, [], { prefix: route.prefix, headers });
   }
 
@@ -669,7 +652,7 @@ class RouteState {
   #sendRecheck(legacy: LegacySession, cursor: string | undefined): void {
     const id = `toolwall-recheck-${++this.#recheckSeq}`;
     const params = cursor === undefined ? undefined : { cursor };
-    track(legacy.pending, idKey(id), { method: "tools/list", params, internal: true });
+    legacy.pending.set(idKey(id), { method: "tools/list", params, internal: true });
     const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", ...(params ? { params } : {}) });
     this.#request({
       url: legacy.endpoint,
