@@ -46,9 +46,11 @@ const PROMETHEUS_ANNOTATIONS = {
 /**
  * V8 sizes the young generation for throughput: an idle sidecar held 67 MB of new space (37 MB of live
  * heap in all). Capping the semi-space took ~50 MB off its idle RSS and ~100 MB off its RSS under
- * load, with no throughput change measurable by bench/side-by-side.bench.ts.
+ * load, with no throughput change measurable by bench/side-by-side.bench.ts. The old space is capped
+ * well below the container's default 384 Mi limit (the heap stays under ~60 MB at c=64 with 500 open
+ * streams): V8 collects harder near the cap instead of growing until the kernel kills the pod's egress.
  */
-export const SIDECAR_NODE_OPTIONS = "--max-semi-space-size=2";
+export const SIDECAR_NODE_OPTIONS = "--max-semi-space-size=2 --max-old-space-size=192";
 
 const RESERVED_CONTAINERS = [INIT_CONTAINER, SIDECAR_CONTAINER];
 const RESERVED_VOLUMES = [CA_VOLUME, TOKEN_VOLUME, STATE_VOLUME];
