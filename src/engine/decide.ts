@@ -2,7 +2,7 @@ import type { PolicySet, ResolvedCall } from "../policy/evaluate.ts";
 import { resolveCall } from "../policy/evaluate.ts";
 import type { CallFacts, Decision, ToolRegistry } from "../policy/types.ts";
 import { isBlocked } from "../policy/types.ts";
-import type { AuditSink } from "../telemetry/audit.ts";
+import type { AuditEventType, AuditSink } from "../telemetry/audit.ts";
 import { boundedLabel, decisionDuration, toolCalls } from "../telemetry/metrics.ts";
 import type { SessionToolRegistry } from "./registry.ts";
 
@@ -13,10 +13,18 @@ export interface SessionIdentity {
   session: string;
 }
 
-/** One tool call found in traffic, as a dialect hands it to `decide`. */
+/**
+ * What is judged: a tool call (any dialect), or an MCP `resources/read` / `prompts/get`, judged by
+ * resourcePolicy / promptPolicy and, like tool calls, by the state check and recorded the same way.
+ */
+export type JudgedKind = "tool" | "resource" | "prompt";
+
+/** One tool call (or MCP resource read, prompt get) found in traffic, as a dialect hands it to `decide`. */
 export interface CallRequest {
   /** `anthropic-messages`, `openai-chat`, `openai-responses`, `gemini`, `mcp`. */
   dialect: string;
+  /** Default "tool". "resource": `name` is the URI; "prompt": the prompt's name; both need `server`. */
+  kind?: JudgedKind;
   /** One LLM response (one turn) or one MCP request. */
   requestId: string;
   /** The tool name as written in the traffic (`mcp__github__create_issue`, `Bash`, …). */
@@ -37,6 +45,8 @@ export interface CallRequest {
 
 export interface StateCheckInput {
   call: ResolvedCall;
+  /** Default "tool". Resource reads and prompt gets spend rate limits but join no cross-server window. */
+  kind?: JudgedKind;
   arguments: unknown;
   /** The stateless verdict of the policy set (cross-server rules run before it, rate limits after). */
   decision: Decision;
@@ -101,10 +111,73 @@ async function possibleOwners(
   return registry.serverOf(name) === undefined ? unlisted() : [];
 }
 
+/** The evaluator's verdict on a tool call, the server it resolves to included. */
+async function judgeTool(
+  deps: DecideDependencies,
+  policies: PolicySet,
+  request: CallRequest,
+  call: { tool: string; arguments: unknown; server?: string },
+): Promise<{ resolved: ResolvedCall; decision: Decision }> {
+  let resolved = resolveCall(call, deps.registry);
+  let candidates: string[] = [];
+  if (resolved.server === undefined) {
+    candidates = await possibleOwners(deps.registry, policies, request.name);
+    resolved = resolveCall(call, deps.registry);
+  }
+  const evaluateAs = (server: string | undefined): Decision => {
+    const as = server === undefined ? call : { ...call, server };
+    return request.argumentsUnreadable && policies.preview(as, deps.registry) === "conditional"
+      ? {
+          action: "deny",
+          reason: "the call's arguments were cut short or unparsable and a rule needs them",
+          rule: "",
+          mode: "Enforce",
+        }
+      : policies.evaluate(as, request.facts ?? {}, deps.registry);
+  };
+  let decision = evaluateAs(undefined);
+  if (resolved.server === undefined) {
+    // A bare name an MCP server whose tools are not known yet could own: deny if any of them would.
+    for (const server of candidates) {
+      const asServer = evaluateAs(server);
+      if (severity(asServer) > severity(decision)) {
+        decision = {
+          ...asServer,
+          reason: `${asServer.reason} ('${request.name}' may be a tool of MCP server '${server}', whose tools are not known yet)`,
+        };
+      }
+    }
+  }
+  return { resolved, decision };
+}
+
+/** The evaluator's verdict on an MCP resource read or prompt get (resourcePolicy / promptPolicy). */
+function judgeNamed(policies: PolicySet, kind: "resource" | "prompt", request: CallRequest): Decision {
+  if (request.server === undefined) throw new Error(`a ${kind} is judged for a named MCP server only`);
+  return kind === "resource"
+    ? policies.evaluateResource(request.server, request.name)
+    : policies.evaluatePrompt(request.server, request.name);
+}
+
+/** The `tool` of the metric and the audit event: the tool, or the MCP method (URIs are unbounded). */
+const operationOf: Record<JudgedKind, string | undefined> = {
+  tool: undefined,
+  resource: "resources/read",
+  prompt: "prompts/get",
+};
+
+/** The audit event's type: an MCP message, an MCP tool in LLM traffic, or an agent's own tool. */
+function eventType(dialect: string, server: string | undefined): AuditEventType {
+  if (dialect === "mcp") return "mcp_tool_called";
+  return server === undefined ? "tool_call_intercepted" : "mcp_tool_call_intercepted";
+}
+
 /**
- * The one decision step every dialect uses: resolve the server, evaluate, ask the state store, record
- * the audit event and the metrics. With `deferRecord` the caller emits the audit event later through
- * `record` (a call let through at its start is recorded once its arguments have streamed by).
+ * The one decision step every dialect uses, for tool calls and MCP resource reads and prompt gets
+ * alike: resolve the server, evaluate, ask the state store, record the audit event and the metrics
+ * (one event shape, one metric shape). With `deferRecord` the caller emits the audit event later
+ * through `record` (a call let through at its start is recorded once its arguments have streamed by).
+ * Anything that throws while judging denies.
  */
 export async function decide(
   deps: DecideDependencies,
@@ -113,43 +186,21 @@ export async function decide(
 ): Promise<Decided> {
   const started = performance.now();
   const policies = deps.policies();
+  const kind = request.kind ?? "tool";
   const call = { tool: request.name, arguments: request.arguments, server: request.server };
   if (call.server === undefined) delete call.server;
-  let resolved = resolveCall(call, deps.registry);
+  let resolved: ResolvedCall =
+    kind === "tool"
+      ? resolveCall(call, deps.registry)
+      : { server: request.server, tool: request.name, name: request.name };
   let decision: Decision;
   try {
-    let candidates: string[] = [];
-    if (resolved.server === undefined) {
-      candidates = await possibleOwners(deps.registry, policies, request.name);
-      resolved = resolveCall(call, deps.registry);
-    }
-    const evaluateAs = (server: string | undefined): Decision => {
-      const as = server === undefined ? call : { ...call, server };
-      return request.argumentsUnreadable && policies.preview(as, deps.registry) === "conditional"
-        ? {
-            action: "deny",
-            reason: "the call's arguments were cut short or unparsable and a rule needs them",
-            rule: "",
-            mode: "Enforce",
-          }
-        : policies.evaluate(as, request.facts ?? {}, deps.registry);
-    };
-    decision = evaluateAs(undefined);
-    if (resolved.server === undefined) {
-      // A bare name an MCP server whose tools are not known yet could own: deny if any of them would.
-      for (const server of candidates) {
-        const asServer = evaluateAs(server);
-        if (severity(asServer) > severity(decision)) {
-          decision = {
-            ...asServer,
-            reason: `${asServer.reason} ('${request.name}' may be a tool of MCP server '${server}', whose tools are not known yet)`,
-          };
-        }
-      }
-    }
+    if (kind === "tool") ({ resolved, decision } = await judgeTool(deps, policies, request, call));
+    else decision = judgeNamed(policies, kind, request);
     if (deps.stateful) {
       decision = await deps.stateful.check({
         call: resolved,
+        ...(kind === "tool" ? {} : { kind }),
         arguments: request.arguments,
         decision,
         policies,
@@ -169,7 +220,14 @@ export async function decide(
   decisionDuration.observe({ dialect: request.dialect }, (performance.now() - started) / 1000);
   const blocked = isBlocked(decision);
   const server = resolved.server;
-  const message = blocked ? policies.blockMessage(decision, { tool: resolved.tool, server }) : "";
+  let message = "";
+  if (blocked) {
+    message =
+      kind === "tool"
+        ? policies.blockMessage(decision, { tool: resolved.tool, server })
+        : `${kind === "resource" ? "Resource" : "Prompt"} '${request.name}' was blocked by policy: ${decision.reason}`;
+  }
+  const tool = operationOf[kind] ?? resolved.tool;
   let recorded = false;
   const record = (argumentsSeen: unknown, detail?: Record<string, unknown>) => {
     if (recorded) return;
@@ -179,17 +237,17 @@ export async function decide(
       action: decision.action,
       mode: decision.mode,
       server: boundedLabel("server", server ?? ""),
-      tool: boundedLabel("tool", resolved.tool),
+      tool: boundedLabel("tool", tool),
     });
     deps.audit.emit({
-      type: server === undefined ? "tool_call_intercepted" : "mcp_tool_call_intercepted",
+      type: eventType(request.dialect, server),
       namespace: deps.identity.namespace,
       pod: deps.identity.pod,
       session: deps.identity.session,
       requestId: request.requestId,
       dialect: request.dialect,
       server: server ?? "",
-      tool: resolved.tool,
+      tool,
       name: request.name,
       input: argumentsSeen ?? {},
       action: decision.action,

@@ -52,6 +52,11 @@ export interface GuardedCall {
   tool: string;
   /** The LLM response that asked for the call: calls of one response are one turn. */
   requestId?: string;
+  /**
+   * Default "tool". An MCP resource read or prompt get (`tool` is then the URI or prompt name)
+   * spends rate limits that cover every tool of its server; it joins no cross-server window.
+   */
+  kind?: "tool" | "resource" | "prompt";
 }
 
 /** What the pure evaluator decided (server, tool and pin checks), with Audit-mode denials already lifted. */
@@ -141,7 +146,9 @@ export class StateGuard {
     const now = this.#now();
     const requestId = call.requestId ?? "";
     const crossPolicies =
-      call.server === undefined ? [] : policies.filter((p) => usesCrossServerRules(p.crossServer));
+      call.server === undefined || (call.kind ?? "tool") !== "tool"
+        ? []
+        : policies.filter((p) => usesCrossServerRules(p.crossServer));
     const retentionMs = Math.max(0, ...crossPolicies.map((p) => p.crossServer.retentionMs));
     const findings: AuditFinding[] = [];
     let decision: GuardDecision | undefined;
@@ -302,7 +309,7 @@ export class StateGuard {
     const charges: { policy: string; limit: CompiledRateLimit; charge: RateLimitCharge }[] = [];
     for (const policy of policies) {
       for (const limit of policy.rateLimits) {
-        if (limit.matches(call.server, call.tool)) {
+        if (limit.matches(call.server, call.tool, call.kind)) {
           charges.push({ policy: policy.ref, limit, charge: chargeFor(limit, context.pod, policy.enforce) });
         }
       }

@@ -43,6 +43,7 @@ export class StateGuardCheck implements StatefulCheck {
       tool: input.call.tool,
       requestId: input.requestId,
       ...(input.call.server !== undefined ? { server: input.call.server } : {}),
+      ...(input.kind !== undefined ? { kind: input.kind } : {}),
     };
     const blocked = isBlocked(input.decision);
     const result = await this.#guard.decide(context, call, policies, {

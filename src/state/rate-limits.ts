@@ -18,8 +18,12 @@ export interface CompiledRateLimit {
   perMinute: number;
   burst: number;
   scope: "Pod" | "Namespace";
-  /** `server` undefined: a native tool of the agent. */
-  matches(server: string | undefined, tool: string): boolean;
+  /**
+   * `server` undefined: a native tool of the agent. An MCP `resources/read` or `prompts/get` (`kind`)
+   * spends from a limit that covers every tool (`tools` omitted or holding "*") of its server: a
+   * limit naming tools counts those tool calls only.
+   */
+  matches(server: string | undefined, tool: string, kind?: "tool" | "resource" | "prompt"): boolean;
 }
 
 export function compileRateLimits(
@@ -39,14 +43,16 @@ export function compileRateLimits(
       throw new Error(`${rule}: scope must be Pod or Namespace, got ${scope}`);
     const server = spec.servers ? anyGlobMatcher(spec.servers) : undefined;
     const tool = anyGlobMatcher(spec.tools ?? ["*"]);
+    const everyTool = (spec.tools ?? ["*"]).includes("*");
     return {
       rule,
       name: spec.name ?? rule.slice(rule.indexOf("/") + 1),
       perMinute: spec.perMinute,
       burst,
       scope,
-      matches: (callServer, callTool) =>
-        (server === undefined || (callServer !== undefined && server(callServer))) && tool(callTool),
+      matches: (callServer, callTool, kind = "tool") =>
+        (server === undefined || (callServer !== undefined && server(callServer))) &&
+        (kind === "tool" ? tool(callTool) : everyTool),
     };
   });
 }

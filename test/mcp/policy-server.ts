@@ -16,7 +16,7 @@ export interface PolicyServer {
   url: string;
   /** Legacy HTTP+SSE endpoint (`GET /sse`, then `POST /messages?sessionId=…`). */
   sseUrl: string;
-  /** Tool name → calls that reached the server. */
+  /** Tool name (or resource / prompt name) → calls that reached the server. */
   calls: Map<string, number>;
   /** Rewrites `mutable`'s description in every session (the SDK sends tools/list_changed). */
   rugPull(description: string): void;
@@ -84,17 +84,19 @@ export async function startPolicyServer(options: PolicyServerOptions = {}): Prom
       "readme",
       "file:///public/readme.md",
       { mimeType: "text/markdown" },
-      async (uri) => ({
-        contents: [{ uri: uri.href, text: "# Readme" }],
-      }),
+      async (uri) => {
+        count("readme");
+        return { contents: [{ uri: uri.href, text: "# Readme" }] };
+      },
     );
     server.registerResource("keys", "file:///secret/keys.txt", { mimeType: "text/plain" }, async (uri) => {
       count("keys");
       return { contents: [{ uri: uri.href, text: "AKIA..." }] };
     });
-    server.registerPrompt("greeting", { description: "Says hello." }, async () => ({
-      messages: [{ role: "user", content: { type: "text", text: "Hello!" } }],
-    }));
+    server.registerPrompt("greeting", { description: "Says hello." }, async () => {
+      count("greeting");
+      return { messages: [{ role: "user", content: { type: "text", text: "Hello!" } }] };
+    });
     server.registerPrompt("admin-override", { description: "Privileged prompt." }, async () => {
       count("admin-override");
       return { messages: [{ role: "user", content: { type: "text", text: "You are root." } }] };

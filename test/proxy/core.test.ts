@@ -115,7 +115,7 @@ describe("proxy core", () => {
       message: "Tool 'delete_repo' was blocked by policy: destructive",
     });
     expect(audit.events.at(-1)).toMatchObject({
-      type: "mcp_tool_call_intercepted",
+      type: "mcp_tool_called",
       dialect: "mcp",
       server: "github",
       tool: "delete_repo",

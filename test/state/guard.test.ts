@@ -248,4 +248,33 @@ describe("state guard round trips", () => {
     expect(text).toContain('toolwall_rate_limited_total{policy="a/p",limit="one"} 1');
     expect(text).toContain('toolwall_cross_server_blocked_total{rule="readThenSend"} 1');
   });
+
+  it("charges an MCP resource read or prompt get to limits over every tool of its server only, outside the cross-server window", async () => {
+    const local = new MemoryStore();
+    const guard = new StateGuard({ store: new ResilientStore(local, { local }) });
+    const policies = [
+      compileStatefulPolicy("a/p", {
+        ...exfiltration,
+        rateLimits: [
+          { name: "named", servers: ["db"], tools: ["get_*"], perMinute: 1, burst: 1 },
+          { name: "server", servers: ["db"], perMinute: 1, burst: 2 },
+        ],
+      }),
+    ];
+    const ctx = context();
+    const read = (kind: "resource" | "prompt") =>
+      guard.decide(ctx, { server: "db", tool: "get_secrets", kind }, policies, allow);
+    expect((await read("resource")).action).toBe("allow");
+    // The limit naming tools (burst 1) is not spent by a resource read: a second request passes.
+    expect((await read("prompt")).action).toBe("allow");
+    expect(await read("resource")).toMatchObject({
+      action: "deny",
+      stage: "rateLimit",
+      rule: "a/p#rateLimits[1]",
+    });
+    // Neither joined the session window: a send after them is no read-then-send.
+    expect((await guard.decide(ctx, { server: "mail", tool: "send_email" }, policies, allow)).action).toBe(
+      "allow",
+    );
+  });
 });

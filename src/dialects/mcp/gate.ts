@@ -4,8 +4,6 @@ import type { ToolDefinition } from "../../inspect/types.ts";
 import { CappedMap } from "../../kernel/bounded-map.ts";
 import type { PolicySet } from "../../policy/evaluate.ts";
 import { type Decision, isBlocked } from "../../policy/types.ts";
-import type { AuditSink } from "../../telemetry/audit.ts";
-import { boundedLabel, toolCalls } from "../../telemetry/metrics.ts";
 import type { ToolCatalog } from "./catalog.ts";
 import {
   errorCodes,
@@ -29,12 +27,12 @@ export type RequestVerdict = { forward: true } | { forward: false; answer: JsonR
 /** What the gate needs from the proxy core (a subset of its ProxyContext). */
 export interface GateDependencies {
   policies(): PolicySet;
+  /** The engine's decide(): judges, runs the state check, records the audit event and the metrics. */
   decide(request: CallRequest, options?: { deferRecord?: boolean }): Promise<Decided>;
   /** src/registry's SessionToolRegistry understands pages; a plain one sees each page as a whole listing. */
   registry: SessionToolRegistry & {
     observe(server: string, tools: readonly string[], page?: { first: boolean; last: boolean }): unknown;
   };
-  audit: AuditSink;
   identity: { namespace: string; pod: string; session: string };
 }
 
@@ -73,8 +71,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The MCP policy point, free of HTTP: judges client requests (`tools/call`, `resources/read`,
- * `prompts/get`) and filters listing results. Anything that throws inside a judgement denies.
+ * The MCP policy point, free of HTTP: hands client requests (`tools/call`, `resources/read`,
+ * `prompts/get`) to the engine's decide(), which judges and records them, and answers the denied
+ * ones; filters listing results. Anything that throws inside a judgement denies.
  */
 export class McpGate {
   readonly #deps: GateDependencies;
@@ -99,9 +98,9 @@ export class McpGate {
         case "tools/call":
           return await this.#judgeToolCall(context, request);
         case "resources/read":
-          return this.#judgeResource(context, request);
+          return await this.#judgeResource(context, request);
         case "prompts/get":
-          return this.#judgePrompt(context, request);
+          return await this.#judgePrompt(context, request);
         default:
           return forward;
       }
@@ -115,6 +114,19 @@ export class McpGate {
     }
   }
 
+  /**
+   * The audit fields every judged MCP request carries besides decide()'s own: the JSON-RPC method
+   * and id, the MCP session, and what names the judged thing.
+   */
+  #detail(context: McpContext, request: JsonRpcRequest, fields: Record<string, unknown>) {
+    return {
+      ...(context.mcpSession ? { mcpSession: context.mcpSession } : {}),
+      method: request.method,
+      rpcId: request.id,
+      ...fields,
+    };
+  }
+
   async #judgeToolCall(context: McpContext, request: JsonRpcRequest): Promise<RequestVerdict> {
     const params = request.params;
     const name = isObject(params) ? params.name : undefined;
@@ -125,27 +137,17 @@ export class McpGate {
       };
     }
     const args = isObject(params) ? params.arguments : undefined;
-    const decided = await this.#deps.decide(
-      {
-        dialect: "mcp",
-        requestId: context.requestId,
-        name,
-        server: context.server,
-        arguments: args,
-        facts: this.#catalog.facts(context.server, name),
-      },
-      { deferRecord: true },
-    );
-    const { decision } = decided;
-    toolCalls.inc({
+    const decided = await this.#deps.decide({
       dialect: "mcp",
-      action: decision.action,
-      mode: decision.mode,
-      server: boundedLabel("server", context.server),
-      tool: boundedLabel("tool", name),
+      requestId: context.requestId,
+      name,
+      server: context.server,
+      arguments: args,
+      facts: this.#catalog.facts(context.server, name),
+      detail: this.#detail(context, request, {}),
     });
-    this.#record(context, request, decision, { tool: name, arguments: args });
     if (!decided.blocked) return forward;
+    const { decision } = decided;
     const denyAs = this.#deps.policies().policyOf(decision)?.spec.denyAs ?? "JsonRpcError";
     if (denyAs === "ToolError") {
       return {
@@ -159,55 +161,46 @@ export class McpGate {
     return { forward: false, answer: this.#denial(request, decision, decided.message) };
   }
 
-  #judgeResource(context: McpContext, request: JsonRpcRequest): RequestVerdict {
+  async #judgeResource(context: McpContext, request: JsonRpcRequest): Promise<RequestVerdict> {
     const uri = isObject(request.params) ? request.params.uri : undefined;
     if (typeof uri !== "string") {
       return { forward: false, answer: errorResponse(request.id, -32602, "resources/read needs params.uri") };
     }
-    const decision = this.#deps.policies().evaluateResource(context.server, uri);
-    this.#record(context, request, decision, { uri });
-    if (!isBlocked(decision)) return forward;
-    const message = `Resource '${uri}' was blocked by policy: ${decision.reason}`;
-    return { forward: false, answer: this.#denial(request, decision, message) };
+    const decided = await this.#deps.decide({
+      dialect: "mcp",
+      kind: "resource",
+      requestId: context.requestId,
+      name: uri,
+      server: context.server,
+      detail: this.#detail(context, request, { uri }),
+    });
+    if (!decided.blocked) return forward;
+    return { forward: false, answer: this.#denial(request, decided.decision, decided.message) };
   }
 
-  #judgePrompt(context: McpContext, request: JsonRpcRequest): RequestVerdict {
+  async #judgePrompt(context: McpContext, request: JsonRpcRequest): Promise<RequestVerdict> {
     const name = isObject(request.params) ? request.params.name : undefined;
     if (typeof name !== "string") {
       return { forward: false, answer: errorResponse(request.id, -32602, "prompts/get needs params.name") };
     }
-    const decision = this.#deps.policies().evaluatePrompt(context.server, name);
-    this.#record(context, request, decision, { prompt: name });
-    if (!isBlocked(decision)) return forward;
-    const message = `Prompt '${name}' was blocked by policy: ${decision.reason}`;
-    return { forward: false, answer: this.#denial(request, decision, message) };
+    const args = isObject(request.params) ? request.params.arguments : undefined;
+    const decided = await this.#deps.decide({
+      dialect: "mcp",
+      kind: "prompt",
+      requestId: context.requestId,
+      name,
+      server: context.server,
+      arguments: args,
+      detail: this.#detail(context, request, { prompt: name }),
+    });
+    if (!decided.blocked) return forward;
+    return { forward: false, answer: this.#denial(request, decided.decision, decided.message) };
   }
 
   #denial(request: JsonRpcRequest, decision: Decision, message: string): JsonRpcResponse {
     return errorResponse(request.id, errorCodes.blocked, message, {
       reason: decision.reason,
       rule: decision.rule,
-    });
-  }
-
-  #record(context: McpContext, request: JsonRpcRequest, decision: Decision, fields: Record<string, unknown>) {
-    const { identity } = this.#deps;
-    this.#deps.audit.emit({
-      type: "mcp_tool_called",
-      dialect: "mcp",
-      namespace: identity.namespace,
-      pod: identity.pod,
-      session: identity.session,
-      requestId: context.requestId,
-      ...(context.mcpSession ? { mcpSession: context.mcpSession } : {}),
-      server: context.server,
-      method: request.method,
-      rpcId: request.id,
-      ...fields,
-      action: decision.action,
-      reason: decision.reason,
-      rule: decision.rule,
-      mode: decision.mode,
     });
   }
 
