@@ -102,6 +102,21 @@ export async function processData(
 }
 
 /**
+ * An upstream answer on its way to the client: what judges it (the route, the request's MCP context,
+ * the target server, the listings awaiting an answer) and Toolwall's own answers for denied requests.
+ */
+export interface UpstreamAnswer {
+  core: RouteCore;
+  res: ServerResponse;
+  response: Dispatcher.ResponseData;
+  context: McpContext;
+  target: McpTarget;
+  pending: Map<string, PendingListing>;
+  /** Toolwall's answers to the denied requests of the same POST, sent first. */
+  answers: JsonRpcResponse[];
+}
+
+/**
  * A legacy `endpoint` event on a GET stream (legacy-sse.ts): it writes what the client gets, and
  * records the session it opens in `session`.
  */
@@ -111,16 +126,8 @@ export type EndpointHandler = (event: SseEvent, parser: SseParser, session: Sess
  * An SSE answer or stream, event by event: only events that carry a listing answer are rewritten.
  * `answers` (Toolwall's own, for denied requests) go first.
  */
-export async function relayStream(
-  core: RouteCore,
-  res: ServerResponse,
-  response: Dispatcher.ResponseData,
-  context: McpContext,
-  target: McpTarget,
-  pending: Map<string, PendingListing>,
-  answers: JsonRpcResponse[],
-  onEndpoint: EndpointHandler | undefined,
-) {
+export async function relayStream(answer: UpstreamAnswer, onEndpoint: EndpointHandler | undefined) {
+  const { core, res, response, context, target, pending, answers } = answer;
   const headers = forwardableResponseHeaders(response.headers, ["content-length", "content-encoding"]);
   res.writeHead(response.statusCode, headers);
   res.flushHeaders();

@@ -274,8 +274,9 @@ class McpRoute implements RouteCore {
     if (mcpSession) this.sessions.remember(target, mcpSession, headers);
     const pending = mcpSession ? this.sessions.pendingFor(target, mcpSession) : pendingListings();
     const legacyRoute = { prefix: route.prefix, headers };
-    await relayStream(this, res, response, context, target, pending, [], (event, parser, session) =>
-      openLegacyEndpoint(this, res, target, legacyRoute, event, parser, session),
+    await relayStream(
+      { core: this, res, response, context, target, pending, answers: [] },
+      (event, parser, session) => openLegacyEndpoint(this, res, target, legacyRoute, event, parser, session),
     );
   }
 }

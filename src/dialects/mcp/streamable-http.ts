@@ -1,11 +1,10 @@
 import type { ServerResponse } from "node:http";
-import type { Dispatcher } from "undici";
 import type { RouteContext } from "../../net/server.ts";
 import { decodedBody, forwardableResponseHeaders } from "../../net/upstream.ts";
 import type { McpContext } from "./gate.ts";
 import { contentType, maxJsonResponseBytes, readLimited, relayUnchanged, sendJson } from "./http.ts";
 import { type JsonRpcResponse, JsonTextError } from "./jsonrpc.ts";
-import { forwardJudged, processData, type RouteCore, relayStream } from "./relay.ts";
+import { forwardJudged, processData, type RouteCore, relayStream, type UpstreamAnswer } from "./relay.ts";
 import { McpRouteError, type McpTarget } from "./routing.ts";
 import type { PendingListing } from "./sessions.ts";
 
@@ -37,12 +36,13 @@ export async function answerStreamablePost(
   }
   const response = await forwardJudged(core, route, target, headers, forwarded, batch);
   const type = contentType(response.headers);
+  const answer: UpstreamAnswer = { core, res, response, context, target, pending, answers };
   if (type === "text/event-stream") {
-    await relayStream(core, res, response, context, target, pending, answers, undefined);
+    await relayStream(answer, undefined);
     return;
   }
   if (type === "application/json" && response.statusCode < 300) {
-    await relayJson(core, res, response, context, target, pending, answers, batch);
+    await relayJson(answer, batch);
     return;
   }
   if (answers.length > 0 && response.statusCode < 300) {
@@ -53,16 +53,8 @@ export async function answerStreamablePost(
   await relayUnchanged(res, response);
 }
 
-async function relayJson(
-  core: RouteCore,
-  res: ServerResponse,
-  response: Dispatcher.ResponseData,
-  context: McpContext,
-  target: McpTarget,
-  pending: Map<string, PendingListing>,
-  answers: JsonRpcResponse[],
-  batch: boolean,
-) {
+async function relayJson(answer: UpstreamAnswer, batch: boolean) {
+  const { core, res, response, context, target, pending, answers } = answer;
   const body = await readLimited(
     decodedBody(response.body, response.headers["content-encoding"] as string | undefined),
     maxJsonResponseBytes,
