@@ -3,6 +3,11 @@ import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
+import { explicitModeSetup } from "../../src/dataplane/explicit-mode.ts";
+import { PolicySet } from "../../src/policy/evaluate.ts";
+import type { PolicyDocument } from "../../src/policy/types.ts";
+import { type LocalProxy, startLocalProxy } from "../../src/runtime/local.ts";
+import type { MemoryAuditSink } from "../../src/telemetry/audit.ts";
 
 /**
  * One origin serving several SDK-built MCP servers (stateless Streamable HTTP), one per path, as an
@@ -94,5 +99,24 @@ export function rawPost(
     );
     req.on("error", reject);
     req.end(body);
+  });
+}
+
+/** `toolwall proxy --ca-dir` in this process: the `/mcp/<server>` route and the explicit forward proxy. */
+export async function startExplicitProxy(
+  documents: PolicyDocument[],
+  audit: MemoryAuditSink,
+  caDir: string,
+  resolve: string[] = [],
+): Promise<LocalProxy> {
+  const setup = await explicitModeSetup({ caDir, resolve, extraCaFiles: [], log: () => {} });
+  return startLocalProxy({
+    policies: PolicySet.fromDocuments(documents),
+    audit,
+    providers: [],
+    listen: { host: "127.0.0.1", port: 0 },
+    mcp: true,
+    log: () => {},
+    ...setup,
   });
 }

@@ -9,12 +9,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { explicitModeSetup } from "../../src/dataplane/explicit-mode.ts";
-import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
-import { type LocalProxy, startLocalProxy } from "../../src/runtime/local.ts";
+import type { LocalProxy } from "../../src/runtime/local.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
-import { type McpOrigin, rawPost, startMcpOrigin } from "./mcp-origin.ts";
+import { type McpOrigin, rawPost, startExplicitProxy, startMcpOrigin } from "./mcp-origin.ts";
 
 const call = JSON.stringify({
   jsonrpc: "2.0",
@@ -52,16 +50,7 @@ spec:
     expect(problems).toEqual([]);
     const caDir = mkdtempSync(join(tmpdir(), "toolwall-outside-"));
     dirs.push(caDir);
-    const setup = await explicitModeSetup({ caDir, resolve: [], extraCaFiles: [], log: () => {} });
-    const proxy = await startLocalProxy({
-      policies: PolicySet.fromDocuments(documents),
-      audit,
-      providers: [],
-      listen: { host: "127.0.0.1", port: 0 },
-      mcp: true,
-      log: () => {},
-      ...setup,
-    });
+    const proxy = await startExplicitProxy(documents, audit, caDir);
     proxies.push(proxy);
     return proxy;
   }

@@ -16,13 +16,11 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ProxyAgent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { explicitModeSetup } from "../../src/dataplane/explicit-mode.ts";
-import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
-import { type LocalProxy, startLocalProxy } from "../../src/runtime/local.ts";
+import type { LocalProxy } from "../../src/runtime/local.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
 import { type PolicyServer, startPolicyServer } from "../mcp/policy-server.ts";
-import { type McpOrigin, rawPost as post, startMcpOrigin } from "./mcp-origin.ts";
+import { type McpOrigin, rawPost as post, startExplicitProxy, startMcpOrigin } from "./mcp-origin.ts";
 
 const call = (tool: string) =>
   JSON.stringify({
@@ -107,21 +105,10 @@ spec:
       "routes.yaml",
     );
     expect(problems).toEqual([]);
-    const setup = await explicitModeSetup({
-      caDir,
-      resolve: ["localhost=127.0.0.1", "model.internal=127.0.0.1"],
-      extraCaFiles: [],
-      log: () => {},
-    });
-    proxy = await startLocalProxy({
-      policies: PolicySet.fromDocuments(documents),
-      audit,
-      providers: [],
-      listen: { host: "127.0.0.1", port: 0 },
-      mcp: true,
-      log: () => {},
-      ...setup,
-    });
+    proxy = await startExplicitProxy(documents, audit, caDir, [
+      "localhost=127.0.0.1",
+      "model.internal=127.0.0.1",
+    ]);
   });
 
   afterAll(async () => {
