@@ -7,6 +7,7 @@ import {
   usesCrossServerRules,
 } from "../analyzer/cross-server.ts";
 import type { CallRecord, SessionState, ShadowedTool, ToolCategory } from "../analyzer/types.ts";
+import type { JudgedKind } from "../engine/decide.ts";
 import { BoundedMap } from "../kernel/bounded-map.ts";
 import type { MCPPolicySpec } from "../policy/types.ts";
 import type { StateMetrics } from "./metrics.ts";
@@ -56,7 +57,7 @@ export interface GuardedCall {
    * Default "tool". An MCP resource read or prompt get (`tool` is then the URI or prompt name)
    * spends rate limits that cover every tool of its server; it joins no cross-server window.
    */
-  kind?: "tool" | "resource" | "prompt";
+  kind?: JudgedKind;
 }
 
 /** What the pure evaluator decided (server, tool and pin checks), with Audit-mode denials already lifted. */

@@ -1,3 +1,4 @@
+import type { JudgedKind } from "../engine/decide.ts";
 import { anyGlobMatcher } from "../policy/glob.ts";
 import type { MCPPolicySpec } from "../policy/types.ts";
 import type { RateLimitCharge } from "./types.ts";
@@ -23,7 +24,7 @@ export interface CompiledRateLimit {
    * spends from a limit that covers every tool (`tools` omitted or holding "*") of its server: a
    * limit naming tools counts those tool calls only.
    */
-  matches(server: string | undefined, tool: string, kind?: "tool" | "resource" | "prompt"): boolean;
+  matches(server: string | undefined, tool: string, kind?: JudgedKind): boolean;
 }
 
 export function compileRateLimits(
