@@ -17,7 +17,6 @@ import { type ProxyContext, type RouteHandler, sendToolwallError } from "../net/
 import type { PolicyDocument } from "../policy/types.ts";
 import { type EgressPolicy, hostPattern, matchesHost } from "./egress.ts";
 import type { RequestHandler } from "./forward.ts";
-import type { InspectedConnection } from "./listener.ts";
 import { type LlmRouteOptions, llmRoute } from "./llm-route.ts";
 
 const DIALECTS_BY_NAME: Record<string, readonly LlmDialect[]> = {
@@ -147,41 +146,12 @@ export class RouteTable {
   }
 }
 
-/** RouteTable.llmDialects over documents (tests; the pipeline keeps its table compiled). */
-export function llmDialectsFor(
-  policies: readonly PolicyDocument[],
-  name: string,
-  port: number,
-  address = "",
-): readonly LlmDialect[] | undefined {
-  return new RouteTable(policies).llmDialects({ name, port, address });
-}
-
 /** Where a request to an origin with declared MCP servers goes. */
 export type McpRouting =
   /** `path` is the MCP route's path for the server that owns the request path. */
   | { kind: "server"; server: string; path: string }
   /** The path is under no declared server's base; `failClosed` when an applicable policy says so. */
   | { kind: "outside"; failClosed: boolean; servers: string[] };
-
-/** RouteTable.mcp over documents (tests; the pipeline keeps its table compiled). */
-export function mcpRouting(
-  policies: readonly PolicyDocument[],
-  connection: Pick<InspectedConnection, "serverName" | "port" | "tls"> & {
-    originalDestination?: { address: string };
-  },
-  pathname: string,
-): McpRouting | undefined {
-  return new RouteTable(policies).mcp(
-    connection.tls,
-    {
-      name: connection.serverName,
-      port: connection.port,
-      address: connection.originalDestination?.address ?? "",
-    },
-    pathname,
-  );
-}
 
 /** One request of an inspected connection (or an explicit proxy's absolute-form request) into the pipeline. */
 export function pipelineRequestHandler(options: PipelineOptions): RequestHandler {

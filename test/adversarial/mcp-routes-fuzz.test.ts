@@ -8,12 +8,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EgressPolicy } from "../../src/dataplane/egress.ts";
-import { mcpRouting } from "../../src/dataplane/pipeline.ts";
 import { McpRouteError, resolveTarget } from "../../src/dialects/mcp/routing.ts";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
 import { type DeclaredServer, declaredServers } from "../../src/policy/servers.ts";
 import type { PolicyDocument } from "../../src/policy/types.ts";
+import { mcpRouting } from "../helpers/route-table.ts";
 
 const port = 3000;
 /** What the origin serves: two declared servers and one that is not declared. */

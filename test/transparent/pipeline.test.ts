@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { llmDialectsFor, mcpRouting } from "../../src/dataplane/pipeline.ts";
 import type { PolicyDocument } from "../../src/policy/types.ts";
+import { llmDialectsFor, mcpRouting } from "../helpers/route-table.ts";
 
 const policies = [
   {
