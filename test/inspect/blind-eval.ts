@@ -1,18 +1,49 @@
-// Measures the inspection engine on the blind set of issue 12 (test/inspect/blind/): detection per
-// attack family and per kind (rewrite of a real tool / injected tool), false positives on the blind
-// benign tools, overall. Threshold High, default detectors.
-// Run: node test/inspect/blind-eval.ts [--json] [--missed]
+// Measures the inspection engine on a blind set of issue 12 (the latest round by default): detection
+// per attack family and per kind (rewrite of a real tool / injected tool), false positives on the
+// blind benign tools, overall. Threshold High, default detectors.
+// Run: node test/inspect/blind-eval.ts [--round blind|blind-2] [--json] [--missed] [--check]
+// --check only loads the set and prints its sizes, without judging anything: what the authors of a
+// blind set run, so that they never see a detection result.
 import { compileInspection, findingsAtOrAbove, inspectTool } from "../../src/inspect/index.ts";
 import {
   BLIND_FAMILIES,
   BLIND_KINDS,
+  BLIND_ROUNDS,
   type BlindReport,
+  type BlindRound,
   evaluateBlind,
   judgeEachAlone,
   judgeWithListing,
+  LATEST_BLIND_ROUND,
   loadBlindBenign,
+  loadBlindPoisoned,
   type Tally,
 } from "./blind-set.ts";
+
+const roundFlag = process.argv.indexOf("--round");
+const round = (roundFlag < 0 ? LATEST_BLIND_ROUND : process.argv[roundFlag + 1]) as BlindRound;
+if (!BLIND_ROUNDS.includes(round)) {
+  console.error(`--round takes one of ${BLIND_ROUNDS.join(", ")}`);
+  process.exit(2);
+}
+const poisoned = loadBlindPoisoned(round);
+const benign = loadBlindBenign(round);
+
+if (process.argv.includes("--check")) {
+  const count = (predicate: (entry: (typeof poisoned)[number]) => boolean) =>
+    poisoned.filter(predicate).length;
+  console.log(
+    `${round}: ${benign.length} benign tools from ${new Set(benign.map((e) => e.package)).size} packages`,
+  );
+  console.log(
+    `${poisoned.length} poisoned: ${count((e) => e.kind === "rewrite")} rewrites, ${count((e) => e.kind === "injected")} injected`,
+  );
+  for (const family of BLIND_FAMILIES) {
+    const styles = new Set(poisoned.filter((e) => e.family === family).map((e) => e.style));
+    console.log(`  ${family}: ${count((e) => e.family === family)} entries, ${styles.size} styles`);
+  }
+  process.exit(0);
+}
 
 // `--alone` judges every tool by itself (single-tool rules only, as before listing analysis existed);
 // by default each tool is judged with its neighbours on other servers, as the MCP catalog does.
@@ -27,7 +58,7 @@ const percent = ({ detected, total }: Tally) =>
   `${detected}/${total} (${total === 0 ? "-" : ((100 * detected) / total).toFixed(1)} %)`;
 
 function printText(report: BlindReport, listMissed: boolean): void {
-  console.log(`Blind evaluation at threshold High, default detectors; judge: ${judge.name}`);
+  console.log(`Blind evaluation (${round}) at threshold High, default detectors; judge: ${judge.name}`);
   console.log(
     `poisoned: ${report.poisoned} (${report.rewrites} rewrites of real tools, ${report.injected} injected); ` +
       `benign: ${report.benign} real tools from ${report.packages.length} packages\n`,
@@ -41,9 +72,7 @@ function printText(report: BlindReport, listMissed: boolean): void {
   console.log(`| **all** | ${kinds} | ${percent(report.overall)} |\n`);
   const fp = { detected: report.falsePositives.length, total: report.benign };
   console.log(`false positives on blind benign: ${percent(fp)}`);
-  const benignByName = new Map(
-    loadBlindBenign().map((entry) => [`${entry.package} ${entry.tool.name}`, entry.tool]),
-  );
+  const benignByName = new Map(benign.map((entry) => [`${entry.package} ${entry.tool.name}`, entry.tool]));
   for (const { package: pkg, tool } of report.falsePositives) {
     console.log(`  ${pkg} ${tool}`);
     const definition = benignByName.get(`${pkg} ${tool}`);
@@ -56,9 +85,9 @@ function printText(report: BlindReport, listMissed: boolean): void {
   }
 }
 
-const report = evaluateBlind(judge.run);
+const report = evaluateBlind(judge.run, poisoned, benign);
 if (process.argv.includes("--json")) {
-  console.log(JSON.stringify({ threshold: "High", judge: judge.name, ...report }, null, 2));
+  console.log(JSON.stringify({ round, threshold: "High", judge: judge.name, ...report }, null, 2));
 } else {
   printText(report, process.argv.includes("--missed"));
 }

@@ -1,16 +1,28 @@
-// The blind evaluation set of issue 12 (test/inspect/blind/): real benign tools from packages the
-// development corpus does not contain, and poisoned definitions written without reading the rules.
+// The blind evaluation sets of issue 12 (test/inspect/blind/, test/inspect/blind-2/, one per round):
+// real benign tools from packages no earlier set contains, and poisoned definitions written without
+// reading the rules.
 // A poisoned rewrite is stored as its real source tool plus the edits an attacker made, so the
 // definition served is the real one with a sentence or parameter added; the loader applies the
 // edits and refuses an entry whose source or edit target does not exist.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { compileInspection, inspectListing, inspectTool, type ListedTool } from "../../src/inspect/index.ts";
 import type { Severity, ToolDefinition } from "../../src/inspect/types.ts";
 import { type BenignEntry, loadBenign } from "./corpus.ts";
 
-const blindDir = join(import.meta.dirname, "blind");
 const devBenignDir = join(import.meta.dirname, "corpus", "benign");
+
+/**
+ * The blind rounds, oldest first: each is measured before and after one round of rule changes and
+ * then retired to development data (the rules may be tuned on it), so only the latest one counts.
+ */
+export const BLIND_ROUNDS = ["blind", "blind-2"] as const;
+export type BlindRound = (typeof BLIND_ROUNDS)[number];
+export const LATEST_BLIND_ROUND: BlindRound = "blind-2";
+
+export function blindRoundDir(round: BlindRound): string {
+  return join(import.meta.dirname, round);
+}
 
 /** Attack families of the public poisoning taxonomies named in issue 12; one file each in blind/poisoned/. */
 export const BLIND_FAMILIES = [
@@ -77,13 +89,18 @@ export interface BlindPoisoned {
   neighbours: ListedTool[];
 }
 
-export function loadBlindBenign(): BenignEntry[] {
-  return loadBenign(join(blindDir, "benign"));
+export function loadBlindBenign(round: BlindRound = LATEST_BLIND_ROUND): BenignEntry[] {
+  const dir = join(blindRoundDir(round), "benign");
+  return existsSync(dir) ? loadBenign(dir) : [];
 }
 
+/** Every real benign tool a poisoned entry may rewrite or name as a neighbour: development and all rounds. */
 function benignIndex(): Map<string, BenignEntry> {
   const index = new Map<string, BenignEntry>();
-  for (const entry of [...loadBenign(devBenignDir), ...loadBlindBenign()]) {
+  for (const entry of [
+    ...loadBenign(devBenignDir),
+    ...BLIND_ROUNDS.flatMap((round) => loadBlindBenign(round)),
+  ]) {
     index.set(`${entry.package}\u0000${entry.tool.name}`, entry);
   }
   return index;
@@ -150,13 +167,14 @@ export function applyEdits(source: ToolDefinition, edits: readonly Edit[], id: s
   return tool as unknown as ToolDefinition;
 }
 
-export function loadBlindPoisoned(): BlindPoisoned[] {
+export function loadBlindPoisoned(round: BlindRound = LATEST_BLIND_ROUND): BlindPoisoned[] {
   const index = benignIndex();
-  const dir = join(blindDir, "poisoned");
+  const dir = join(blindRoundDir(round), "poisoned");
+  if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((file) => {
     const family = basename(file, ".json") as BlindFamily;
     if (!BLIND_FAMILIES.includes(family))
-      throw new Error(`blind/poisoned/${file}: not a family of BLIND_FAMILIES`);
+      throw new Error(`${round}/poisoned/${file}: not a family of BLIND_FAMILIES`);
     const stored = JSON.parse(readFileSync(join(dir, file), "utf8")) as StoredEntry[];
     return stored.map((entry) => ({
       id: entry.id,
@@ -216,8 +234,8 @@ export interface BlindReport {
  */
 export function evaluateBlind(
   judge: ListingJudge,
-  poisoned = loadBlindPoisoned(),
-  benign = loadBlindBenign(),
+  poisoned: readonly BlindPoisoned[],
+  benign: readonly BenignEntry[],
 ): BlindReport {
   const tally = (): Tally => ({ detected: 0, total: 0 });
   const byFamily = Object.fromEntries(

@@ -1,5 +1,5 @@
-// Integrity of the blind evaluation set (test/inspect/blind/): sizes, labels and shapes that issue 12
-// asks for. Detection figures are not asserted here: they are measured by blind-eval.ts and recorded
+// Integrity of every blind evaluation round (test/inspect/blind*/): sizes, labels and shapes that
+// issue 12 asks for. Detection figures are not asserted here: they are measured by blind-eval.ts and recorded
 // in docs/inspection.md, never tuned against.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +9,8 @@ import {
   applyEdits,
   BLIND_FAMILIES,
   BLIND_KINDS,
+  BLIND_ROUNDS,
+  blindRoundDir,
   evaluateBlind,
   LISTING_FAMILIES,
   loadBlindBenign,
@@ -16,87 +18,95 @@ import {
 } from "./blind-set.ts";
 import { loadBenign } from "./corpus.ts";
 
-const poisoned = loadBlindPoisoned();
-const benign = loadBlindBenign();
+describe.each(BLIND_ROUNDS)("blind round %s", (round) => {
+  const poisoned = loadBlindPoisoned(round);
+  const benign = loadBlindBenign(round);
 
-describe("blind benign set", () => {
-  it("has at least 300 real tools from at least 15 packages, each listing with package and version", () => {
-    expect(benign.length).toBeGreaterThanOrEqual(300);
-    const dir = join(import.meta.dirname, "blind", "benign");
-    const files = readdirSync(dir);
-    expect(files.length).toBeGreaterThanOrEqual(15);
-    for (const file of files) {
-      const listing = JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, unknown>;
-      expect(listing.package, file).toEqual(expect.any(String));
-      expect(listing.version, file).toMatch(/^\d+\.\d+\.\d+/);
-      expect((listing.tools as unknown[]).length, file).toBeGreaterThan(0);
-    }
-    for (const entry of benign) expect(entry.tool.name).toEqual(expect.any(String));
+  describe("blind benign set", () => {
+    it("has at least 300 real tools from at least 15 packages, each listing with package and version", () => {
+      expect(benign.length).toBeGreaterThanOrEqual(300);
+      const dir = join(blindRoundDir(round), "benign");
+      const files = readdirSync(dir);
+      expect(files.length).toBeGreaterThanOrEqual(15);
+      for (const file of files) {
+        const listing = JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, unknown>;
+        expect(listing.package, file).toEqual(expect.any(String));
+        expect(listing.version, file).toMatch(/^\d+\.\d+\.\d+/);
+        expect((listing.tools as unknown[]).length, file).toBeGreaterThan(0);
+      }
+      for (const entry of benign) expect(entry.tool.name).toEqual(expect.any(String));
+    });
+
+    it("shares no package with the development corpus or an earlier round", () => {
+      const earlier = BLIND_ROUNDS.slice(0, BLIND_ROUNDS.indexOf(round)).flatMap((r) => loadBlindBenign(r));
+      const seenPackages = new Set([...loadBenign(), ...earlier].map((entry) => entry.package));
+      expect(
+        [...new Set(benign.map((entry) => entry.package))].filter((pkg) => seenPackages.has(pkg)),
+      ).toEqual([]);
+    });
   });
 
-  it("shares no package with the development corpus", () => {
-    const devPackages = new Set(loadBenign().map((entry) => entry.package));
-    expect([...new Set(benign.map((entry) => entry.package))].filter((pkg) => devPackages.has(pkg))).toEqual(
-      [],
-    );
-  });
-});
+  describe("blind poisoned set", () => {
+    it("has at least 150 definitions, at least half of them rewrites of real tools", () => {
+      expect(poisoned.length).toBeGreaterThanOrEqual(150);
+      expect(poisoned.filter((entry) => entry.kind === "rewrite").length * 2).toBeGreaterThanOrEqual(
+        poisoned.length,
+      );
+    });
 
-describe("blind poisoned set", () => {
-  it("has at least 150 definitions, at least half of them rewrites of real tools", () => {
-    expect(poisoned.length).toBeGreaterThanOrEqual(150);
-    expect(poisoned.filter((entry) => entry.kind === "rewrite").length * 2).toBeGreaterThanOrEqual(
-      poisoned.length,
-    );
-  });
+    it("has unique ids and only known families and kinds", () => {
+      expect(new Set(poisoned.map((entry) => entry.id)).size).toBe(poisoned.length);
+      for (const entry of poisoned) {
+        expect(BLIND_FAMILIES).toContain(entry.family);
+        expect(BLIND_KINDS).toContain(entry.kind);
+        expect(entry.note.length, entry.id).toBeGreaterThan(10);
+        expect(entry.server.length, entry.id).toBeGreaterThan(0);
+      }
+    });
 
-  it("has unique ids and only known families and kinds", () => {
-    expect(new Set(poisoned.map((entry) => entry.id)).size).toBe(poisoned.length);
-    for (const entry of poisoned) {
-      expect(BLIND_FAMILIES).toContain(entry.family);
-      expect(BLIND_KINDS).toContain(entry.kind);
-      expect(entry.note.length, entry.id).toBeGreaterThan(10);
-      expect(entry.server.length, entry.id).toBeGreaterThan(0);
-    }
-  });
+    it("covers every family with both kinds, at least 15 entries and 5 styles each", () => {
+      for (const family of BLIND_FAMILIES) {
+        const entries = poisoned.filter((entry) => entry.family === family);
+        expect(entries.length, family).toBeGreaterThanOrEqual(15);
+        for (const kind of BLIND_KINDS)
+          expect(
+            entries.some((entry) => entry.kind === kind),
+            `${family} ${kind}`,
+          ).toBe(true);
+        expect(new Set(entries.map((entry) => entry.style)).size, family).toBeGreaterThanOrEqual(5);
+      }
+    });
 
-  it("covers every family with both kinds, at least 15 entries and 5 styles each", () => {
-    for (const family of BLIND_FAMILIES) {
-      const entries = poisoned.filter((entry) => entry.family === family);
-      expect(entries.length, family).toBeGreaterThanOrEqual(15);
-      for (const kind of BLIND_KINDS)
-        expect(
-          entries.some((entry) => entry.kind === kind),
-          `${family} ${kind}`,
-        ).toBe(true);
-      expect(new Set(entries.map((entry) => entry.style)).size, family).toBeGreaterThanOrEqual(5);
-    }
-  });
+    it("rewrites real tools of a blind benign set and differ from them", () => {
+      const blindTools = new Map(
+        BLIND_ROUNDS.flatMap((r) => loadBlindBenign(r)).map((entry) => [
+          `${entry.package} ${entry.tool.name}`,
+          entry.tool,
+        ]),
+      );
+      for (const entry of poisoned.filter((e) => e.kind === "rewrite")) {
+        const source = blindTools.get(`${entry.source?.package} ${entry.source?.tool}`);
+        expect(source, entry.id).toBeDefined();
+        expect(JSON.stringify(entry.tool), entry.id).not.toBe(JSON.stringify(source));
+      }
+      for (const entry of poisoned.filter((e) => e.kind === "injected"))
+        expect(entry.source, entry.id).toBeUndefined();
+    });
 
-  it("rewrites real tools of the blind benign set and differ from them", () => {
-    const blindTools = new Map(benign.map((entry) => [`${entry.package} ${entry.tool.name}`, entry.tool]));
-    for (const entry of poisoned.filter((e) => e.kind === "rewrite")) {
-      const source = blindTools.get(`${entry.source?.package} ${entry.source?.tool}`);
-      expect(source, entry.id).toBeDefined();
-      expect(JSON.stringify(entry.tool), entry.id).not.toBe(JSON.stringify(source));
-    }
-    for (const entry of poisoned.filter((e) => e.kind === "injected"))
-      expect(entry.source, entry.id).toBeUndefined();
-  });
+    it("gives listing-level families the neighbours they compete with, on another server", () => {
+      for (const entry of poisoned.filter((e) => LISTING_FAMILIES.includes(e.family))) {
+        expect(entry.neighbours.length, entry.id).toBeGreaterThan(0);
+        for (const neighbour of entry.neighbours) expect(neighbour.server, entry.id).not.toBe(entry.server);
+      }
+    });
 
-  it("gives listing-level families the neighbours they compete with, on another server", () => {
-    for (const entry of poisoned.filter((e) => LISTING_FAMILIES.includes(e.family))) {
-      expect(entry.neighbours.length, entry.id).toBeGreaterThan(0);
-      for (const neighbour of entry.neighbours) expect(neighbour.server, entry.id).not.toBe(entry.server);
-    }
-  });
-
-  it("has tool shapes a tools/list could return", () => {
-    for (const { id, tool } of poisoned) {
-      expect(tool.name, id).toMatch(/^\S+$/);
-      expect(typeof tool.description, id).toBe("string");
-      expect((tool.inputSchema as { type?: string }).type, id).toBe("object");
-    }
+    it("has tool shapes a tools/list could return", () => {
+      for (const { id, tool } of poisoned) {
+        expect(tool.name, id).toMatch(/^\S+$/);
+        expect(typeof tool.description, id).toBe("string");
+        expect((tool.inputSchema as { type?: string }).type, id).toBe("object");
+      }
+    });
   });
 });
 
@@ -147,6 +157,9 @@ describe("applyEdits", () => {
 });
 
 describe("evaluateBlind", () => {
+  const poisoned = loadBlindPoisoned("blind");
+  const benign = loadBlindBenign("blind");
+
   it("counts every poisoned entry once per family, kind and overall, and every benign tool", () => {
     const all = evaluateBlind((listing) => listing.map(() => true), poisoned, benign);
     expect(all.overall).toEqual({ detected: poisoned.length, total: poisoned.length });
