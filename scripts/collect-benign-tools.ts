@@ -1,8 +1,9 @@
 // Builds the benign half of the inspection corpus from real MCP servers: each package is installed
 // from npm into .cache/benign-servers/<name>, started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
-// name and installed version. Run: node scripts/collect-benign-tools.ts [--blind] [package-name …]
-// --blind collects the blind evaluation set instead (other packages, test/inspect/blind/benign/).
+// name and installed version. Run: node scripts/collect-benign-tools.ts [--blind | --blind-2] [package-name …]
+// --blind and --blind-2 collect a round of the blind evaluation set instead (other packages each, into
+// test/inspect/blind/benign/ and test/inspect/blind-2/benign/).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -150,12 +151,123 @@ const blindServers: ServerSpec[] = [
   { package: "@mondaydotcomorg/monday-api-mcp", args: ["-t", "placeholder"] },
 ];
 
-const blind = process.argv.includes("--blind");
+// Round two of the blind evaluation (test/inspect/blind-2/): packages in none of the lists above,
+// collected after round one was retired to development data, so its false positives are out of sample
+// again. Chosen across domains so that no vendor's phrasing dominates.
+const blind2Servers: ServerSpec[] = [
+  {
+    package: "@benborla29/mcp-server-mysql",
+    env: { MYSQL_HOST: "127.0.0.1", MYSQL_PORT: "9", MYSQL_USER: "none", MYSQL_PASS: "", MYSQL_DB: "none" },
+  },
+  { package: "airtable-mcp-server", env: { AIRTABLE_API_KEY: "placeholder" } },
+  {
+    package: "@elastic/mcp-server-elasticsearch",
+    env: { ES_URL: "http://127.0.0.1:9", ES_API_KEY: "placeholder" },
+  },
+  // The database is a file in the package's cache directory (the working directory of the server).
+  { package: "@executeautomation/database-server", args: ["blind-2.sqlite"] },
+  { package: "@henkey/postgres-mcp-server", args: ["--connection-string", "postgresql://127.0.0.1:9/none"] },
+  {
+    package: "@cognitionai/metabase-mcp-server",
+    env: { METABASE_URL: "http://127.0.0.1:9", METABASE_API_KEY: "placeholder" },
+  },
+  { package: "@google-cloud/cloud-run-mcp" },
+  { package: "@google-cloud/observability-mcp" },
+  { package: "@google-cloud/storage-mcp" },
+  { package: "@roychri/mcp-server-asana", env: { ASANA_ACCESS_TOKEN: "placeholder" } },
+  {
+    package: "@makeplane/plane-mcp-server",
+    env: { PLANE_API_KEY: "placeholder", PLANE_WORKSPACE_SLUG: "example" },
+  },
+  { package: "@cocal/google-calendar-mcp" },
+  { package: "@brightdata/mcp", env: { API_TOKEN: "placeholder" } },
+  {
+    package: "@browserbasehq/mcp-server-browserbase",
+    env: {
+      BROWSERBASE_API_KEY: "placeholder",
+      BROWSERBASE_PROJECT_ID: "placeholder",
+      GEMINI_API_KEY: "placeholder",
+    },
+  },
+  { package: "hyperbrowser-mcp", env: { HYPERBROWSER_API_KEY: "placeholder" } },
+  {
+    package: "@browserstack/mcp-server",
+    env: { BROWSERSTACK_USERNAME: "placeholder", BROWSERSTACK_ACCESS_KEY: "placeholder" },
+  },
+  { package: "@larksuiteoapi/lark-mcp", args: ["mcp", "-a", "cli_placeholder", "-s", "placeholder"] },
+  { package: "telnyx-mcp", env: { TELNYX_API_KEY: "placeholder" } },
+  { package: "@chatwork/mcp-server", env: { CHATWORK_API_TOKEN: "placeholder" } },
+  {
+    package: "@coingecko/coingecko-mcp",
+    env: { COINGECKO_DEMO_API_KEY: "placeholder", COINGECKO_ENVIRONMENT: "demo" },
+  },
+  { package: "financial-modeling-prep-mcp-server", env: { FMP_ACCESS_TOKEN: "placeholder" } },
+  { package: "@mcpfun/mcp-server-ccxt" },
+  { package: "creem", env: { CREEM_API_KEY: "placeholder" } },
+  { package: "@amap/amap-maps-mcp-server", env: { AMAP_MAPS_API_KEY: "placeholder" } },
+  { package: "@cablate/mcp-google-map", env: { GOOGLE_MAPS_API_KEY: "placeholder" } },
+  { package: "open-meteo-mcp-server" },
+  { package: "@shopify/dev-mcp" },
+  { package: "@drawio/mcp" },
+  { package: "figma-console-mcp", env: { FIGMA_ACCESS_TOKEN: "placeholder" } },
+  { package: "replicate-mcp", env: { REPLICATE_API_TOKEN: "placeholder" } },
+  { package: "@postman/postman-mcp-server", env: { POSTMAN_API_KEY: "placeholder" } },
+  { package: "@netlify/mcp" },
+  { package: "terraform-mcp-server" },
+  {
+    package: "@masonator/coolify-mcp",
+    env: { COOLIFY_BASE_URL: "http://127.0.0.1:9", COOLIFY_ACCESS_TOKEN: "placeholder" },
+  },
+  { package: "@rollbar/mcp-server", env: { ROLLBAR_ACCESS_TOKEN: "placeholder" } },
+  {
+    package: "sonarqube-mcp-server",
+    env: { SONARQUBE_URL: "http://127.0.0.1:9", SONARQUBE_TOKEN: "placeholder" },
+  },
+  { package: "@microsoft/clarity-mcp-server", env: { CLARITY_API_TOKEN: "placeholder" } },
+  {
+    package: "@translated/lara-mcp",
+    env: { LARA_ACCESS_KEY_ID: "placeholder", LARA_ACCESS_KEY_SECRET: "placeholder" },
+  },
+  {
+    package: "@transloadit/mcp-server",
+    env: { TRANSLOADIT_KEY: "placeholder", TRANSLOADIT_SECRET: "placeholder" },
+  },
+  { package: "@iterable/mcp", env: { ITERABLE_API_KEY: "placeholder" } },
+  { package: "resend-mcp", env: { RESEND_API_KEY: "re_placeholder" } },
+  { package: "attio-mcp-server", env: { ATTIO_API_KEY: "placeholder" } },
+  {
+    package: "@tsmztech/mcp-server-salesforce",
+    env: {
+      SALESFORCE_CONNECTION_TYPE: "User_Password",
+      SALESFORCE_USERNAME: "a@example.com",
+      SALESFORCE_PASSWORD: "placeholder",
+      SALESFORCE_TOKEN: "placeholder",
+    },
+  },
+  { package: "@modelcontextprotocol/server-pdf", args: ["--stdio"] },
+  { package: "@cyanheads/pubmed-mcp-server" },
+  { package: "obsidian-mcp-server", env: { OBSIDIAN_API_KEY: "placeholder" } },
+  { package: "@mui/mcp" },
+  { package: "@eslint/mcp" },
+  { package: "n8n-mcp", env: { MCP_MODE: "stdio" } },
+  { package: "@kimtaeyoon83/mcp-server-youtube-transcript" },
+  {
+    package: "@gleanwork/local-mcp-server",
+    env: { GLEAN_INSTANCE: "example", GLEAN_API_TOKEN: "placeholder" },
+  },
+];
+
+// Which list a run collects and where it writes: the development corpus, or one blind round.
+const targets = {
+  corpus: { servers, outDir: join("corpus", "benign") },
+  "--blind": { servers: blindServers, outDir: join("blind", "benign") },
+  "--blind-2": { servers: blind2Servers, outDir: join("blind-2", "benign") },
+} as const;
+const flag = (["--blind", "--blind-2"] as const).find((name) => process.argv.includes(name));
+const target = targets[flag ?? "corpus"];
 const root = resolve(import.meta.dirname, "..");
 const cacheDir = join(root, ".cache", "benign-servers");
-const outDir = blind
-  ? join(root, "test", "inspect", "blind", "benign")
-  : join(root, "test", "inspect", "corpus", "benign");
+const outDir = join(root, "test", "inspect", target.outDir);
 
 function safeName(pkg: string): string {
   return pkg.replace(/^@/, "").replace(/[/]/g, "__");
@@ -211,10 +323,10 @@ async function listTools(spec: ServerSpec, binPath: string, cwd: string): Promis
   }
 }
 
-const wanted = process.argv.slice(2).filter((arg) => arg !== "--blind");
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 mkdirSync(outDir, { recursive: true });
 let total = 0;
-for (const spec of blind ? blindServers : servers) {
+for (const spec of target.servers) {
   if (wanted.length > 0 && !wanted.includes(spec.package)) continue;
   try {
     const { dir, version, binPath } = install(spec);
