@@ -108,6 +108,28 @@ const servers: ServerSpec[] = [
   { package: "@tacticlaunch/mcp-linear", env: { LINEAR_API_TOKEN: "placeholder" } },
   { package: "@adamhancock/bullmq-mcp" },
   { package: "task-master-ai", bin: "task-master-mcp", env: { ANTHROPIC_API_KEY: "placeholder" } },
+  // Non-English vendors' phrasings, to measure the multilingual rules' false positives: servers whose
+  // tool descriptions are written mostly in Chinese, Japanese or French (none is in a blind round).
+  // stock-sdk is listed with the full tool set its README documents (STOCK_SDK_MCP_TOOLS=full).
+  // Tried and left out: @tosspayments/integration-guide-mcp (Korean; fetches its docs from the vendor's
+  // site before listing) and @douyinfe/semi-mcp (likewise, from semi.design); mongo-knowledge (its old
+  // sharp needs a libvips build downloaded at install); openclaw-stock-kit-mcp (Korean; installs a
+  // Python wheel it does not ship); universal-db-mcp is started without --type, since with one it
+  // connects to the database before listing. Installed and started but left out as their descriptions
+  // are English: minimax-mcp-js, @variflight-ai/variflight-mcp, @z_ai/mcp-server,
+  // @jinzcdev/leetcode-mcp-server, alibabacloud-devops-mcp-server (203 tools, nearly all English).
+  { package: "howtocook-mcp" },
+  { package: "@jzone-mcp/antd-components-mcp" },
+  { package: "@baidumap/mcp-server-baidu-map", env: { BAIDU_MAP_API_KEY: "placeholder" } },
+  { package: "stock-sdk", args: ["mcp"], env: { STOCK_SDK_MCP_TOOLS: "full" } },
+  { package: "universal-db-mcp" },
+  { package: "@cloudbase/cloudbase-mcp" },
+  {
+    package: "freee-mcp",
+    bin: "freee-mcp",
+    env: { FREEE_CLIENT_ID: "placeholder", FREEE_CLIENT_SECRET: "placeholder" },
+  },
+  { package: "project-state-manager", env: { PSM_BASE_DIR: "/tmp/psm-placeholder" } },
 ];
 
 // The blind evaluation set of issue 12: packages absent from the development corpus above, collected
