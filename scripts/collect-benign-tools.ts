@@ -130,6 +130,72 @@ const servers: ServerSpec[] = [
     env: { FREEE_CLIENT_ID: "placeholder", FREEE_CLIENT_SECRET: "placeholder" },
   },
   { package: "project-state-manager", env: { PSM_BASE_DIR: "/tmp/psm-placeholder" } },
+  // Round 3 of issue 12: more vendors' phrasings to measure false positives of the object and
+  // side-effect signals, across databases, hosting, payments, CRM, forums, docs, search, email and
+  // chat, tasks, calendars, media storage, observability, security, design and CMS (none is in a blind
+  // round). Collected with HOME set to a scratch folder, as @salesforce/mcp writes ~/.sf at start.
+  // hostinger-api-mcp is started with its hosting bin: its default bin serves all 401 endpoints
+  // generated from one API description, which would outweigh every other vendor here.
+  { package: "@instantdb/mcp", env: { INSTANT_ACCESS_TOKEN: "placeholder" } },
+  { package: "@berthojoris/mcp-mysql-server", args: ["mysql://user:placeholder@127.0.0.1:9/none"] },
+  { package: "mcpcosmosdb" },
+  { package: "@mistertk/vercel-mcp", env: { VERCEL_API_KEY: "placeholder-placeholder-placeholder" } },
+  { package: "hostinger-api-mcp", bin: "hostinger-hosting-mcp", env: { HOSTINGER_API_TOKEN: "placeholder" } },
+  {
+    package: "@ahdev/dokploy-mcp",
+    env: { DOKPLOY_URL: "http://127.0.0.1:9/api", DOKPLOY_API_KEY: "placeholder" },
+  },
+  { package: "@paddle/paddle-mcp", env: { PADDLE_API_KEY: "placeholder", PADDLE_ENVIRONMENT: "sandbox" } },
+  {
+    package: "@salesforce/mcp",
+    args: ["--orgs", "DEFAULT_TARGET_ORG", "--toolsets", "all", "--no-telemetry"],
+  },
+  { package: "attio-mcp", env: { ATTIO_API_KEY: "placeholder" } },
+  { package: "@discourse/mcp" },
+  { package: "@mastra/mcp-docs-server" },
+  { package: "mcp-searxng", env: { SEARXNG_URL: "http://127.0.0.1:9" } },
+  { package: "fetcher-mcp" },
+  { package: "@smartbear/mcp" },
+  {
+    package: "@nexus2520/jira-mcp-server",
+    env: {
+      JIRA_EMAIL: "a@example.com",
+      JIRA_API_TOKEN: "placeholder",
+      JIRA_BASE_URL: "https://example.atlassian.net",
+    },
+  },
+  { package: "@doist/todoist-mcp", env: { TODOIST_API_KEY: "placeholder" } },
+  {
+    package: "@codefuturist/email-mcp",
+    env: {
+      MCP_EMAIL_ADDRESS: "a@example.com",
+      MCP_EMAIL_PASSWORD: "placeholder",
+      MCP_EMAIL_IMAP_HOST: "127.0.0.1",
+      MCP_EMAIL_SMTP_HOST: "127.0.0.1",
+    },
+  },
+  { package: "@floriscornel/teams-mcp" },
+  { package: "mcp-discord", env: { DISCORD_TOKEN: "placeholder" } },
+  {
+    package: "@twilio-alpha/mcp",
+    args: ["AC00000000000000000000000000000000/SK00000000000000000000000000000000:placeholder"],
+  },
+  { package: "@dguido/google-workspace-mcp" },
+  {
+    package: "@cloudinary/asset-management-mcp",
+    args: ["start", "--cloud-name", "demo", "--api-key", "placeholder", "--api-secret", "placeholder"],
+  },
+  {
+    package: "@leval/mcp-grafana",
+    env: { GRAFANA_URL: "http://127.0.0.1:9", GRAFANA_API_KEY: "placeholder" },
+  },
+  { package: "@codacy/codacy-mcp", env: { CODACY_ACCOUNT_TOKEN: "placeholder" } },
+  { package: "@takescake/1password-mcp" },
+  { package: "@k-jarzyna/mcp-miro", env: { MIRO_ACCESS_TOKEN: "placeholder" } },
+  {
+    package: "@respira/wordpress-mcp-server",
+    env: { WORDPRESS_URL: "http://127.0.0.1:9", WORDPRESS_API_KEY: "respira_placeholder" },
+  },
 ];
 
 // The blind evaluation set of issue 12: packages absent from the development corpus above, collected
