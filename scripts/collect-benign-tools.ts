@@ -131,11 +131,16 @@ const servers: ServerSpec[] = [
   },
   { package: "project-state-manager", env: { PSM_BASE_DIR: "/tmp/psm-placeholder" } },
   // Round 3 of issue 12: more vendors' phrasings to measure false positives of the object and
-  // side-effect signals, across databases, hosting, payments, CRM, forums, docs, search, email and
-  // chat, tasks, calendars, media storage, observability, security, design and CMS (none is in a blind
-  // round). Collected with HOME set to a scratch folder, as @salesforce/mcp writes ~/.sf at start.
+  // side-effect signals, across databases, cloud and hosting, payments, CRM, forums, docs, search,
+  // browsing, email and chat, tasks, calendars, media storage, observability, test tooling, security,
+  // design, CMS, e-commerce, markets, marketing analytics and AI APIs (none is in a blind round).
+  // Collected with HOME set to a scratch folder: @salesforce/mcp and @azure/mcp write into it at start.
   // hostinger-api-mcp is started with its hosting bin: its default bin serves all 401 endpoints
   // generated from one API description, which would outweigh every other vendor here.
+  // Tried and left out: @connorbritain/mssql-mcp-server (depends on a version of sql-surveyor that is
+  // not published), @apify/actors-mcp-server (fetches from Apify's API before listing), meta-ads-mcp
+  // (validates its token with graph.facebook.com before listing), shopify-mcp (its 14 tools carry no
+  // descriptions), @gannonh/firebase-mcp (does not answer tools/list without a readable service account key file).
   { package: "@instantdb/mcp", env: { INSTANT_ACCESS_TOKEN: "placeholder" } },
   { package: "@berthojoris/mcp-mysql-server", args: ["mysql://user:placeholder@127.0.0.1:9/none"] },
   { package: "mcpcosmosdb" },
@@ -196,6 +201,18 @@ const servers: ServerSpec[] = [
     package: "@respira/wordpress-mcp-server",
     env: { WORDPRESS_URL: "http://127.0.0.1:9", WORDPRESS_API_KEY: "respira_placeholder" },
   },
+  {
+    package: "@lockon0927/woocommerce-mcp",
+    env: {
+      WORDPRESS_SITE_URL: "http://127.0.0.1:9",
+      WOOCOMMERCE_CONSUMER_KEY: "ck_placeholder",
+      WOOCOMMERCE_CONSUMER_SECRET: "cs_placeholder",
+    },
+  },
+  { package: "tradingview-mcp-server" },
+  { package: "search-console-mcp" },
+  { package: "@arikusi/deepseek-mcp-server", env: { DEEPSEEK_API_KEY: "sk-placeholder" } },
+  { package: "@azure/mcp", args: ["server", "start"] },
 ];
 
 // The blind evaluation set of issue 12: packages absent from the development corpus above, collected
