@@ -164,10 +164,16 @@ const SIDE_EFFECT_WORDS = new Set(
 /** How much of the neighbour's own account of itself a tool repeats to count as a near copy. */
 const NEAR_COPY = 0.8;
 
+/**
+ * Specific words a first sentence needs before repeating it makes a copy: "Send an email", "Cancels
+ * a deployment" are how every vendor says it.
+ */
+const MIN_COPIED_WORDS = 3;
+
 /** Whether the start of a tool's description repeats most words of the neighbour's first sentence. */
 function covers(tool: Neighbour, neighbour: Neighbour): boolean {
   const words = neighbour.words;
-  if (words.size < 2) return false;
+  if (words.size < MIN_COPIED_WORDS) return false;
   const lead = tool.leadWords;
   let shared = 0;
   for (const word of words) if (lead.has(word)) shared++;
@@ -247,6 +253,7 @@ function addedSideEffect(
   const schema = (tool.tool.inputSchema as { properties?: Record<string, { description?: unknown }> })
     .properties;
   for (const property of addedProperties) {
+    if (FILTER_PROPERTY.matcher(property).find()) continue;
     const description = schema?.[property]?.description;
     const word = [...specificWords(`${property} ${typeof description === "string" ? description : ""}`)].find(
       (w) => SIDE_EFFECT_WORDS.has(w),
@@ -256,6 +263,9 @@ function addedSideEffect(
   const action = ownFindings.find((f) => ACTION_PREFIXES.some((prefix) => f.rule.startsWith(prefix)));
   return action ? `adds ${action.rule}` : undefined;
 }
+
+/** A property that narrows what is read (`includeArchived`, `show_deleted`), not something done. */
+const FILTER_PROPERTY = RE2JS.compile("^(?:include|exclude|show|with|only|filter|is|has)(?:[A-Z_-]|$)");
 
 function finding(rule: string, category: Finding["category"], field: string, match: string): Finding {
   return { rule, category, severity: "High", field, match };
