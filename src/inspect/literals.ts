@@ -2,6 +2,8 @@
  * Aho-Corasick over many lower-case ASCII literals, compiled to a dense transition table: one pass
  * over a text, one array read per character, tells which literals occur and where. It is the
  * prefilter that keeps the RE2 patterns (slow in pure JavaScript) off text that cannot match.
+ * The few literals with other characters (rules for Japanese, Chinese, Spanish…) are looked up with
+ * indexOf, only in a text that has a character outside ASCII at all.
  */
 const ALPHABET = 128;
 
@@ -11,16 +13,21 @@ export class LiteralSet {
   readonly #outputs: (readonly number[])[];
   readonly #lengths: number[];
   readonly #wordStart: boolean[];
+  /** Literals with a character outside ASCII, by id. */
+  readonly #wide: { id: number; literal: string }[] = [];
 
-  /** `literals[i]` reports id `i` when found; literals must be ASCII. */
+  /** `literals[i]` reports id `i` when found. */
   constructor(literals: readonly string[]) {
     const trie: Map<number, number>[] = [new Map()];
     const outputs: number[][] = [[]];
     literals.forEach((literal, id) => {
+      if (!isAscii(literal)) {
+        this.#wide.push({ id, literal });
+        return;
+      }
       let state = 0;
       for (let i = 0; i < literal.length; i++) {
         const code = literal.charCodeAt(i);
-        if (code >= ALPHABET) throw new Error(`trigger literal '${literal}' is not ASCII`);
         let next = trie[state]!.get(code);
         if (next === undefined) {
           next = trie.length;
@@ -65,10 +72,16 @@ export class LiteralSet {
    */
   scan(text: string, found: (id: number, end: number) => void): void {
     const delta = this.#delta;
+    const wide = this.#wideHits(text);
+    let next = 0;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
       state = code < ALPHABET ? delta[state * ALPHABET + code]! : 0;
+      while (next < wide.length && wide[next]![1] <= i) {
+        found(wide[next]![0], wide[next]![1]);
+        next++;
+      }
       const outputs = this.#outputs[state]!;
       for (let k = 0; k < outputs.length; k++) {
         const id = outputs[k]!;
@@ -78,6 +91,24 @@ export class LiteralSet {
       }
     }
   }
+
+  /** Occurrences of the non-ASCII literals as [id, end], in text order. */
+  #wideHits(text: string): [number, number][] {
+    if (this.#wide.length === 0 || isAscii(text)) return [];
+    const hits: [number, number][] = [];
+    for (const { id, literal } of this.#wide) {
+      for (let at = text.indexOf(literal); at >= 0; at = text.indexOf(literal, at + 1)) {
+        if (this.#wordStart[id] && at > 0 && isWordChar(text.charCodeAt(at - 1))) continue;
+        hits.push([id, at + literal.length - 1]);
+      }
+    }
+    return hits.sort((a, b) => a[1] - b[1]);
+  }
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= ALPHABET) return false;
+  return true;
 }
 
 function isWordChar(code: number): boolean {
