@@ -1,4 +1,5 @@
 import { INTENT_RULES } from "./intent-rules.ts";
+import { OBJECT_RULES } from "./object-rules.ts";
 import type { DetectorName, Severity } from "./types.ts";
 
 /**
@@ -1390,7 +1391,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
 ];
 
 /** Every built-in pattern rule: the phrase-level rules above and the intent signals (intent-rules.ts). */
-export const PATTERN_RULES: readonly PatternRule[] = [...PHRASE_RULES, ...INTENT_RULES];
+export const PATTERN_RULES: readonly PatternRule[] = [...PHRASE_RULES, ...INTENT_RULES, ...OBJECT_RULES];
 
 export const COMPOUND_RULES: readonly CompoundRule[] = [
   {
