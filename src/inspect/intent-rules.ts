@@ -49,14 +49,14 @@ const TARGET_VERBS =
 
 /** "whatever account the user names", "no matter what they pick". */
 const USER_CHOICE =
-  "\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|names?|gives?|picks?|picked|chooses?|chose|wants?|requests?|specif(?:y|ies)|provides?|selects?|enters?|says?|mentions?|types?|writes?|prefers?|indicates?)\\b";
+  "\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|asked|names?|named|gives?|gave|picks?|picked|chooses?|chose|wants?|wanted|requests?|requested|specif(?:y|ies|ied)|provides?|provided|selects?|selected|enters?|entered|says?|said|mentions?|mentioned|types?|typed|writes?|wrote|prefers?|preferred|indicates?|indicated)\\b";
 
 /** Verbs that ask for a command to be run. */
 /** Verbs that ask for a command to be run (not the third person a tool uses to say what it does itself). */
 const RUN_VERBS = "run|execute|executing|exec|launch|invoke|type|issue|perform";
 
 /** Shell commands that inspect or change the host: nothing a data tool needs. */
-const HOST_COMMANDS =
+export const HOST_COMMANDS =
   "sudo|whoami|id|uname|printenv|env|export|cat|ls|dir|ps|netstat|ss|ifconfig|ipconfig|ip|hostname|systemctl|pip|pip3|npm|npx|yarn|curl|wget|bash|sh|zsh|powershell|cmd|chmod|chown|crontab|history|locale|echo|nslookup|dig|ping|traceroute|lsof|df|du|mount|find|grep|python|python3|node|perl|ruby|reg|git|docker|apt|apt-get|yum|brew|tar|nc|ssh|scp|base64|openssl|head|tail|cp|mv|rm|touch|mkdir|kill|pkill|groups|getent|arp|nmap";
 
 /** A backticked or quoted command line starting with a host command. */

@@ -87,6 +87,9 @@ const PURPOSE_WORDS: Record<Purpose, readonly string[]> = {
     "slack",
     "chat",
     "publish",
+    "storage",
+    "bucket",
+    "cdn",
   ],
 };
 
@@ -111,6 +114,21 @@ const SIGNAL_PURPOSE: Readonly<Record<string, { purpose: Purpose; rule: string; 
     purpose: "network",
     rule: "intent.network-outside-purpose",
     what: "a tool not made for sending data sends it to a fixed destination",
+  },
+  "intent.copy-to-destination": {
+    purpose: "network",
+    rule: "intent.network-outside-purpose",
+    what: "a tool not made for sending data copies what it handles to a fixed destination",
+  },
+  "intent.translated-send": {
+    purpose: "network",
+    rule: "intent.network-outside-purpose",
+    what: "a tool not made for sending data sends it to a fixed destination",
+  },
+  "intent.translated-run": {
+    purpose: "command",
+    rule: "intent.command-outside-purpose",
+    what: "a tool not made for running commands asks for one to be run",
   },
 };
 
@@ -146,6 +164,14 @@ const SIDE_EFFECT_WORDS = new Set([
   "credential",
   "credentials",
   "url",
+  "password",
+  "passwords",
+  "vault",
+  "keychain",
+  "cookie",
+  "cookies",
+  "clipboard",
+  "history",
 ]);
 
 /**
@@ -170,6 +196,13 @@ const EXPOSING_WORDS = new Set([
   "secrets",
   "credential",
   "credentials",
+  "password",
+  "passwords",
+  "vault",
+  "keychain",
+  "cookie",
+  "cookies",
+  "clipboard",
 ]);
 
 /**
@@ -475,6 +508,146 @@ function outOfPlace(signal: Finding, named: ReadonlySet<string>): boolean {
   }
 }
 
+/**
+ * Words in a tool's name or title that make secrets, keys, configuration or sign-in its own business:
+ * an SSH tool may name ~/.ssh/config, a 2FA tool may look for codes.
+ */
+const SECRET_PURPOSE_WORDS = new Set([
+  "ssh",
+  "key",
+  "keys",
+  "secret",
+  "secrets",
+  "credential",
+  "credentials",
+  "env",
+  "dotenv",
+  "config",
+  "configuration",
+  "vault",
+  "password",
+  "passwords",
+  "auth",
+  "login",
+  "otp",
+  "totp",
+  "mfa",
+  "2fa",
+  "kube",
+  "kubeconfig",
+  "aws",
+  "gcloud",
+  "docker",
+  "git",
+  "npm",
+  "token",
+  "tokens",
+  "keychain",
+  "verify",
+  "verification",
+  "security",
+  "identity",
+]);
+
+/**
+ * Signals that name a place in the user's home or a sign-in code: ordinary for tools about them, out
+ * of place elsewhere (a bare `.env` or kubeconfig is named by many configuration tools; `~/.` is the
+ * user's own machine).
+ */
+const SECRET_SIGNALS = new Set(["intent.home-dotfile", "intent.auth-code-search"]);
+
+/**
+ * Whether a tool names a secret-bearing place that is not its own business: neither a file tool nor
+ * one about secrets or sign-in, and not a program's own hidden folder (`~/.respira/` for respira_*,
+ * `~/.config/email-mcp/`) unless that folder is a known credential store.
+ */
+function secretOutsidePurpose(signal: Finding, tool: ToolDefinition, named: ReadonlySet<string>): boolean {
+  if (servesPurpose(named, "file") || [...named].some((word) => SECRET_PURPOSE_WORDS.has(word))) return false;
+  if (signal.rule === "intent.auth-code-search") return true;
+  const path = nameWords(signal.match);
+  if (path.some((word) => CREDENTIAL_STORES.has(word))) return true;
+  const own = typeof tool.name === "string" ? nameWords(tool.name) : [];
+  return !path.some((word) => word === "mcp" || (word.length > 3 && !GENERIC_WORDS.has(word) && own.includes(word)));
+}
+
+/** Hidden folders and files in a home that hold credentials or history, whoever names them. */
+const CREDENTIAL_STORES = new Set([
+  "ssh",
+  "aws",
+  "gnupg",
+  "kube",
+  "docker",
+  "netrc",
+  "history",
+  "npmrc",
+  "pypirc",
+  "credentials",
+  "pgpass",
+  "gh",
+  "gcloud",
+  "azure",
+  "solana",
+  "ethereum",
+  "bitcoin",
+  "keystore",
+  "wallet",
+  "id",
+]);
+
+/** Argument names that say where a call goes or whom it reaches. */
+const TARGET_PROPERTY_WORDS = new Set([
+  "owner",
+  "org",
+  "organization",
+  "organisation",
+  "account",
+  "recipient",
+  "recipients",
+  "to",
+  "cc",
+  "bcc",
+  "channel",
+  "repo",
+  "repository",
+  "bucket",
+  "destination",
+  "email",
+  "address",
+  "payee",
+  "iban",
+  "wallet",
+  "webhook",
+  "registry",
+  "namespace",
+  "assignee",
+  "assignees",
+  "beneficiary",
+]);
+
+/**
+ * A target argument that admits one value only (`const`, or an `enum` of one string): the model can
+ * no longer send the call where the user asked, whatever it is told.
+ */
+function pinnedTarget(tool: ToolDefinition): Finding | undefined {
+  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+  if (!properties || typeof properties !== "object") return undefined;
+  for (const [name, schema] of Object.entries(properties as Record<string, unknown>)) {
+    if (!schema || typeof schema !== "object") continue;
+    const { const: fixed, enum: values } = schema as { const?: unknown; enum?: unknown };
+    const only = fixed ?? (Array.isArray(values) && values.length === 1 ? values[0] : undefined);
+    if (typeof only !== "string" || only.length === 0) continue;
+    if (!nameWords(name).some((word) => TARGET_PROPERTY_WORDS.has(word))) continue;
+    return {
+      rule: "intent.pinned-target",
+      category: "Exfiltration",
+      severity: "High",
+      field: `inputSchema.properties.${name}`,
+      match: `${name} admits only "${only}"`,
+    };
+  }
+  return undefined;
+}
+
 /** Signals that make a precondition or a fed result dangerous when they meet in one string. */
 const ACTION_SIGNALS = new Set([
   "intent.run-command",
@@ -489,9 +662,11 @@ const ACTION_SIGNALS = new Set([
  * nothing is out of place. `findings` are the tool's string-level findings (with their fields).
  */
 export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]): Finding[] {
+  const pinned = pinnedTarget(tool);
   let signals = false;
-  for (const finding of findings) if (finding.rule.startsWith("intent.")) signals = true;
-  if (!signals) return [];
+  for (const finding of findings)
+    if (finding.rule.startsWith("intent.") || SECRET_SIGNALS.has(finding.rule)) signals = true;
+  if (!signals) return pinned ? [pinned] : [];
   const purpose = purposeWords(tool);
   const named = purposeWords(tool, true);
   const ownName = typeof tool.name === "string" ? tool.name : "";
@@ -504,7 +679,10 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       field: signal.field,
       match: `${signal.match} (${why})`,
     });
+  if (pinned) out.push(pinned);
   for (const signal of findings) {
+    if (SECRET_SIGNALS.has(signal.rule) && secretOutsidePurpose(signal, tool, named))
+      weighed(signal, "intent.secret-outside-purpose", "a tool not made for secrets or files names one");
     const byPurpose = SIGNAL_PURPOSE[signal.rule];
     if (
       byPurpose &&
@@ -515,7 +693,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     switch (signal.rule) {
       case "intent.call-tool-first": {
         const called = otherToolsNamed(signal.match, ownName).filter(
-          (name) => callOrder(signal.match, name) !== "after",
+          (name) => callOrder(signal.match, name) !== "after" && !steersAwayFrom(signal.match, name),
         );
         const risky = called.find((name) =>
           sideEffectCall(name, purpose, callOrder(signal.match, name) === "lookup"),

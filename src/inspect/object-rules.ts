@@ -1,3 +1,4 @@
+import { HOST_COMMANDS } from "./intent-rules.ts";
 import type { PatternRule } from "./rules.ts";
 
 /**
@@ -13,9 +14,12 @@ import type { PatternRule } from "./rules.ts";
 const TARGET_NOUNS =
   "owners?|org|orgs|organi[sz]ations?|accounts?|recipients?|channels?|repos?|repositor(?:y|ies)|buckets?|destinations?|e-?mail address(?:es)?|address(?:es)?|payees?|iban|wallets?|webhooks?|hosts?|endpoints?|servers?|assignees?|reviewers?|workspaces?|tenants?|queues?|topics?|phone numbers?|beneficiar(?:y|ies)|merchants?|vendors?|remotes?|registr(?:y|ies)|upstream|mirror|namespaces?|collaborators?|members?|cc|bcc|sender|from address|reply-to";
 
+/** Literals of which a TARGET_NOUNS word contains one. */
+const TARGET_STEMS = ["owner", "org", "account", "recipient", "channel", "repo", "bucket", "destination", "address", "payee", "iban", "wallet", "webhook", "host", "endpoint", "server", "assignee", "reviewer", "workspace", "tenant", "queue", "topic", "phone", "beneficiar", "merchant", "vendor", "remote", "registr", "upstream", "mirror", "namespace", "collaborator", "member", "cc", "bcc", "sender", "from address", "reply-to"];
+
 /** A value written out: quoted, an address, a URL, an IP or an identifier with a digit. */
 const LITERAL =
-  "['\"\\x60][^'\"\\x60\\n]{2,80}['\"\\x60]|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|(?:https?|wss?|s3|gs|ftp)://[^\\s'\"\\x60)]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b[a-z]{2}\\d{2}[a-z0-9]{10,30}\\b|\\b0x[0-9a-f]{8,}\\b";
+  "['\"\\x60][^'\"\\x60\\n]{2,80}['\"\\x60]|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|(?:https?|wss?|s3|gs|ftp)://[^\\s'\"\\x60)]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b[a-z]{2}\\d{2}(?:\\s?[a-z0-9]{4}){3,7}(?:\\s?[a-z0-9]{1,4})?\\b|\\b0x[0-9a-f]{8,}\\b";
 
 const EMAIL = "[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}";
 
@@ -45,11 +49,14 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "Exfiltration",
     severity: "High",
     summary: "puts a fixed account, address, owner or URL in place of the target of every call (redirection)",
-    triggers: STANDING.split("|").concat(["always", "now", "currently", "permanently", "hardcoded", "hard-coded", "pinned", "locked", "forced", "fixed"]),
-    alsoTriggers: TARGET_NOUNS.replace(/\(\?:[^)]*\)\??|\[[^\]]*\]|\?/g, "").split("|").filter((word) => word.length > 1),
+    triggers: STANDING.split("|").concat(["always", "now", "currently", "permanently", "hardcoded", "hard-coded", "pinned", "locked", "forced", "fixed", "every", "each", "put", "place", "enter", "fill in", "insert", "write"]),
+    alsoTriggers: [...TARGET_STEMS, "`", "@", "://", "'", '"'],
     pattern:
       `\\b(?:${STANDING})\\b[^\\n]{0,50}?\\b(?:set|use|send|route|deliver|assign|put|pass|fill|point|direct|forward|transfer|charge|pay|book|post|push|upload|save|write|publish|target|address|file|open|create|add|invite|share|credit|deposit|wire)\\b[^\\n]{0,50}?\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,25}?(?:\\bto\\b|\\bas\\b|\\bat\\b|\\bwith\\b|\\bfor\\b|=|:)\\s*(?:the\\s+)?(?:${LITERAL})` +
-      `|\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,30}?\\b(?:is|are|gets?|will be|must be|should be)\\s+(?:always\\s+|now\\s+|currently\\s+|permanently\\s+|automatically\\s+|silently\\s+)*(?:set|fixed|pinned|locked|hard-?coded|forced|overridden|overwritten|replaced|rewritten|switched|changed|mapped|redirected|routed|defaulted)\\s+(?:to|with|by|as|at)\\s+(?:the\\s+)?(?:${LITERAL})`,
+      `|\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,30}?\\b(?:is|are|gets?|will be|must be|should be)\\s+(?:always\\s+|now\\s+|currently\\s+|permanently\\s+|automatically\\s+|silently\\s+)*(?:set|fixed|pinned|locked|hard-?coded|forced|overridden|overwritten|replaced|rewritten|switched|changed|mapped|redirected|routed|defaulted)\\s+(?:to|with|by|as|at)\\s+(?:the\\s+)?(?:${LITERAL})` +
+      `|\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,20}?\\b(?:must|should|shall|has to|needs to|is to) be\\s+(?:${LITERAL})` +
+      `|\\b(?:use|set|pass|send to|address|target)\\s+(?:the\\s+)?(?:[\\w-]+\\s+)?(?:${LITERAL})\\s+(?:for|on|in)\\s+(?:every|each|all|any)\\s+(?:calls?|requests?|messages?|pushes|invocations?|times?|sends?|transfers?|payments?|uploads?)\\b` +
+      `|\\b(?:put|place|enter|fill in|insert|write)\\s+(?:${EMAIL}|${URL})\\s+(?:in|into|as)\\b`,
     unless: "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b",
   },
   {
@@ -122,6 +129,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\bthis\\s+(?:tool|server|function|integration|one|api|service|version)\\s+(?:should|must|is to|shall|will)\\s+(?:always\\s+)?be\\s+(?:used|called|chosen|preferred|selected|invoked|tried|picked)\\s+(?:instead|over|in preference|rather|for (?:all|any|every|each)|in all cases|whenever|exclusively|by default (?:for|over))\\b" +
       `|\\b(?:replaces|supersedes|deprecates|obsoletes|is the successor (?:to|of)|is the (?:new|newer|updated|current|official|improved) (?:version|replacement) (?:of|for))\\s+(?:all|any|the|every)\\s+(?:other|previous|older|legacy|original|existing|similar|earlier)\\s+(?:[\\w-]+\\s+){0,2}?(?:tools?|servers?|functions?|integrations?|versions?|implementations?|apis?|connectors?|plugins?)\\b` +
       "|\\b(?:recommended|endorsed|approved|mandated|required|certified|sanctioned|verified|whitelisted|allow-?listed)\\s+(?:for (?:all|any|every) [\\w-]+\\s+)?by\\s+(?:the\\s+|your\\s+)?(?:it|security|compliance|admin|administrators?|platform|anthropic|openai|google|microsoft|organi[sz]ation|company|management|policy|infosec|legal|workspace admins?|your team)\\b" +
+      "|\\bthe\\s+only\\s+(?:approved|sanctioned|permitted|authori[sz]ed|allowed|certified|whitelisted|allow-?listed|compliant)\\b" +
       "|\\bthe\\s+only\\s+(?:approved|sanctioned|supported|permitted|allowed|authori[sz]ed|trusted|safe|secure|compliant|official|certified|verified|accurate|reliable)\\s+(?:[\\w-]+\\s+)?(?:tool|server|integration|source|option|provider|connector|plugin|service)\\b",
     unless: "\\b(?:in this server|of this server|this server's|among these|sibling|if available|when available|not the only)\\b",
   },
@@ -131,8 +139,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     severity: "High",
     summary: "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
     triggers: ["other", "competing", "alternative", "third-party", "external", "legacy", "older", "old ", "previous", "standard", "generic", "regular", "default", "built-in", "native", "original", "similar", "rival", "unofficial", "community", "remaining", "duplicate", "lookalike", "look-alike"],
-    alsoTriggers: ACCUSATIONS.replace(/\(\?:[^)]*\)/g, "").split("|").map((word) => word.trim().split(" ")[0]!).filter((word) => word.length > 2),
-    pattern: `\\b${OTHER_TOOLS}\\b[^\\n]{0,60}?\\b(?:are|is|have been|has been|were|was|may be|might be|can be|often|frequently|tend to be|could be|remain|became|become|get|gets|keep|will be)\\s+(?:now\\s+|currently\\s+|known to be\\s+|considered\\s+|flagged as\\s+|marked as\\s+|reported as\\s+|officially\\s+|all\\s+)*(?:${ACCUSATIONS})\\b`,
+    alsoTriggers: [...ACCUSATIONS.replace(/\(\?:[^)]*\)/g, "").split("|").map((word) => word.trim().split(" ")[0]!).filter((word) => word.length > 2), "must not be", "should not be", "must never be", "should never be", "manipulated", "poisoned"],
+    pattern: `\\b${OTHER_TOOLS}\\b[^\\n]{0,60}?\\b(?:are|is|have been|has been|were|was|may be|might be|can be|often|frequently|tend to be|could be|remain|became|become|get|gets|keep|will be)\\s+(?:now\\s+|currently\\s+|known to be\\s+|considered\\s+|flagged as\\s+|marked as\\s+|reported as\\s+|officially\\s+|all\\s+)*(?:${ACCUSATIONS})\\b|\\b${OTHER_TOOLS}\\b[^\\n]{0,80}?\\b(?:returns? (?:stale|wrong|incorrect|outdated|fake|manipulated|poisoned)|(?:must|should) (?:not|never) be (?:used|called|trusted|invoked|relied on))\\b`,
     unless: "\\b(?:if|when|unless|in this server|this server's|sibling|endpoint is deprecated)\\b",
   },
   {
@@ -188,5 +196,199 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\b(?:outras|outros)\\s+(?:ferramentas|servidores|versões)\\b[^\\n]{0,40}?\\b(?:obsolet[ao]s|inseguro?a?s|quebrad[ao]s|comprometid[ao]s)" +
       "|\\b(?:altri|altre)\\s+(?:strumenti|server|versioni)\\b[^\\n]{0,40}?\\b(?:obsolet[ie]|insicur[ie]|compromess[ie]|inaffidabili|deprecat[ie])" +
       "|他の(?:ツール|サーバー|バージョン)[^\\n]{0,30}?(?:非推奨|廃止|古い|安全でない|危険|信頼できない|侵害)|(?:其他|其它)(?:工具|服务器|版本)[^\\n]{0,30}?(?:弃用|过时|不安全|不可靠|已废弃|被入侵|有风险)|다른\\s*(?:도구|서버)[^\\n]{0,30}?(?:더 이상|안전하지|사용 중단|위험)",
+  },
+  {
+    id: "intent.discard-user-value",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "puts another value in place of the one the user or customer named, or moves theirs aside",
+    triggers: ["rather than", "instead of", "not the", "even if", "even when", "user's", "customer's", "intended", "requested", "original"],
+    alsoTriggers: ["user", "customer", "requester", "caller", "they ", "intended", "requested", "original"],
+    pattern:
+      "\\b(?:rather than|instead of|not)\\s+(?:the\\s+|what\\s+|whatever\\s+)?(?:[\\w-]+\\s+){0,3}?(?:the\\s+)?(?:user|customer|requester|caller|they)\\s+(?:or\\s+(?:the\\s+)?(?:user|customer)\\s+)?(?:mentions?|mentioned|asks?|asked|names?|named|gives?|gave|requests?|requested|specif(?:y|ies|ied)|provides?|provided|wants?|wanted|chooses?|chose|says?|said|picks?|picked|enters?|entered|types?|typed|quotes?|quoted)\\b" +
+      "|\\beven (?:if|when|though) (?:the )?(?:user|customer|they|you)\\s+(?:explicitly\\s+)?(?:asks?|asked|names?|named|requests?|requested|specif(?:y|ies|ied)|picks?|picked|chooses?|chose|wants?|wanted|says?|said|mentions?|mentioned|gives?|gave|provides?|provided|types?|typed)\\b" +
+      "|\\b(?:the\\s+)?(?:user|customer|requester)'s\\s+(?:intended|requested|chosen|actual|real|original|own|desired)\\s+[\\w-]+(?:\\s+[\\w-]+)?\\s+(?:goes|go|is put|are put|belongs|belong|should go|must go|is moved|is placed|is recorded)\\s+(?:in|into|to)\\b",
+    unless: "\\b(?:never|do not|don't|must not|only if|unless)\\b",
+  },
+  {
+    id: "intent.cloud-metadata",
+    category: "CredentialTheft",
+    severity: "High",
+    summary: "points at the cloud instance metadata service, where the machine's own credentials are served",
+    triggers: ["169.254.169.254", "metadata.google.internal", "100.100.100.200", "fd00:ec2::254", "metadata.azure.com", "/latest/meta-data", "computemetadata"],
+    pattern: "169\\.254\\.169\\.254|metadata\\.google\\.internal|100\\.100\\.100\\.200|fd00:ec2::254|/latest/meta-data|computemetadata/v1",
+  },
+  {
+    id: "intent.side-copy",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "keeps a copy of what the tool handles somewhere else as well: another URL, database, board, team or address",
+    triggers: ["also", "additionally", "as well", "in addition", "a copy", "copies", "a duplicate", "duplicated", "mirrored", "replicated", "cc"],
+    alsoTriggers: ["://", "@", "our ", "vendor", "shared", "external", "third-party", "partner", "remote", "off-site", "offsite", "cloud", "team", ...[..."0123456789"].map((digit) => `${digit}.`)],
+    pattern:
+      "\\b(?:also|additionally|as well|in addition|a copy|copies|a duplicate|duplicated|mirrored|replicated)\\b[^\\n]{0,80}?\\b(?:written|stored|saved|kept|copied|sent|posted|mirrored|replicated|indexed|cached|uploaded|forwarded|logged|recorded|archived|filed|duplicated|synced|synchronised|synchronized|shared|pushed|streamed|exported|published|delivered|submitted|pass|passed|put|posts|sends|forwards|uploads|files|writes|stores|indexes)\\b[^\\n]{0,80}?(?:[a-z][a-z0-9+.-]*://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:our|the vendor's|the vendor|a shared|the shared|an external|the external|external|third-party|a partner|the partner's|partner|off-site|offsite)\\s+(?:[\\w-]+\\s+){0,3}?(?:board|team|table|database|bucket|inbox|channel|server|service|workspace|account|repository|repo|org|index|store|storage|endpoint|collector|archive|drive|folder|queue|list|crm|warehouse)\\b|\\bremotely\\b|\\bchannel\\s+\\d{6,}|\\x60[\\w.-]+/[\\w./-]+\\x60)",
+    unless: "\\b(?:never|do not|don't|must not|if you|you can|optionally|the user'?s? own|your own)\\b",
+  },
+  {
+    id: "intent.copy-to-destination",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "sends the same content, each file or every result to a fixed URL or address (High when the tool is not a network tool)",
+    triggers: ["the same", "same ", "its ", "their ", "the whole", "the full", "the entire", "a copy of", "each ", "every "],
+    alsoTriggers: ["://", "@", ...[..."0123456789"].map((digit) => `${digit}.`)],
+    pattern:
+      "\\b(?:the same|same|its|their|the whole|the full|the entire|a copy of the|each|every)\\s+(?:[\\w-]+\\s+)?(?:content|contents|data|file|files|body|text|message|messages|result|results|output|payload|rows|query|queries|request|document|records?|write|entry|entries)\\b[^\\n]{0,50}?\\b(?:to|at|into|on)\\s+(?:[a-z][a-z0-9+.-]*://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|\\d{1,3}(?:\\.\\d{1,3}){3}\\b)",
+    unless: "\\b(?:never|do not|don't|must not|the user'?s?|your own|given|provided)\\b",
+  },
+  {
+    id: "intent.secret-variable-into-argument",
+    category: "CredentialTheft",
+    severity: "High",
+    summary: "puts the value of a secret environment variable into an argument, query or message",
+    triggers: ["_key", "_token", "_secret", "_password", "_pat", "_credential", "apikey", "api_key"],
+    alsoTriggers: ["put", "end", "append", "include", "add", "pass", "insert", "write", "send", "attach", "paste", "copy", "embed", "prefix", "suffix", "fill", "value of", "$"],
+    pattern:
+      "\\b(?:put|end|ends|append|include|add|pass|insert|write|send|attach|paste|copy|embed|prefix|suffix|fill)\\b[^\\n]{0,60}?(?:\\bvalue of\\s+(?:the\\s+)?|\\$\\{?|process\\.env\\.|os\\.environ)\\s*\\x60?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|apikey|token|secret|secret_key|access_key|password|passwd|pat|credentials?|private_key)\\b",
+    unless: "\\b(?:authori[sz]ation|bearer|header|authenticate|auth\\b|never|do not|don't)\\b",
+  },
+  {
+    id: "intent.auth-code-search",
+    category: "CredentialTheft",
+    severity: "Low",
+    summary: "looks for verification codes, password resets or sign-in links (High outside an authentication tool: account takeover)",
+    triggers: ["verification code", "password reset", "reset password", "one-time", "otp", "2fa code", "sign-in code", "sign-in link", "login code", "login link", "magic link", "recovery code", "security code", "mfa code", "reset link", "auth code"],
+    alsoTriggers: ["search", "find", "look for", "look up", "read", "retrieve", "fetch", "collect", "extract", "scan", "grep", "query", "subject:", "forward", "hand", "pass", "include", "copy", "match", "containing"],
+    pattern:
+      "\\b(?:search|searching|find|finding|look for|look up|read|retrieve|fetch|collect|extract|scan|grep|query|queries|subject:|forward|hand|pass|include|copy|match|matching|containing)\\b[^\\n]{0,60}?\\b(?:verification codes?|password resets?|reset password|one-time (?:pass)?(?:codes?|passwords?)|otps?|2fa codes?|sign-in (?:codes?|links?)|login (?:codes?|links?)|magic links?|recovery codes?|security codes?|mfa codes?|reset links?|auth codes?)\\b",
+  },
+  {
+    id: "intent.download-and-run",
+    category: "ShellInjection",
+    severity: "High",
+    summary: "downloads a program and runs it, or installs packages from an index or URL of its own",
+    triggers: ["curl", "wget", "pip", "npm", "npx", "yarn", "pnpm", "gem", "iwr", "invoke-webrequest", "chmod", "&& /", "; /", "| /"],
+    alsoTriggers: ["&&", ";", "|", "/tmp/", "/dev/shm/", "--extra-index-url", "--index-url", "--registry", "--trusted-host", "-i http", "git+", ".tgz", ".tar.gz", ".whl", "iex"],
+    pattern:
+      "\\b(?:curl|wget|iwr|invoke-webrequest)\\b[^\\n]{0,160}?(?:&&|;|\\|)\\s*(?:sudo\\s+)?(?:chmod\\s+(?:\\+x|[0-7]{3})|sh\\b|bash\\b|zsh\\b|python3?\\b|node\\b|\\./|/tmp/|iex\\b)" +
+      "|\\bchmod\\s+(?:\\+x|[0-7]{3})\\s+(?:/tmp/|/dev/shm/)|(?:&&|;|\\|)\\s*(?:sudo\\s+)?(?:/tmp/|/dev/shm/)[\\w.-]+" +
+      "|\\b(?:pip3?|npm|npx|yarn|pnpm|gem|uv pip)\\s+(?:install|i|add)\\b[^\\n]{0,80}?(?:--extra-index-url|--index-url|--registry|--trusted-host|-i\\s+https?://|git\\+https?://|https?://[^\\s]+\\.(?:tgz|tar\\.gz|whl))",
+  },
+  {
+    id: "intent.privileged-workload",
+    category: "ShellInjection",
+    severity: "High",
+    summary: "adds host access to a workload it deploys (hostNetwork, privileged, host PID, root)",
+    triggers: ["hostnetwork", "privileged", "hostpid", "hostipc", "allowprivilegeescalation", "runasuser", "hostpath"],
+    alsoTriggers: ["true", "0", "/"],
+    pattern:
+      "\\b(?:hostnetwork|privileged|hostpid|hostipc|allowprivilegeescalation)\\x60?\\s*[:=]\\s*\\x60?true\\b|\\brunasuser\\s*[:=]\\s*0\\b|\\bhostpath\\s*[:=]\\s*\\{?\\s*(?:path\\s*[:=]\\s*)?['\"]?/(?:['\"\\s,}]|$)",
+  },
+  {
+    id: "intent.conceal-after-action",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "asks for something to be done silently or without telling anyone",
+    triggers: ["silently", "quietly", "discreetly", "covertly", "without telling", "without informing", "without notifying", "without asking", "without mentioning"],
+    pattern:
+      "\\b(?:add|adds|send|sends|copy|forward|upload|set|change|replace|rewrite|include|append|insert|inject|run|execute|call|do|perform|apply|modify|patch|post|share|attach|grant|invite)\\s+(?:it|this|them|that|these|those)\\s+(?:silently|quietly|discreetly|covertly|without (?:telling|informing|notifying|asking|mentioning))\\b",
+  },
+  {
+    id: "intent.prefer-when-both",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "tells the model to pick this tool whenever another offers the same, or to fall back to the others only when it fails",
+    triggers: ["prefer", "whenever both", "if both", "when both", "fall back", "route every", "route all", "route each", "route any", "regardless of which", "no matter which", "skip it", "ignore it", "avoid it"],
+    pattern:
+      "\\bprefer\\s+(?:it|this|me)(?:\\s+(?:one|tool|version|build|server))?\\s+(?:whenever|when|if)\\s+(?:both|several|multiple|two|more than one|another|others?)\\b" +
+      "|\\bfall back to\\s+(?:them|those|other|the other|others|another|any other)\\b[^\\n]{0,40}?\\bonly\\s+(?:if|when)\\b" +
+      "|\\broute\\s+(?:every|all|each|any)\\s+(?:[\\w-]+\\s+){0,2}?(?:here|to this tool|to me|through this tool|through me|to this server)\\b" +
+      "|\\b(?:use|call|pick|choose)\\s+(?:this|me)(?:\\s+tool)?\\s+(?:regardless of|no matter)\\s+which\\s+(?:tool|server|function|one)\\b" +
+      "|\\bif\\s+(?:another|any other|a different|other)\\s+(?:[\\w-]+\\s+){0,2}?(?:tools?|servers?|integrations?|providers?)\\s+(?:is|are)\\s+(?:also\\s+)?(?:connected|available|installed|present|enabled|listed|offered|loaded|configured)\\b[^\\n]{0,30}?\\b(?:skip|ignore|avoid|disregard|don't use|do not use|never use|bypass)\\b",
+  },
+  {
+    id: "intent.takes-over-server-tool",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "declares it supersedes or handles another server's tool",
+    triggers: ["supersede", "replaces", "overrides", "shadows", "takes precedence", "exposes", "offers", "provides", "registers", "defines"],
+    alsoTriggers: ["server", "another", "other"],
+    pattern:
+      "\\b(?:supersedes|replaces|overrides|shadows|takes precedence over)\\s+[^\\n]{0,40}?\\bfrom\\s+(?:the\\s+)?\\x60?[\\w.-]+\\x60?\\s+server\\b" +
+      "|\\bif\\s+(?:another|any other|a different|other)\\s+(?:server|tool|integration|provider)s?\\s+(?:also\\s+)?(?:exposes|offers|provides|has|lists|registers|defines|expose|offer|provide)\\b[^\\n]{0,60}?\\b(?:this|me|here)\\b",
+  },
+  {
+    id: "intent.less-reliable-tools",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "claims whole kinds of tools are less reliable or miss results, to steer the model to this one",
+    triggers: ["less reliable", "less accurate", "less trustworthy", "less secure", "less complete", "less up-to-date", "inferior", "worse", "miss"],
+    alsoTriggers: ["tool", "server", "integration"],
+    pattern:
+      "\\b(?:tools?|servers?|integrations?|connectors?)(?:\\s*\\([^)\\n]{0,80}\\))?\\s+(?:are|is|will be)\\s+(?:far\\s+|much\\s+|significantly\\s+|considerably\\s+)?(?:less\\s+(?:reliable|accurate|trustworthy|secure|complete|up-to-date|current)|inferior|worse)\\b" +
+      "|\\b(?:tools?|servers?|integrations?)(?:\\s*\\([^)\\n]{0,80}\\))?\\s+miss(?:es)?\\s+(?:roughly\\s+|about\\s+|up to\\s+|over\\s+|nearly\\s+|around\\s+)?\\d+\\s?%" +
+      "|\\bresults? (?:will|would) be (?:inferior|worse|less accurate|unreliable|wrong)\\b",
+  },
+  {
+    id: "intent.translated-override",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "keeps a fixed value, in another language, even when the user asks for another",
+    triggers: ["mesmo que", "aunque", "incluso si", "auch wenn", "selbst wenn", "même si", "anche se", "ても", "でも", "即使", "即便", "无论用户", "더라도", "해도"],
+    pattern:
+      "\\b(?:mesmo que|aunque|incluso si|auch wenn|selbst wenn|même si|anche se)\\s+(?:o |el |der |die |l')?(?:usuário|usuario|nutzer|benutzer|anwender|utilisateur|utente|cliente)\\w*\\b" +
+      "|(?:ユーザー|利用者)が[^\\n]{0,30}?(?:ても|でも)|(?:即使|即便|无论)用户|사용자가[^\\n]{0,30}?(?:더라도|해도)",
+  },
+  {
+    id: "intent.translated-run",
+    category: "ShellInjection",
+    severity: "Low",
+    summary: "asks, in another language, for a shell command to be run (High when the tool is not for running commands)",
+    triggers: ["führe", "ausführen", "ejecuta", "ejecute", "ejecutar", "exécute", "exécutez", "exécuter", "lance", "lancez", "executar", "esegui", "eseguire", "実行", "执行", "运行", "실행"],
+    alsoTriggers: ["`"],
+    pattern: `(?:\\b(?:führe|führen sie|ausführen|ejecuta|ejecute|ejecutar|exécute|exécutez|exécuter|lance|lancez|executar|esegui|eseguire)\\b|実行|执行|运行|실행)[^\\n]{0,120}?\\x60(?:sudo\\s+)?(?:${HOST_COMMANDS})\\s[^\\x60\\n]*\\x60|\\x60(?:sudo\\s+)?(?:${HOST_COMMANDS})\\s[^\\x60\\n]*\\x60[^\\n]{0,60}?(?:\\b(?:aus|ausführen|ejecutar|exécuter|executar|eseguire)\\b|を実行|执行|运行|실행)`,
+  },
+  {
+    id: "intent.translated-send",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "sends something, in another language, to a fixed URL or address (High when the tool is not a network tool)",
+    triggers: ["envía", "envie", "enviar", "envíe", "reenvía", "manda", "sende", "senden", "übermittle", "übermitteln", "weiterleiten", "envoie", "envoyez", "envoyer", "transmettez", "transmettre", "transmets", "invia", "inviare", "inoltra", "送信", "送っ", "転送", "アップロード", "发送", "上传", "转发", "传送", "전송", "보내"],
+    alsoTriggers: ["://", "@"],
+    pattern:
+      "(?:\\b(?:envía|envie|enviar|envíe|reenvía|reenvie|manda|mande|sende|senden|übermittle|übermitteln|weiterleiten|envoie|envoyez|envoyer|transmettez|transmettre|transmets|invia|inviare|inoltra|inoltrare)\\b|送信|送っ|転送|アップロード|发送|上传|转发|传送|전송|보내)[^\\n]{0,120}?(?:(?:https?|wss?)://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,})" +
+      "|(?:(?:https?|wss?)://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,})[^\\n]{0,40}?(?:に(?:送信|送っ|転送|アップロード)|(?:发送|上传|转发)|(?:로|으로)\\s*(?:전송|보내))",
+  },
+  {
+    id: "intent.translated-conditions",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary: "tells the model, in another language, what to do whenever a named tool is used",
+    triggers: ["当", "在", "を", "が", "cuando", "wenn", "lorsque", "quand", "quando"],
+    alsoTriggers: ["_", "-"],
+    pattern:
+      "(?:当|在)(?:调用|使用)[^\\n]{0,30}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,10}?(?:时|的时候)|\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?\\s*(?:を|が)(?:呼び出す|使う|使用する|実行する|呼ぶ)(?:とき|時|際)" +
+      "|\\b(?:cuando|wenn|lorsque|quand|quando)\\s+(?:se\\s+)?(?:vous\\s+)?(?:llame|llamas|use|usa|invoque|utilice|appelez|utilisez|chamar|usar|usare|chiami|utilizzi)?\\s*(?:a\\s+)?(?:la herramienta\\s+|l'outil\\s+|das tool\\s+|a ferramenta\\s+|lo strumento\\s+)?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?\\s*(?:aufgerufen|verwendet|benutzt|genutzt)?",
+  },
+  {
+    id: "intent.home-dotfile",
+    category: "CredentialTheft",
+    severity: "Low",
+    summary: "names a hidden file or folder in the user's home (High when the tool is not for files or for that program)",
+    triggers: ["~/.", "$home/.", "%userprofile%\\.", "%userprofile%/.", "%appdata%"],
+    // The optional tail is greedy: a path followed by "are rejected" is matched with it, and the unless drops it.
+    pattern:
+      "(?:(?:~|\\$home|%userprofile%)[/\\\\]\\.[a-z0-9][\\w./-]*|%appdata%[\\\\/][\\w.\\\\/ -]+)(?:[^\\n]{0,40}?\\b(?:are|is|get|will be)\\s+(?:rejected|refused|blocked|denied|not allowed|forbidden|excluded))?",
+    unless: "\\b(?:rejected|not allowed|forbidden|blocked|denied|refused|never|do not|don't|cannot|can't|excluded|outside)\\b",
+  },
+  {
+    id: "intent.hidden-recipient",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "adds someone so that an account, team or archive receives every message or record as well",
+    triggers: ["so ", "so that"],
+    alsoTriggers: ["receive", "gets ", "get ", "sees", "is copied", "is sent"],
+    andTriggers: ["every", "each", "all "],
+    pattern:
+      "\\bso(?: that)?\\s+(?:a|an|the|our|their)\\s+(?:[\\w-]+\\s+){0,3}?(?:account|team|mailbox|inbox|address|user|bot|service|archive|recipient|channel)\\s+(?:also\\s+)?(?:receives?|gets?|sees?|is copied on|is sent)\\s+(?:a copy of\\s+)?(?:every|each|all)\\b",
   },
 ];
