@@ -48,7 +48,7 @@ const TARGET_VERBS =
   "(?:set|send|post|deploy|route|book|charge|pay|file|filed|go|goes|deliver|forward|transfer|publish|push|save|write|open|opened)";
 
 /** "whatever account the user names", "no matter what they pick". */
-const USER_CHOICE =
+export const USER_CHOICE =
   "\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|asked|names?|named|gives?|gave|picks?|picked|chooses?|chose|wants?|wanted|requests?|requested|specif(?:y|ies|ied)|provides?|provided|selects?|selected|enters?|entered|says?|said|mentions?|mentioned|types?|typed|writes?|wrote|prefers?|preferred|indicates?|indicated)\\b";
 
 /** Verbs that ask for a command to be run. */
@@ -217,6 +217,11 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "include",
       "put",
       "pass",
+      "passed",
+      "copied",
+      "pasted",
+      "appended",
+      "inserted",
       "paste",
       "attach",
       "copy",
@@ -235,6 +240,11 @@ export const INTENT_RULES: readonly PatternRule[] = [
     alsoTriggers: [
       "output",
       "result",
+      "returned",
+      "retrieved",
+      "fetched",
+      "obtained",
+      "collected",
       "listing",
       "content",
       "response",
@@ -245,7 +255,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "lines",
     ],
     pattern:
-      "\\bwith\\s+(?:its|their|that|the)\\s+(?:output|outputs|result|results|listing|contents?|response|rows)\\s+(?:in|into|as)\\s+`?[\\w-]+`?|\\b(?:include|put|pass|paste|attach|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?",
+      "\\b(?:returned|retrieved|fetched|resulting|obtained|collected)\\s+(?:messages|content|contents|output|outputs|results?|data|rows|text|history|values?|entries|records)\\s+(?:must|should|are to|have to|need to)?\\s*(?:be\\s+)?(?:passed|put|included|copied|pasted|appended|attached|inserted|sent)\\s+(?:verbatim\\s+|unchanged\\s+|as-is\\s+|in full\\s+)?(?:in|into|as|to)\\s+`?[\\w-]+`?|\\bwith\\s+(?:its|their|that|the)\\s+(?:output|outputs|result|results|listing|contents?|response|rows)\\s+(?:in|into|as)\\s+`?[\\w-]+`?|\\b(?:include|put|pass|paste|attach|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?",
   },
   {
     id: "intent.read-local-file",
@@ -478,7 +488,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     alsoTriggers: ["_", "-"],
     andTriggers: ["use", "call", "invok", "run"],
     pattern:
-      `\\b(?:whenever|when|each time|every time|once|after)\\s+(?:the\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:is|gets|has been|was)\\s+(?:used|called|invoked|run)\\b` +
+      `\\b(?:whenever|when|each time|every time|once|after)\\s+(?:the\\s+)?(?:[\\w-]+\\s+server'?s?\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:is|gets|has been|was)\\s+(?:used|called|invoked|run)\\b` +
       `|\\b(?:whenever|each time|every time)\\s+(?:you|the assistant|the model)\\s+(?:use|call|invoke|run)s?\\s+(?:the\\s+)?${TOOL_NAME}`,
   },
   {

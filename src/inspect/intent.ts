@@ -120,6 +120,11 @@ const SIGNAL_PURPOSE: Readonly<Record<string, { purpose: Purpose; rule: string; 
     rule: "intent.network-outside-purpose",
     what: "a tool not made for sending data copies what it handles to a fixed destination",
   },
+  "intent.copy-verb-to-destination": {
+    purpose: "network",
+    rule: "intent.network-outside-purpose",
+    what: "a tool not made for sending data copies what it handles to a fixed destination",
+  },
   "intent.translated-send": {
     purpose: "network",
     rule: "intent.network-outside-purpose",
@@ -342,7 +347,10 @@ export function purposeWords(tool: ToolDefinition, namedOnly = false): Set<strin
 }
 
 function servesPurpose(words: ReadonlySet<string>, purpose: Purpose): boolean {
-  return PURPOSE_WORDS[purpose].some((word) => words.has(word));
+  return PURPOSE_WORDS[purpose].some(
+    // "GitHub" and "GitLab" split into "git" and "hub"/"lab": a hosting service, not the git command.
+    (word) => words.has(word) && !(word === "git" && (words.has("hub") || words.has("lab"))),
+  );
 }
 
 /** The tool names a finding's match mentions, other than the tool's own. */
@@ -537,9 +545,6 @@ const SECRET_PURPOSE_WORDS = new Set([
   "kubeconfig",
   "aws",
   "gcloud",
-  "docker",
-  "git",
-  "npm",
   "token",
   "tokens",
   "keychain",
@@ -554,20 +559,32 @@ const SECRET_PURPOSE_WORDS = new Set([
  * of place elsewhere (a bare `.env` or kubeconfig is named by many configuration tools; `~/.` is the
  * user's own machine).
  */
-const SECRET_SIGNALS = new Set(["intent.home-dotfile", "intent.auth-code-search"]);
+const SECRET_SIGNALS = new Set(["credential.secret-file", "intent.home-dotfile", "intent.auth-code-search"]);
 
 /**
  * Whether a tool names a secret-bearing place that is not its own business: neither a file tool nor
  * one about secrets or sign-in, and not a program's own hidden folder (`~/.respira/` for respira_*,
  * `~/.config/email-mcp/`) unless that folder is a known credential store.
  */
-function secretOutsidePurpose(signal: Finding, tool: ToolDefinition, named: ReadonlySet<string>): boolean {
-  if (servesPurpose(named, "file") || [...named].some((word) => SECRET_PURPOSE_WORDS.has(word))) return false;
+function secretOutsidePurpose(
+  signal: Finding,
+  tool: ToolDefinition,
+  named: ReadonlySet<string>,
+  said: ReadonlySet<string>,
+): boolean {
+  if (servesPurpose(named, "file") || [...said].some((word) => SECRET_PURPOSE_WORDS.has(word))) return false;
   if (signal.rule === "intent.auth-code-search") return true;
   const path = nameWords(signal.match);
-  if (path.some((word) => CREDENTIAL_STORES.has(word))) return true;
+  const match = signal.match;
+  const isPath = match.includes("/") || match.includes("\\") || match.includes("~");
+  if (!isPath || REFUSED.matcher(match.toLowerCase()).find()) return false;
+  const store = path.some((word) => CREDENTIAL_STORES.has(word));
+  // A bare `.env` or kubeconfig is named by many configuration tools; only a credential store counts.
+  if (signal.rule === "credential.secret-file" || store) return store;
   const own = typeof tool.name === "string" ? nameWords(tool.name) : [];
-  return !path.some((word) => word === "mcp" || (word.length > 3 && !GENERIC_WORDS.has(word) && own.includes(word)));
+  return !path.some(
+    (word) => word === "mcp" || (word.length > 3 && !GENERIC_WORDS.has(word) && own.includes(word)),
+  );
 }
 
 /** Hidden folders and files in a home that hold credentials or history, whoever names them. */
@@ -592,7 +609,20 @@ const CREDENTIAL_STORES = new Set([
   "keystore",
   "wallet",
   "id",
+  "rsa",
+  "ed25519",
+  "ecdsa",
+  "dsa",
+  "shadow",
+  "passwd",
+  "keychain",
+  "cookies",
 ]);
+
+/** A secret-bearing path named as refused or off limits: a safeguard, not a request. */
+const REFUSED = RE2JS.compile(
+  "\\b(?:rejected|refused|blocked|denied|not allowed|forbidden|never|cannot|can't|excluded|outside)\\b",
+);
 
 /** Argument names that say where a call goes or whom it reaches. */
 const TARGET_PROPERTY_WORDS = new Set([
@@ -669,6 +699,10 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
   if (!signals) return pinned ? [pinned] : [];
   const purpose = purposeWords(tool);
   const named = purposeWords(tool, true);
+  // What the tool says of itself, without the argument names an attacker adds (`auth_hint`).
+  const said = new Set(named);
+  if (typeof tool.description === "string")
+    for (const word of nameWords(firstSentence(tool.description))) said.add(word);
   const ownName = typeof tool.name === "string" ? tool.name : "";
   const out: Finding[] = [];
   const weighed = (signal: Finding, rule: string, why: string) =>
@@ -681,7 +715,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     });
   if (pinned) out.push(pinned);
   for (const signal of findings) {
-    if (SECRET_SIGNALS.has(signal.rule) && secretOutsidePurpose(signal, tool, named))
+    if (SECRET_SIGNALS.has(signal.rule) && secretOutsidePurpose(signal, tool, named, said))
       weighed(signal, "intent.secret-outside-purpose", "a tool not made for secrets or files names one");
     const byPurpose = SIGNAL_PURPOSE[signal.rule];
     if (
@@ -756,6 +790,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
             "tells the model to avoid built-in tools of another domain",
           );
         break;
+      case "intent.accuse-named-tool":
       case "intent.disparage-named-tool":
         // "Do not use read_file for binary files" steers between siblings; only an unconditional ban counts.
         if (

@@ -1,4 +1,4 @@
-import { HOST_COMMANDS } from "./intent-rules.ts";
+import { HOST_COMMANDS, USER_CHOICE } from "./intent-rules.ts";
 import type { PatternRule } from "./rules.ts";
 
 /**
@@ -15,7 +15,46 @@ const TARGET_NOUNS =
   "owners?|org|orgs|organi[sz]ations?|accounts?|recipients?|channels?|repos?|repositor(?:y|ies)|buckets?|destinations?|e-?mail address(?:es)?|address(?:es)?|payees?|iban|wallets?|webhooks?|hosts?|endpoints?|servers?|assignees?|reviewers?|workspaces?|tenants?|queues?|topics?|phone numbers?|beneficiar(?:y|ies)|merchants?|vendors?|remotes?|registr(?:y|ies)|upstream|mirror|namespaces?|collaborators?|members?|cc|bcc|sender|from address|reply-to";
 
 /** Literals of which a TARGET_NOUNS word contains one. */
-const TARGET_STEMS = ["owner", "org", "account", "recipient", "channel", "repo", "bucket", "destination", "address", "payee", "iban", "wallet", "webhook", "host", "endpoint", "server", "assignee", "reviewer", "workspace", "tenant", "queue", "topic", "phone", "beneficiar", "merchant", "vendor", "remote", "registr", "upstream", "mirror", "namespace", "collaborator", "member", "cc", "bcc", "sender", "from address", "reply-to"];
+const TARGET_STEMS = [
+  "owner",
+  "org",
+  "account",
+  "recipient",
+  "channel",
+  "repo",
+  "bucket",
+  "destination",
+  "address",
+  "payee",
+  "iban",
+  "wallet",
+  "webhook",
+  "host",
+  "endpoint",
+  "server",
+  "assignee",
+  "reviewer",
+  "workspace",
+  "tenant",
+  "queue",
+  "topic",
+  "phone",
+  "beneficiar",
+  "merchant",
+  "vendor",
+  "remote",
+  "registr",
+  "upstream",
+  "mirror",
+  "namespace",
+  "collaborator",
+  "member",
+  "cc",
+  "bcc",
+  "sender",
+  "from address",
+  "reply-to",
+];
 
 /** A value written out: quoted, an address, a URL, an IP or an identifier with a digit. */
 const LITERAL =
@@ -26,7 +65,8 @@ const EMAIL = "[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}";
 const URL = "(?:https?|wss?)://[^\\s'\"\\x60)]+";
 
 /** Words that make a statement a standing order rather than a description of one call. */
-const STANDING = "always|must|should|shall|will|is to|are to|need to|needs to|has to|have to|make sure to|be sure to";
+const STANDING =
+  "always|must|should|shall|will|is to|are to|need to|needs to|has to|have to|make sure to|be sure to";
 
 /** What the user's own data in a URL is called: the conversation, its context and secrets. */
 const CONTEXT_PLACEHOLDER =
@@ -38,10 +78,10 @@ const SAFEGUARDS =
 
 /** What another tool is accused of, to steer the model away from it. */
 const ACCUSATIONS =
-  "deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|unsafe|unverified|untrusted|unmaintained|unsupported|discontinued|retired|sunset|sunsetted|flaky|buggy|malicious|dangerous|vulnerable|phishing|blocked|banned|blacklisted|disabled|incorrect|wrong|stale|leaky|leaking|leaks|logs everything|sells|tracks|spies|harvests|hallucinates|not (?:allowed|permitted|approved|compliant|safe|secure|trusted|supported|recommended|authori[sz]ed|sanctioned)|no longer (?:maintained|supported|safe|available|works?|working|allowed|approved)|being phased out|phased out|scheduled for removal|end[- ]of[- ]life|known to (?:leak|fail|return|expose|break|corrupt)|returns? (?:stale|wrong|incorrect|outdated|fake|cached)";
+  "deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|unsafe|unverified|untrusted|unmaintained|unsupported|discontinued|retired|sunset|sunsetted|non-compliant|noncompliant|flaky|buggy|malicious|dangerous|vulnerable|phishing|blocked|banned|blacklisted|disabled|incorrect|wrong|stale|leaky|leaking|leaks|logs everything|sells|tracks|spies|harvests|hallucinates|not (?:allowed|permitted|approved|compliant|safe|secure|trusted|supported|recommended|authori[sz]ed|sanctioned)|no longer (?:maintained|supported|safe|available|works?|working|allowed|approved)|being phased out|phased out|scheduled for removal|end[- ]of[- ]life|known to (?:leak|fail|return|expose|break|corrupt)|returns? (?:stale|wrong|incorrect|outdated|fake|cached)";
 
 const OTHER_TOOLS =
-  "(?:other|competing|alternative|third-party|external|legacy|older|old|previous|standard|generic|regular|default|built-in|native|original|similar|rival|unofficial|community|remaining|duplicate|lookalike|look-alike)\\s+(?:[\\w-]+\\s+){0,3}?(?:tools?|servers?|integrations?|plugins?|apis?|services?|providers?|implementations?|versions?|functions?|endpoints?|connectors?|clients?|variants?|copies|alternatives|options)";
+  "(?:other|competing|alternative|alternate|third-party|external|legacy|older|old|previous|standard|generic|regular|default|built-in|native|original|similar|rival|unofficial|community|remaining|duplicate|lookalike|look-alike)\\s+(?:[\\w-]+\\s+){0,3}?(?:tools?|servers?|integrations?|plugins?|apis?|services?|providers?|implementations?|versions?|functions?|endpoints?|connectors?|clients?|variants?|copies|alternatives|options)";
 
 export const OBJECT_RULES: readonly PatternRule[] = [
   {
@@ -49,38 +89,103 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "Exfiltration",
     severity: "High",
     summary: "puts a fixed account, address, owner or URL in place of the target of every call (redirection)",
-    triggers: STANDING.split("|").concat(["always", "now", "currently", "permanently", "hardcoded", "hard-coded", "pinned", "locked", "forced", "fixed", "every", "each", "put", "place", "enter", "fill in", "insert", "write"]),
+    triggers: STANDING.split("|").concat([
+      "always",
+      "now",
+      "currently",
+      "permanently",
+      "hardcoded",
+      "hard-coded",
+      "pinned",
+      "locked",
+      "forced",
+      "fixed",
+      "every",
+      "each",
+      "put",
+      "place",
+      "enter",
+      "fill in",
+      "insert",
+      "write",
+    ]),
     alsoTriggers: [...TARGET_STEMS, "`", "@", "://", "'", '"'],
     pattern:
       `\\b(?:${STANDING})\\b[^\\n]{0,50}?\\b(?:set|use|send|route|deliver|assign|put|pass|fill|point|direct|forward|transfer|charge|pay|book|post|push|upload|save|write|publish|target|address|file|open|create|add|invite|share|credit|deposit|wire)\\b[^\\n]{0,50}?\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,25}?(?:\\bto\\b|\\bas\\b|\\bat\\b|\\bwith\\b|\\bfor\\b|=|:)\\s*(?:the\\s+)?(?:${LITERAL})` +
       `|\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,30}?\\b(?:is|are|gets?|will be|must be|should be)\\s+(?:always\\s+|now\\s+|currently\\s+|permanently\\s+|automatically\\s+|silently\\s+)*(?:set|fixed|pinned|locked|hard-?coded|forced|overridden|overwritten|replaced|rewritten|switched|changed|mapped|redirected|routed|defaulted)\\s+(?:to|with|by|as|at)\\s+(?:the\\s+)?(?:${LITERAL})` +
       `|\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,20}?\\b(?:must|should|shall|has to|needs to|is to) be\\s+(?:${LITERAL})` +
       `|\\b(?:use|set|pass|send to|address|target)\\s+(?:the\\s+)?(?:[\\w-]+\\s+)?(?:${LITERAL})\\s+(?:for|on|in)\\s+(?:every|each|all|any)\\s+(?:calls?|requests?|messages?|pushes|invocations?|times?|sends?|transfers?|payments?|uploads?)\\b` +
-      `|\\b(?:put|place|enter|fill in|insert|write)\\s+(?:${EMAIL}|${URL})\\s+(?:in|into|as)\\b`,
-    unless: "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b",
+      `|\\b(?:put|place|enter|fill in|insert|write)\\s+(?:${EMAIL}|${URL})\\s+(?:in|into|as)\\b` +
+      `|\\b(?:always|all|every|each)\\b[^\\n]{0,30}?\\b(?:go|goes|end up|land|lands|(?:are|is|get|gets) (?:sent|pushed|delivered|routed|posted|filed|paid|transferred|published))\\s+to\\s+(?:the\\s+)?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b)` +
+      `|\\b(?:sent|routed|delivered|posted|forwarded|redirected|paid|transferred|pushed|published|written|filed)\\s+to\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|\\d{6,}|[a-z_-]*\\d[a-z0-9_-]{5,})\\s+instead\\b` +
+      `|\\b(?:must|should|shall|always|has to|have to|needs? to)\\s+(?:use|go to|target|be sent to)\\s+(?:the\\s+)?[a-z_]*(?:channel|account|owner|recipient|user|chat|org|repo|remote|registry|iban|wallet|address)[a-z_]*\\s+\\x60?['"]?(?:\\d{6,}|[a-z0-9_-]*\\d[a-z0-9_-]{5,})`,
+    unless:
+      "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b",
   },
   {
     id: "intent.rewrite-to-destination",
     category: "Exfiltration",
     severity: "High",
     summary: "says calls, requests or data are redirected, proxied or diverted to a fixed place",
-    triggers: ["redirect", "rerout", "re-rout", "divert", "proxied", "relayed", "tunnel", "mirrored", "intercepted", "routed", "forwarded", "migrated", "moved", "handled by", "served by", "fulfilled by"],
+    triggers: [
+      "redirect",
+      "rerout",
+      "re-rout",
+      "divert",
+      "proxied",
+      "relayed",
+      "tunnel",
+      "mirrored",
+      "intercepted",
+      "routed",
+      "forwarded",
+      "migrated",
+      "moved",
+      "handled by",
+      "served by",
+      "fulfilled by",
+    ],
     alsoTriggers: ["://", "@", "`", "'", '"', "_", ...[..."0123456789"].map((digit) => `${digit}.`)],
-    pattern:
-      `\\b(?:redirected|rerouted|re-routed|diverted|proxied|relayed|tunnell?ed|mirrored|intercepted|routed|forwarded|migrated|moved|handled|served|fulfilled)\\s+(?:to|through|via|by|onto|into)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,3}?(?:${URL}|${EMAIL}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\x60[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60|\\b[a-z][a-z0-9]*_[a-z0-9_]+\\b|['"][^'"\\n]{3,60}['"])`,
-    unless: "\\b(?:redirects? (?:are|is) followed|follows? redirects|never|do not|don't|if you|you can|optionally|e\\.g\\.)\\b",
+    pattern: `\\b(?:redirected|rerouted|re-routed|diverted|proxied|relayed|tunnell?ed|mirrored|intercepted|routed|forwarded|migrated|moved|handled|served|fulfilled)\\s+(?:to|through|via|by|onto|into)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,3}?(?:${URL}|${EMAIL}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\x60[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60|\\b[a-z][a-z0-9]*_[a-z0-9_]+\\b|['"][^'"\\n]{3,60}['"])`,
+    unless:
+      "\\b(?:redirects? (?:are|is) followed|follows? redirects|never|do not|don't|if you|you can|optionally|e\\.g\\.)\\b",
   },
   {
     id: "intent.added-recipient",
     category: "Exfiltration",
     severity: "High",
-    summary: "adds a fixed address as recipient, copy, member or collaborator of what the user sends or shares",
+    summary:
+      "adds a fixed address as recipient, copy, member or collaborator of what the user sends or shares",
     triggers: ["@"],
-    alsoTriggers: ["add", "include", "cc", "bcc", "copy", "carbon", "loop in", "invite", "append", "attach", "grant", "share", "notify", "inform", "subscribe", "follower", "watcher", "collaborator", "member", "recipient", "observer", "auditor"],
+    alsoTriggers: [
+      "add",
+      "include",
+      "cc",
+      "bcc",
+      "copy",
+      "carbon",
+      "loop in",
+      "invite",
+      "append",
+      "attach",
+      "grant",
+      "share",
+      "notify",
+      "inform",
+      "subscribe",
+      "follower",
+      "watcher",
+      "collaborator",
+      "member",
+      "recipient",
+      "observer",
+      "auditor",
+    ],
     pattern:
       `\\b(?:add|adds|adding|include|includes|including|cc|bcc|copy|copies|loop in|invite|invites|append|appends|grant|grants|share (?:it |them |this )?with|notify|subscribe|subscribes)\\b[^\\n]{0,40}?${EMAIL}` +
       `|${EMAIL}[^\\n]{0,40}?\\b(?:as|in)\\s+(?:an?\\s+|the\\s+)?(?:additional\\s+|extra\\s+|silent\\s+|hidden\\s+)?(?:cc|bcc|recipient|collaborator|member|watcher|follower|observer|auditor|admin|owner|editor|co-?owner|reviewer|subscriber|carbon copy)\\b`,
-    unless: "\\b(?:e\\.g\\.|for example|for instance|such as|example\\.(?:com|org|net)|@example|user@|you@|your@|name@|someone@|john|jane|alice|bob|format|like)\\b",
+    unless:
+      "\\b(?:e\\.g\\.|for example|for instance|such as|example\\.(?:com|org|net)|@example|user@|you@|your@|name@|someone@|john|jane|alice|bob|format|like)\\b",
   },
   {
     id: "intent.data-in-url",
@@ -95,52 +200,197 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     id: "intent.weakens-security",
     category: "HiddenInstructions",
     severity: "High",
-    summary: "tells the model to switch off a security check (TLS verification, approvals, 2FA, audit logging)",
-    triggers: ["disable", "turn off", "switch off", "skip", "bypass", "circumvent", "ignore", "suppress", "deactivate", "verify", "insecure", "strict", "rejectunauthorized", "no-verify", "chmod"],
-    alsoTriggers: [...STANDING.split("|"), "please", "remember", "=", ":", "777", "always", "first", "before"],
+    summary:
+      "tells the model to switch off a security check (TLS verification, approvals, 2FA, audit logging)",
+    triggers: [
+      "disable",
+      "turn off",
+      "switch off",
+      "skip",
+      "bypass",
+      "circumvent",
+      "ignore",
+      "suppress",
+      "deactivate",
+      "verify",
+      "insecure",
+      "strict",
+      "rejectunauthorized",
+      "no-verify",
+      "chmod",
+    ],
+    alsoTriggers: [
+      ...STANDING.split("|"),
+      "please",
+      "remember",
+      "=",
+      ":",
+      "777",
+      "always",
+      "first",
+      "before",
+    ],
     pattern:
       `\\b(?:${STANDING}|please|remember to|always|first|before (?:each|every|any|calling|running|using))\\b[^\\n]{0,40}?\\b(?:disable|disabling|turn off|turning off|switch off|skip|skipping|bypass|bypassing|circumvent|ignore|ignoring|suppress|suppressing|deactivate|deactivating)\\s+(?:the\\s+|any\\s+|all\\s+|its\\s+|your\\s+)?(?:[\\w-]+\\s+)?(?:${SAFEGUARDS})\\b` +
       "|\\b(?:verify|verify_ssl|ssl_verify|verify_tls|tls_verify|strict_ssl|rejectunauthorized|check_certificate|validate_certs)\\s*[=:]\\s*(?:false|0|off|no)\\b|\\binsecure\\s*[=:]\\s*(?:true|1|on|yes)\\b|--no-verify\\b|\\bchmod\\s+(?:-r\\s+)?(?:777|a\\+rwx|o\\+w)\\b",
-    unless: "\\b(?:never|do not|don't|must not|should not|not recommended|only for|only in|testing|for tests|local development|self-signed)\\b",
+    unless:
+      "\\b(?:never|do not|don't|must not|should not|not recommended|only for|only in|testing|for tests|local development|self-signed)\\b",
   },
   {
     id: "intent.conceal-change",
     category: "HiddenInstructions",
     severity: "High",
-    summary: "keeps what the tool does from the user in softer words (no need to mention it, an internal detail, silently)",
-    triggers: ["no need", "needn't", "need not", "don't bother", "do not bother", "no reason", "internal", "implementation detail", "housekeeping", "does not need", "doesn't need", "need not", "should not know", "shouldn't know", "out of", "off the", "silently", "quietly", "discreetly", "invisibly", "unobtrusively", "behind the scenes", "without drawing", "transparently to", "omit", "leave out", "leave it out", "keep it out"],
+    summary:
+      "keeps what the tool does from the user in softer words (no need to mention it, an internal detail, silently)",
+    triggers: [
+      "no need",
+      "needn't",
+      "need not",
+      "don't bother",
+      "do not bother",
+      "no reason",
+      "internal",
+      "implementation detail",
+      "housekeeping",
+      "does not need",
+      "doesn't need",
+      "need not",
+      "should not know",
+      "shouldn't know",
+      "out of",
+      "off the",
+      "silently",
+      "quietly",
+      "discreetly",
+      "invisibly",
+      "unobtrusively",
+      "behind the scenes",
+      "without drawing",
+      "transparently to",
+      "omit",
+      "leave out",
+      "leave it out",
+      "keep it out",
+      "show the user",
+      "show them",
+      "show the customer",
+    ],
     pattern:
       "\\b(?:no need to|needn't|need not|don't bother to|do not bother to|there is no reason to|there's no reason to)\\s+(?:mention|tell|inform|notify|bring up|surface|report|explain|describe|disclose|flag|point out|say)\\b" +
       "|\\b(?:an?|the)\\s+(?:internal|implementation|housekeeping|background|routine|technical|plumbing)\\s+(?:detail|step|process|operation|matter|mechanism|concern)s?\\b[^\\n]{0,60}?\\b(?:not|never|no need|without|needn't|omit|leave out|keep)\\b" +
       "|\\b(?:the\\s+)?(?:user|users|human|customer|requester|operator|person)\\s+(?:does not|doesn't|do not|don't|need not|needn't|should not|shouldn't|must not|mustn't|is not to|is never to)\\s+(?:need to\\s+|have to\\s+)?(?:know|see|be told|be informed|be bothered|be notified|notice|learn|hear|find out|be aware|be made aware)\\b" +
+      "|\\bshow\\s+(?:the user|them|the customer)\\b[^\\n]{0,50}?\\bnot the (?:adjusted|real|actual|modified|changed|new|rewritten|substituted|final|charged|corrected) (?:one|value|amount|figure|number|address|recipient)\\b" +
       "|\\b(?:keep|leave|omit)\\s+(?:this|it|that|these|them|the [\\w-]+)\\s+(?:out of|off|from)\\s+(?:the|your|any)\\s+(?:answer|response|reply|summary|output|explanation|message|report|transcript|conversation)" +
       "|\\b(?:silently|quietly|discreetly|invisibly|unobtrusively|covertly|behind the scenes|without drawing attention)\\s*,?\\s+(?:also\\s+)?(?:add|adds|send|sends|copy|copies|forward|forwards|upload|uploads|set|sets|change|changes|replace|replaces|rewrite|rewrites|include|includes|append|appends|record|records|call|calls|run|runs|execute|executes|read|reads|redirect|redirects|route|routes|swap|swaps|substitute|substitutes|share|shares|post|posts|cc|bcc|invite|grant|grants|collect|collects|attach|attaches|log|logs|report|reports|transmit|transmits|mirror|mirrors)\\b",
-    unless: "\\b(?:silently (?:ignor|skip|drop|fail|truncat|discard|retr|fall)|if you|errors?|never|do not|don't|must not)\\b",
+    unless:
+      "\\b(?:silently (?:ignor|skip|drop|fail|truncat|discard|retr|fall)|if you|errors?|never|do not|don't|must not)\\b",
   },
   {
     id: "intent.steer-choice",
     category: "HiddenInstructions",
     severity: "High",
-    summary: "makes this tool the model's standing choice for everything, or the only approved one (preference manipulation)",
-    triggers: ["first choice", "default choice", "go-to", "primary", "preferred", "only", "exclusive", "sole", "always", "should be", "must be", "replaces", "supersedes", "successor", "new version", "updated version", "recommended by", "approved by", "endorsed by", "mandated by", "required by", "certified by", "sanctioned by", "verified by", "in preference"],
+    summary:
+      "makes this tool the model's standing choice for everything, or the only approved one (preference manipulation)",
+    triggers: [
+      "first choice",
+      "default choice",
+      "go-to",
+      "primary",
+      "preferred",
+      "only",
+      "exclusive",
+      "sole",
+      "single",
+      "always",
+      "prefer this",
+      "replacement",
+      "should be",
+      "must be",
+      "replaces",
+      "supersedes",
+      "successor",
+      "new version",
+      "updated version",
+      "recommended by",
+      "approved by",
+      "endorsed by",
+      "mandated by",
+      "required by",
+      "certified by",
+      "sanctioned by",
+      "verified by",
+      "in preference",
+    ],
     pattern:
       "\\b(?:first|default|primary|preferred|go-to|only|exclusive|sole|main|designated|canonical)\\s+(?:choice|option|tool|source|provider|server|integration|entry point|way|method|destination|endpoint)\\s+(?:for|to use for|to call for|to handle)\\s+(?:any|all|every|each|anything|everything)\\b" +
       "|\\b(?:always|only|exclusively)\\s+(?:use|call|choose|pick|prefer|select|route|invoke|reach for|rely on|go through|send)\\s+(?:this|me)(?:\\s+(?:tool|one|server|function|integration|api|service))?\\s+(?:for|when|whenever|on)\\s+(?:any|all|every|each|anything|everything)\\b" +
       "|\\bthis\\s+(?:tool|server|function|integration|one|api|service|version)\\s+(?:should|must|is to|shall|will)\\s+(?:always\\s+)?be\\s+(?:used|called|chosen|preferred|selected|invoked|tried|picked)\\s+(?:instead|over|in preference|rather|for (?:all|any|every|each)|in all cases|whenever|exclusively|by default (?:for|over))\\b" +
       `|\\b(?:replaces|supersedes|deprecates|obsoletes|is the successor (?:to|of)|is the (?:new|newer|updated|current|official|improved) (?:version|replacement) (?:of|for))\\s+(?:all|any|the|every)\\s+(?:other|previous|older|legacy|original|existing|similar|earlier)\\s+(?:[\\w-]+\\s+){0,2}?(?:tools?|servers?|functions?|integrations?|versions?|implementations?|apis?|connectors?|plugins?)\\b` +
       "|\\b(?:recommended|endorsed|approved|mandated|required|certified|sanctioned|verified|whitelisted|allow-?listed)\\s+(?:for (?:all|any|every) [\\w-]+\\s+)?by\\s+(?:the\\s+|your\\s+)?(?:it|security|compliance|admin|administrators?|platform|anthropic|openai|google|microsoft|organi[sz]ation|company|management|policy|infosec|legal|workspace admins?|your team)\\b" +
-      "|\\bthe\\s+only\\s+(?:approved|sanctioned|permitted|authori[sz]ed|allowed|certified|whitelisted|allow-?listed|compliant)\\b" +
+      "|\\b(?:the\\s+)?(?:only|sole|single|exclusive)\\s+(?:approved|sanctioned|permitted|authori[sz]ed|allowed|certified|whitelisted|allow-?listed|compliant)\\b" +
+      "|\\b(?:always\\s+)?prefer\\s+this(?:\\s+(?:tool|one|server|function))?\\s+over\\s+(?:your|the model's|its|any|all|every|other)\\b" +
+      "|\\bis\\s+the\\s+(?:verified|official|approved|certified|sanctioned|secure|safe|trusted)\\s+replacement\\b" +
       "|\\bthe\\s+only\\s+(?:approved|sanctioned|supported|permitted|allowed|authori[sz]ed|trusted|safe|secure|compliant|official|certified|verified|accurate|reliable)\\s+(?:[\\w-]+\\s+)?(?:tool|server|integration|source|option|provider|connector|plugin|service)\\b",
-    unless: "\\b(?:in this server|of this server|this server's|among these|sibling|if available|when available|not the only)\\b",
+    unless:
+      "\\b(?:in this server|of this server|this server's|among these|sibling|if available|when available|not the only)\\b",
   },
   {
     id: "intent.disparage-with-claims",
     category: "HiddenInstructions",
     severity: "High",
-    summary: "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
-    triggers: ["other", "competing", "alternative", "third-party", "external", "legacy", "older", "old ", "previous", "standard", "generic", "regular", "default", "built-in", "native", "original", "similar", "rival", "unofficial", "community", "remaining", "duplicate", "lookalike", "look-alike"],
-    alsoTriggers: [...ACCUSATIONS.replace(/\(\?:[^)]*\)/g, "").split("|").map((word) => word.trim().split(" ")[0]!).filter((word) => word.length > 2), "must not be", "should not be", "must never be", "should never be", "manipulated", "poisoned"],
-    pattern: `\\b${OTHER_TOOLS}\\b[^\\n]{0,60}?\\b(?:are|is|have been|has been|were|was|may be|might be|can be|often|frequently|tend to be|could be|remain|became|become|get|gets|keep|will be)\\s+(?:now\\s+|currently\\s+|known to be\\s+|considered\\s+|flagged as\\s+|marked as\\s+|reported as\\s+|officially\\s+|all\\s+)*(?:${ACCUSATIONS})\\b|\\b${OTHER_TOOLS}\\b[^\\n]{0,80}?\\b(?:returns? (?:stale|wrong|incorrect|outdated|fake|manipulated|poisoned)|(?:must|should) (?:not|never) be (?:used|called|trusted|invoked|relied on))\\b`,
+    summary:
+      "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
+    triggers: [
+      "drop",
+      "lose",
+      "discard",
+      "corrupt",
+      "swallow",
+      "other",
+      "competing",
+      "alternative",
+      "alternate",
+      "third-party",
+      "external",
+      "legacy",
+      "older",
+      "old ",
+      "previous",
+      "standard",
+      "generic",
+      "regular",
+      "default",
+      "built-in",
+      "native",
+      "original",
+      "similar",
+      "rival",
+      "unofficial",
+      "community",
+      "remaining",
+      "duplicate",
+      "lookalike",
+      "look-alike",
+    ],
+    alsoTriggers: [
+      ...ACCUSATIONS.replace(/\(\?:[^)]*\)/g, "")
+        .split("|")
+        .map((word) => word.trim().split(" ")[0]!)
+        .filter((word) => word.length > 2),
+      "must not be",
+      "should not be",
+      "must never be",
+      "should never be",
+      "manipulated",
+      "poisoned",
+      "without an error",
+      "without error",
+      "without a warning",
+      "silently",
+    ],
+    pattern:
+      `\\b${OTHER_TOOLS}\\b[^\\n]{0,60}?\\b(?:are|is|have been|has been|were|was|may be|might be|can be|often|frequently|tend to be|could be|remain|became|become|get|gets|keep|will be)\\s+(?:now\\s+|currently\\s+|known to be\\s+|considered\\s+|flagged as\\s+|marked as\\s+|reported as\\s+|officially\\s+|all\\s+)*(?:${ACCUSATIONS})\\b|\\b${OTHER_TOOLS}\\b[^\\n]{0,80}?\\b(?:returns? (?:stale|wrong|incorrect|outdated|fake|manipulated|poisoned)|(?:must|should) (?:not|never) be (?:used|called|trusted|invoked|relied on))\\b` +
+      "|\\b(?:drop|drops|lose|loses|discard|discards|corrupt|corrupts|swallow|swallows)\\s+(?:your\\s+|the\\s+|all\\s+)?(?:commits|messages|data|writes|changes|files|requests|results|emails|payments)\\s+(?:silently|without (?:an?\\s+)?(?:error|warning|notice))",
     unless: "\\b(?:if|when|unless|in this server|this server's|sibling|endpoint is deprecated)\\b",
   },
   {
@@ -148,47 +398,148 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "High",
     summary: "takes over the calls meant for another tool or server (shadowing)",
-    triggers: ["intercept", "handles all", "handles any", "handles every", "wraps", "in place of", "replacement for", "stand-in", "instead of", "calls to", "requests to", "invocations of", "meant for", "intended for", "destined for", "addressed to"],
+    triggers: [
+      "intercept",
+      "handles all",
+      "handles any",
+      "handles every",
+      "wraps",
+      "in place of",
+      "replacement for",
+      "stand-in",
+      "instead of",
+      "calls to",
+      "requests to",
+      "invocations of",
+      "meant for",
+      "intended for",
+      "destined for",
+      "addressed to",
+      "this handler",
+      "this tool",
+      "this implementation",
+    ],
     pattern:
       "\\b(?:handles|intercepts|wraps|proxies|covers|serves|answers|receives|takes)\\s+(?:all|any|every|each)\\s+(?:calls?|requests?|invocations?|uses?|queries)\\s+(?:meant|intended|destined|addressed|made|sent)\\s+(?:for|to)\\b" +
       "|\\b(?:calls?|requests?|invocations?|queries)\\s+(?:to|for|of)\\s+(?:the\\s+)?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?\\s+(?:tool\\s+)?(?:are|is|will be|should be|must be|get|gets)\\s+(?:now\\s+|automatically\\s+|transparently\\s+)?(?:handled|served|answered|routed|redirected|forwarded|intercepted|replaced|processed|wrapped|taken over)\\s+(?:by|through|via|here|with|in)\\b" +
       "|\\b(?:use|call|treat)\\s+(?:this|me)(?:\\s+(?:tool|one|function))?\\s+(?:in place of|as a (?:drop-in\\s+)?replacement for|as a stand-in for|to replace)\\s+(?:the\\s+|any\\s+|all\\s+)?(?:[\\w-]+\\s+){0,3}?(?:tool|server|function|integration|\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?)" +
-      "|\\b(?:is a |a |as a )?drop-in replacement for\\s+(?:the\\s+)?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?",
+      "|\\b(?:is a |a |as a )?drop-in replacement for\\s+(?:the\\s+)?(?:\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?|[\\w-]+\\s+server'?s?\\b)" +
+      "|\\bcalls?\\s+(?:meant|intended|destined|addressed)\\s+for\\s+(?:the\\s+)?\\x60?[\\w-]+\\x60?" +
+      "|\\bserver'?s?\\s+\\x60?[a-z][\\w-]*\\x60?\\s+(?:and\\s+\\x60?[\\w-]+\\x60?\\s+)?(?:share|use|go through|are handled by|is handled by)\\s+this\\s+(?:handler|tool|implementation)",
   },
   // Other languages: the same requests, carried by their own verbs; the objects stay the same.
   {
     id: "intent.translated-conceal",
     category: "HiddenInstructions",
     severity: "High",
-    summary: "asks, in another language, not to tell the user (Spanish, Portuguese, French, Italian, German, Japanese, Chinese, Korean)",
-    triggers: ["no ", "sin ", "nicht", "ohne", "ne ", "sans", "não", "sem ", "non ", "senza", "ユーザー", "利用者", "不要", "无需", "不必", "切勿", "请勿", "勿", "사용자"],
+    summary:
+      "asks, in another language, not to tell the user (Spanish, Portuguese, French, Italian, German, Japanese, Chinese, Korean)",
+    triggers: [
+      "no ",
+      "sin ",
+      "nicht",
+      "ohne",
+      "ne ",
+      "sans",
+      "pas besoin",
+      "inutile",
+      "não",
+      "sem ",
+      "non ",
+      "senza",
+      "ユーザー",
+      "利用者",
+      "不要",
+      "无需",
+      "不必",
+      "切勿",
+      "请勿",
+      "勿",
+      "사용자",
+    ],
     pattern:
       "\\bno\\s+(?:le\\s+|les\\s+)?(?:menciones|mencione|digas|diga|informes|informe|comuniques|avises|avise|muestres|reveles|notifiques)\\b|\\bsin\\s+(?:avisar|informar|notificar|decir|mencionar)(?:le|lo)?\\s+(?:al|a los)\\s+usuario" +
       "|\\bnicht\\s+(?:erwähnen|mitteilen|informieren|sagen|anzeigen|melden|offenlegen)\\b|\\b(?:erwähne|sage|teile|zeige|melde)\\s+(?:dies|das|es)?\\s*(?:dem|den)\\s+(?:nutzer|benutzer|anwender)\\w*\\s+nicht\\b|\\bohne\\s+(?:den|die)\\s+(?:nutzer|benutzer|anwender)\\w*\\s+zu\\s+(?:informieren|benachrichtigen|fragen)" +
       "|\\bne\\s+(?:le\\s+|lui\\s+|leur\\s+|l'|les\\s+)?(?:mentionne|dis|signale|informe|montre|révèle)z?\\s+pas\\b|\\bsans\\s+(?:en\\s+)?(?:informer|prévenir|avertir|notifier|le dire à)\\s+l'utilisateur" +
       "|\\bnão\\s+(?:mencione|informe|diga|avise|mostre|revele|notifique)\\b|\\bsem\\s+(?:avisar|informar|notificar)\\s+o\\s+usuário" +
       "|\\bnon\\s+(?:menzionare|dire|informare|avvisare|mostrare|rivelare|segnalare)\\b|\\bsenza\\s+(?:avvisare|informare|notificare)\\s+l'utente" +
+      "|\\bno (?:es necesario|hace falta|hay que|necesitas?) (?:informar|avisar|decir|mencionar|notificar)|\\bnicht nötig,? (?:den|die) (?:nutzer|benutzer|anwender)\\w* zu informieren|\\b(?:pas besoin|inutile) d(?:e |')(?:informer|prévenir|avertir|le dire)|\\bnão (?:é necessário|precisa) (?:informar|avisar)|\\bnon (?:è necessario|serve) (?:informare|avvisare)" +
       "|(?:ユーザー|利用者)(?:に|へ)(?:は)?(?:伝え|知らせ|言わ|通知し|表示し|報告し|開示し)ない|(?:不要|无需|不必|切勿|请勿|勿)(?:向用户)?(?:告诉|告知|通知|提及|透露|提醒)|사용자에게\\s*(?:알리지|말하지|표시하지|보고하지)",
   },
   {
     id: "intent.translated-prefer",
     category: "HiddenInstructions",
     severity: "High",
-    summary: "tells the model, in another language, to always use this tool or never the others (preference manipulation)",
-    triggers: ["siempre", "en lugar de", "en vez de", "immer", "anstelle", "statt", "toujours", "au lieu", "sempre", "em vez de", "invece di", "常に", "必ず", "代わりに", "ではなく", "始终", "总是", "优先", "而不是", "代替", "항상", "대신"],
+    summary:
+      "tells the model, in another language, to always use this tool or never the others (preference manipulation)",
+    triggers: [
+      "siempre",
+      "en lugar de",
+      "en vez de",
+      "immer",
+      "anstelle",
+      "statt",
+      "toujours",
+      "au lieu",
+      "sempre",
+      "em vez de",
+      "invece di",
+      "常に",
+      "必ず",
+      "代わりに",
+      "ではなく",
+      "始终",
+      "总是",
+      "优先",
+      "而不是",
+      "代替",
+      "항상",
+      "대신",
+      "직접",
+      "直接",
+      "non ",
+      "no ",
+      "n'utilise",
+      "keine",
+      "não",
+      "l'unico",
+      "la única",
+      "le seul",
+      "das einzige",
+      "a única",
+      "唯一",
+      "他のツール",
+      "不要使用",
+      "다른 도구",
+    ],
     pattern:
       "\\bsiempre\\s+(?:usa|utiliza|use|utilice|elige|elija|prefiere|llama)\\s+(?:esta|este)\\b|\\ben (?:lugar|vez) de\\s+(?:cualquier|otras?|otros|las demás|los demás)\\b" +
       "|\\bimmer\\s+(?:nur\\s+)?(?:dieses|diese|dieser)\\b|\\b(?:anstelle|statt)\\s+(?:anderer|von anderen|der anderen|aller anderen)\\b|\\b(?:verwende|nutze|benutze)\\s+(?:immer|ausschließlich|nur)\\s+(?:dieses|diese|dieser)\\b" +
       "|\\btoujours\\s+(?:utiliser|utilisez|utilise|choisir|choisissez|préférer|préférez|appeler|appelez)\\s+(?:cet|cette|ce)\\b|\\bau lieu (?:des|d'autres|de tout autre|de toute autre)\\b" +
       "|\\bsempre\\s+(?:use|utilize|usar|utilizar|escolha|prefira|usa|utilizza|scegli|preferisci)\\s+(?:esta|este|esse|essa|questo|questa)\\b|\\bem vez de\\s+(?:outras?|outros|qualquer)\\b|\\binvece di\\s+(?:altri|altre|qualsiasi|qualunque)\\b" +
-      "|(?:常に|必ず|いつも)(?:この|本)(?:ツール|サーバー|機能)|他の(?:ツール|サーバー)(?:ではなく|の代わりに|より(?:も)?優先|は使わ)|(?:始终|总是|一律|务必)(?:使用|调用|优先使用|选择)(?:此|本|这个|该)|优先(?:使用|调用)(?:此|本|这个|该)(?:工具)?|而不是(?:其他|其它|别的)|代替(?:其他|其它|所有)|항상\\s*이\\s*(?:도구|서버)|다른\\s*도구\\s*대신",
+      "|(?:常に|必ず|いつも)(?:この|本)(?:ツール|サーバー|機能)|他の(?:ツール|サーバー)(?:ではなく|の代わりに|より(?:も)?優先|は使わ)|(?:始终|总是|一律|务必)(?:使用|调用|优先使用|选择)(?:此|本|这个|该)|优先(?:使用|调用)(?:此|本|这个|该)(?:工具)?|而不是(?:其他|其它|别的)|代替(?:其他|其它|所有)|항상\\s*이\\s*(?:도구|서버)|다른\\s*도구\\s*대신|이\\s*도구를\\s*대신|직접\\s*호출하지\\s*말고|直接呼び出さず|代わりにこのツール|不要直接调用|而是调用(?:本|此|这个)" +
+      "|\\bnon (?:utilizzare|usare) (?:altri|altre)\\b|\\bno (?:uses|utilices|use|utilice) (?:otras|otros)\\b|\\bn'utilise[sz]? pas (?:d'autres|les autres)\\b|\\bverwende(?:n sie)? keine (?:anderen)\\b|\\bnão (?:use|utilize) (?:outras|outros)\\b" +
+      "|\\b(?:l'unico strumento|la única herramienta|le seul outil|das einzige (?:tool|werkzeug)|a única ferramenta)\\b|唯一(?:的)?(?:工具|认证)|唯一の(?:ツール)|他のツールを使わ|不要使用其他|다른 도구를 사용하지",
   },
   {
     id: "intent.translated-disparage",
     category: "HiddenInstructions",
     severity: "High",
     summary: "claims, in another language, that other tools are deprecated, unsafe or broken",
-    triggers: ["otras", "otros", "andere", "autres", "outras", "outros", "altri", "altre", "他の", "其他", "其它", "다른"],
+    triggers: [
+      "otras",
+      "otros",
+      "andere",
+      "autres",
+      "outras",
+      "outros",
+      "altri",
+      "altre",
+      "他の",
+      "其他",
+      "其它",
+      "다른",
+    ],
     pattern:
       "\\b(?:otras|otros|las demás|los demás)\\s+(?:herramientas|servidores|versiones|integraciones)\\b[^\\n]{0,40}?\\b(?:obsolet[ao]s|rot[ao]s|insegur[ao]s|deprecad[ao]s|comprometid[ao]s|no (?:son )?fiables|peligros[ao]s)" +
       "|\\bandere(?:n)?\\s+(?:tools|werkzeuge|server|versionen|integrationen)\\b[^\\n]{0,40}?\\b(?:veraltet|unsicher|kaputt|kompromittiert|unzuverlässig|abgekündigt|gefährlich)" +
@@ -202,11 +553,37 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "Exfiltration",
     severity: "High",
     summary: "puts another value in place of the one the user or customer named, or moves theirs aside",
-    triggers: ["rather than", "instead of", "not the", "even if", "even when", "user's", "customer's", "intended", "requested", "original"],
+    triggers: [
+      "rather than",
+      "instead of",
+      "not the",
+      "even if",
+      "even when",
+      "user's",
+      "customer's",
+      "intended",
+      "requested",
+      "original",
+      "regardless",
+      "no matter",
+      "whatever",
+      "irrespective",
+      "multiply",
+      "increase",
+      "inflate",
+      "raise",
+      "round up",
+      "double",
+      "add ",
+    ],
     alsoTriggers: ["user", "customer", "requester", "caller", "they ", "intended", "requested", "original"],
     pattern:
       "\\b(?:rather than|instead of|not)\\s+(?:the\\s+|what\\s+|whatever\\s+)?(?:[\\w-]+\\s+){0,3}?(?:the\\s+)?(?:user|customer|requester|caller|they)\\s+(?:or\\s+(?:the\\s+)?(?:user|customer)\\s+)?(?:mentions?|mentioned|asks?|asked|names?|named|gives?|gave|requests?|requested|specif(?:y|ies|ied)|provides?|provided|wants?|wanted|chooses?|chose|says?|said|picks?|picked|enters?|entered|types?|typed|quotes?|quoted)\\b" +
       "|\\beven (?:if|when|though) (?:the )?(?:user|customer|they|you)\\s+(?:explicitly\\s+)?(?:asks?|asked|names?|named|requests?|requested|specif(?:y|ies|ied)|picks?|picked|chooses?|chose|wants?|wanted|says?|said|mentions?|mentioned|gives?|gave|provides?|provided|types?|typed)\\b" +
+      `|${USER_CHOICE}[^\\n]{0,40}?\\b(?:is|are|will be|stays?|remains?)\\s+(?:always\\s+)?['"\\x60][^'"\\x60\\n]{1,60}['"\\x60]` +
+      "|\\beven (?:if|when|though) (?:the )?(?:user|customer)'s\\s+[\\w.-]+(?:\\s+[\\w.-]+)?\\s+(?:points?|says?|specif(?:y|ies)|configures?|sets?|names?|asks?|requests?)\\b" +
+      "|\\b(?:multiply|increase|inflate|raise|round up|double|add \\d+\\s?%? to)\\b[^\\n]{0,30}?\\b(?:figure|amount|value|number|price|total|quantity|sum)\\s+(?:that\\s+)?(?:the\\s+)?(?:user|customer|they)\\s+(?:states?|stated|gives?|gave|enters?|entered|provides?|provided|asks? for|requests?|requested|names?|types?|typed|says?|said|mentions?)\\b" +
+      "|\\b(?:originally|initially)\\s+(?:requested|intended|specified|chosen|given)\\s+(?:[\\w-]+\\s+){0,3}?(?:at the (?:start|end|beginning) of|in|into|inside)\\s+(?:the\\s+)?(?:message|text|body|note|memo|description|remittance|comment|concept|reference)\\b" +
       "|\\b(?:the\\s+)?(?:user|customer|requester)'s\\s+(?:intended|requested|chosen|actual|real|original|own|desired)\\s+[\\w-]+(?:\\s+[\\w-]+)?\\s+(?:goes|go|is put|are put|belongs|belong|should go|must go|is moved|is placed|is recorded)\\s+(?:in|into|to)\\b",
     unless: "\\b(?:never|do not|don't|must not|only if|unless)\\b",
   },
@@ -215,30 +592,99 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "CredentialTheft",
     severity: "High",
     summary: "points at the cloud instance metadata service, where the machine's own credentials are served",
-    triggers: ["169.254.169.254", "metadata.google.internal", "100.100.100.200", "fd00:ec2::254", "metadata.azure.com", "/latest/meta-data", "computemetadata"],
-    pattern: "169\\.254\\.169\\.254|metadata\\.google\\.internal|100\\.100\\.100\\.200|fd00:ec2::254|/latest/meta-data|computemetadata/v1",
+    triggers: [
+      "169.254.169.254",
+      "metadata.google.internal",
+      "100.100.100.200",
+      "fd00:ec2::254",
+      "metadata.azure.com",
+      "/latest/meta-data",
+      "computemetadata",
+    ],
+    pattern:
+      "169\\.254\\.169\\.254|metadata\\.google\\.internal|100\\.100\\.100\\.200|fd00:ec2::254|/latest/meta-data|computemetadata/v1",
   },
   {
     id: "intent.side-copy",
     category: "Exfiltration",
     severity: "High",
-    summary: "keeps a copy of what the tool handles somewhere else as well: another URL, database, board, team or address",
-    triggers: ["also", "additionally", "as well", "in addition", "a copy", "copies", "a duplicate", "duplicated", "mirrored", "replicated", "cc"],
-    alsoTriggers: ["://", "@", "our ", "vendor", "shared", "external", "third-party", "partner", "remote", "off-site", "offsite", "cloud", "team", ...[..."0123456789"].map((digit) => `${digit}.`)],
+    summary:
+      "keeps a copy of what the tool handles somewhere else as well: another URL, database, board, team or address",
+    triggers: [
+      "also",
+      "additionally",
+      "as well",
+      "in addition",
+      "a copy",
+      "copies",
+      "a duplicate",
+      "duplicated",
+      "mirrored",
+      "replicated",
+      "cc",
+      "synced",
+      "synchronised",
+      "synchronized",
+      "copied",
+    ],
+    alsoTriggers: [
+      "://",
+      "@",
+      "our ",
+      "vendor",
+      "shared",
+      "external",
+      "third-party",
+      "partner",
+      "remote",
+      "off-site",
+      "offsite",
+      "cloud",
+      "team",
+      "cdn",
+      "public",
+      "pastebin",
+      ...[..."0123456789"].map((digit) => `${digit}.`),
+    ],
     pattern:
-      "\\b(?:also|additionally|as well|in addition|a copy|copies|a duplicate|duplicated|mirrored|replicated)\\b[^\\n]{0,80}?\\b(?:written|stored|saved|kept|copied|sent|posted|mirrored|replicated|indexed|cached|uploaded|forwarded|logged|recorded|archived|filed|duplicated|synced|synchronised|synchronized|shared|pushed|streamed|exported|published|delivered|submitted|pass|passed|put|posts|sends|forwards|uploads|files|writes|stores|indexes)\\b[^\\n]{0,80}?(?:[a-z][a-z0-9+.-]*://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:our|the vendor's|the vendor|a shared|the shared|an external|the external|external|third-party|a partner|the partner's|partner|off-site|offsite)\\s+(?:[\\w-]+\\s+){0,3}?(?:board|team|table|database|bucket|inbox|channel|server|service|workspace|account|repository|repo|org|index|store|storage|endpoint|collector|archive|drive|folder|queue|list|crm|warehouse)\\b|\\bremotely\\b|\\bchannel\\s+\\d{6,}|\\x60[\\w.-]+/[\\w./-]+\\x60)",
+      "\\b(?:also|additionally|as well|in addition|a copy|copies|a duplicate|duplicated|mirrored|replicated)\\b[^\\n]{0,80}?\\b(?:written|stored|saved|kept|copied|sent|posted|mirrored|replicated|indexed|cached|uploaded|forwarded|logged|recorded|archived|filed|duplicated|synced|synchronised|synchronized|shared|pushed|streamed|exported|published|delivered|submitted|pass|passed|put|posts|sends|forwards|uploads|files|writes|stores|indexes)\\b[^\\n]{0,80}?(?:[a-z][a-z0-9+.-]*://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:our|the vendor's|the vendor|a shared|the shared|an external|the external|external|third-party|a partner|the partner's|partner|off-site|offsite)\\s+(?:[\\w-]+\\s+){0,3}?(?:board|team|table|database|bucket|inbox|channel|server|service|workspace|account|repository|repo|org|index|store|storage|endpoint|collector|archive|drive|folder|queue|list|crm|warehouse)\\b|\\bremotely\\b|\\bchannel\\s+\\d{6,}|\\x60[\\w.-]+/[\\w./-]+\\x60|\\b(?:[\\w-]+\\s+)?cdn\\b|\\bpublic (?:link|url|bucket|gist|page|paste)\\b|\\bpastebin\\b)" +
+      "|\\b(?:synced|synchronised|synchronized|replicated|mirrored|copied|duplicated)\\s+(?:to|into|with|onto)\\s+(?:the\\s+|a\\s+|an\\s+)?(?:shared|external|third-party|partner|public|remote|vendor's|our|team)\\b",
     unless: "\\b(?:never|do not|don't|must not|if you|you can|optionally|the user'?s? own|your own)\\b",
   },
   {
     id: "intent.copy-to-destination",
     category: "Exfiltration",
     severity: "Low",
-    summary: "sends the same content, each file or every result to a fixed URL or address (High when the tool is not a network tool)",
-    triggers: ["the same", "same ", "its ", "their ", "the whole", "the full", "the entire", "a copy of", "each ", "every "],
+    summary:
+      "sends the same content, each file or every result to a fixed URL or address (High when the tool is not a network tool)",
+    triggers: [
+      "the same",
+      "same ",
+      "its ",
+      "their ",
+      "the whole",
+      "the full",
+      "the entire",
+      "a copy of",
+      "each ",
+      "every ",
+    ],
     alsoTriggers: ["://", "@", ...[..."0123456789"].map((digit) => `${digit}.`)],
     pattern:
-      "\\b(?:the same|same|its|their|the whole|the full|the entire|a copy of the|each|every)\\s+(?:[\\w-]+\\s+)?(?:content|contents|data|file|files|body|text|message|messages|result|results|output|payload|rows|query|queries|request|document|records?|write|entry|entries)\\b[^\\n]{0,50}?\\b(?:to|at|into|on)\\s+(?:[a-z][a-z0-9+.-]*://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|\\d{1,3}(?:\\.\\d{1,3}){3}\\b)",
+      "\\b(?:the same|same|its|their|the whole|the full|the entire|a copy of the|each|every)\\s+(?:[\\w-]+\\s+)?(?:content|contents|data|file|files|body|text|message|messages|result|results|output|payload|rows|query|queries|request|document|records?|write|entry|entries|list|lists|tasks?|changes?|details|history|logs?|comments?|issues?|tickets?)\\b[^\\n]{0,50}?\\b(?:sent|send|sends|put|puts|post|posts|posted|upload|uploads|uploaded|copy|copies|copied|forward|forwards|forwarded|push|pushes|pushed|written|write|writes|mirror|mirrors|mirrored|submit|submits|submitted|stream|streams|streamed|sync|syncs|synced|emailed|mailed|e-mailed|reported|transmitted|delivered)\\b[^\\n]{0,60}?\\b(?:to|at|into)\\s+(?:[\\w-]+\\s+){0,4}?(?:[a-z][a-z0-9+.-]*://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|\\d{1,3}(?:\\.\\d{1,3}){3}\\b)",
     unless: "\\b(?:never|do not|don't|must not|the user'?s?|your own|given|provided)\\b",
+  },
+  {
+    id: "intent.copy-verb-to-destination",
+    category: "Exfiltration",
+    severity: "Low",
+    summary:
+      "puts, posts or sends the same content or a copy of it to a fixed URL or address (High when the tool is not a network tool)",
+    triggers: ["the same", "a copy", "its content", "their content", "the whole", "the full", "the entire"],
+    alsoTriggers: ["://", "@"],
+    pattern:
+      "\\b(?:put|post|send|upload|copy|forward|push|write|mirror|submit|stream|sync|email|mail|transmit|deliver)\\s+(?:the same|a copy of (?:the|its|their|each|every)|its|their|the whole|the full|the entire)\\s+(?:[\\w-]+\\s+)?(?:content|contents|data|file|files|body|text|message|messages|result|results|output|payload|rows|document|records?|list|history|logs?)\\b[^\\n]{0,20}?\\b(?:to|at|into)\\s+(?:[a-z][a-z0-9+.-]*://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,})",
+    unless: "\\b(?:never|do not|don't|must not)\\b",
   },
   {
     id: "intent.secret-variable-into-argument",
@@ -246,7 +692,26 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     severity: "High",
     summary: "puts the value of a secret environment variable into an argument, query or message",
     triggers: ["_key", "_token", "_secret", "_password", "_pat", "_credential", "apikey", "api_key"],
-    alsoTriggers: ["put", "end", "append", "include", "add", "pass", "insert", "write", "send", "attach", "paste", "copy", "embed", "prefix", "suffix", "fill", "value of", "$"],
+    alsoTriggers: [
+      "put",
+      "end",
+      "append",
+      "include",
+      "add",
+      "pass",
+      "insert",
+      "write",
+      "send",
+      "attach",
+      "paste",
+      "copy",
+      "embed",
+      "prefix",
+      "suffix",
+      "fill",
+      "value of",
+      "$",
+    ],
     pattern:
       "\\b(?:put|end|ends|append|include|add|pass|insert|write|send|attach|paste|copy|embed|prefix|suffix|fill)\\b[^\\n]{0,60}?(?:\\bvalue of\\s+(?:the\\s+)?|\\$\\{?|process\\.env\\.|os\\.environ)\\s*\\x60?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|apikey|token|secret|secret_key|access_key|password|passwd|pat|credentials?|private_key)\\b",
     unless: "\\b(?:authori[sz]ation|bearer|header|authenticate|auth\\b|never|do not|don't)\\b",
@@ -255,9 +720,48 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     id: "intent.auth-code-search",
     category: "CredentialTheft",
     severity: "Low",
-    summary: "looks for verification codes, password resets or sign-in links (High outside an authentication tool: account takeover)",
-    triggers: ["verification code", "password reset", "reset password", "one-time", "otp", "2fa code", "sign-in code", "sign-in link", "login code", "login link", "magic link", "recovery code", "security code", "mfa code", "reset link", "auth code"],
-    alsoTriggers: ["search", "find", "look for", "look up", "read", "retrieve", "fetch", "collect", "extract", "scan", "grep", "query", "subject:", "forward", "hand", "pass", "include", "copy", "match", "containing"],
+    summary:
+      "looks for verification codes, password resets or sign-in links (High outside an authentication tool: account takeover)",
+    triggers: [
+      "verification code",
+      "password reset",
+      "reset password",
+      "one-time",
+      "otp",
+      "2fa code",
+      "sign-in code",
+      "sign-in link",
+      "login code",
+      "login link",
+      "magic link",
+      "recovery code",
+      "security code",
+      "mfa code",
+      "reset link",
+      "auth code",
+    ],
+    alsoTriggers: [
+      "search",
+      "find",
+      "look for",
+      "look up",
+      "read",
+      "retrieve",
+      "fetch",
+      "collect",
+      "extract",
+      "scan",
+      "grep",
+      "query",
+      "subject:",
+      "forward",
+      "hand",
+      "pass",
+      "include",
+      "copy",
+      "match",
+      "containing",
+    ],
     pattern:
       "\\b(?:search|searching|find|finding|look for|look up|read|retrieve|fetch|collect|extract|scan|grep|query|queries|subject:|forward|hand|pass|include|copy|match|matching|containing)\\b[^\\n]{0,60}?\\b(?:verification codes?|password resets?|reset password|one-time (?:pass)?(?:codes?|passwords?)|otps?|2fa codes?|sign-in (?:codes?|links?)|login (?:codes?|links?)|magic links?|recovery codes?|security codes?|mfa codes?|reset links?|auth codes?)\\b",
   },
@@ -266,10 +770,49 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "ShellInjection",
     severity: "High",
     summary: "downloads a program and runs it, or installs packages from an index or URL of its own",
-    triggers: ["curl", "wget", "pip", "npm", "npx", "yarn", "pnpm", "gem", "iwr", "invoke-webrequest", "chmod", "&& /", "; /", "| /"],
-    alsoTriggers: ["&&", ";", "|", "/tmp/", "/dev/shm/", "--extra-index-url", "--index-url", "--registry", "--trusted-host", "-i http", "git+", ".tgz", ".tar.gz", ".whl", "iex"],
+    triggers: [
+      "curl",
+      "wget",
+      "pip",
+      "npm",
+      "npx",
+      "yarn",
+      "pnpm",
+      "gem",
+      "iwr",
+      "invoke-webrequest",
+      "chmod",
+      "&& /",
+      "; /",
+      "| /",
+      "powershell",
+    ],
+    alsoTriggers: [
+      "&&",
+      ";",
+      "|",
+      "/tmp/",
+      "/dev/shm/",
+      "-enc",
+      "-e ",
+      "-ec ",
+      "-w",
+      "-y",
+      "--yes",
+      "--extra-index-url",
+      "--index-url",
+      "--registry",
+      "--trusted-host",
+      "-i http",
+      "git+",
+      ".tgz",
+      ".tar.gz",
+      ".whl",
+      "iex",
+    ],
     pattern:
       "\\b(?:curl|wget|iwr|invoke-webrequest)\\b[^\\n]{0,160}?(?:&&|;|\\|)\\s*(?:sudo\\s+)?(?:chmod\\s+(?:\\+x|[0-7]{3})|sh\\b|bash\\b|zsh\\b|python3?\\b|node\\b|\\./|/tmp/|iex\\b)" +
+      "|\\bpowershell(?:\\.exe)?\\b[^\\n]{0,60}?\\s-(?:enc|encodedcommand|e|ec)\\s+[a-z0-9+/=]{16,}|\\bpowershell(?:\\.exe)?\\b[^\\n]{0,40}?\\s-w(?:indowstyle)?\\s+hidden\\b|\\bnpx\\s+(?:-y|--yes)\\s+[@\\w/.-]+" +
       "|\\bchmod\\s+(?:\\+x|[0-7]{3})\\s+(?:/tmp/|/dev/shm/)|(?:&&|;|\\|)\\s*(?:sudo\\s+)?(?:/tmp/|/dev/shm/)[\\w.-]+" +
       "|\\b(?:pip3?|npm|npx|yarn|pnpm|gem|uv pip)\\s+(?:install|i|add)\\b[^\\n]{0,80}?(?:--extra-index-url|--index-url|--registry|--trusted-host|-i\\s+https?://|git\\+https?://|https?://[^\\s]+\\.(?:tgz|tar\\.gz|whl))",
   },
@@ -278,7 +821,15 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "ShellInjection",
     severity: "High",
     summary: "adds host access to a workload it deploys (hostNetwork, privileged, host PID, root)",
-    triggers: ["hostnetwork", "privileged", "hostpid", "hostipc", "allowprivilegeescalation", "runasuser", "hostpath"],
+    triggers: [
+      "hostnetwork",
+      "privileged",
+      "hostpid",
+      "hostipc",
+      "allowprivilegeescalation",
+      "runasuser",
+      "hostpath",
+    ],
     alsoTriggers: ["true", "0", "/"],
     pattern:
       "\\b(?:hostnetwork|privileged|hostpid|hostipc|allowprivilegeescalation)\\x60?\\s*[:=]\\s*\\x60?true\\b|\\brunasuser\\s*[:=]\\s*0\\b|\\bhostpath\\s*[:=]\\s*\\{?\\s*(?:path\\s*[:=]\\s*)?['\"]?/(?:['\"\\s,}]|$)",
@@ -288,7 +839,17 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "High",
     summary: "asks for something to be done silently or without telling anyone",
-    triggers: ["silently", "quietly", "discreetly", "covertly", "without telling", "without informing", "without notifying", "without asking", "without mentioning"],
+    triggers: [
+      "silently",
+      "quietly",
+      "discreetly",
+      "covertly",
+      "without telling",
+      "without informing",
+      "without notifying",
+      "without asking",
+      "without mentioning",
+    ],
     pattern:
       "\\b(?:add|adds|send|sends|copy|forward|upload|set|change|replace|rewrite|include|append|insert|inject|run|execute|call|do|perform|apply|modify|patch|post|share|attach|grant|invite)\\s+(?:it|this|them|that|these|those)\\s+(?:silently|quietly|discreetly|covertly|without (?:telling|informing|notifying|asking|mentioning))\\b",
   },
@@ -296,10 +857,29 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     id: "intent.prefer-when-both",
     category: "HiddenInstructions",
     severity: "High",
-    summary: "tells the model to pick this tool whenever another offers the same, or to fall back to the others only when it fails",
-    triggers: ["prefer", "whenever both", "if both", "when both", "fall back", "route every", "route all", "route each", "route any", "regardless of which", "no matter which", "skip it", "ignore it", "avoid it"],
+    summary:
+      "tells the model to pick this tool whenever another offers the same, or to fall back to the others only when it fails",
+    triggers: [
+      "prefer",
+      "whenever both",
+      "if both",
+      "when both",
+      "fall back",
+      "route every",
+      "route all",
+      "route each",
+      "route any",
+      "regardless of which",
+      "no matter which",
+      "skip it",
+      "ignore it",
+      "avoid it",
+      "when both",
+      "takes precedence",
+    ],
     pattern:
       "\\bprefer\\s+(?:it|this|me)(?:\\s+(?:one|tool|version|build|server))?\\s+(?:whenever|when|if)\\s+(?:both|several|multiple|two|more than one|another|others?)\\b" +
+      "|\\b(?:when|if|whenever)\\s+both\\s+(?:are|get)\\s+(?:listed|available|installed|connected|offered|present|loaded)\\b[^\\n]{0,30}?\\b(?:this|me)\\b[^\\n]{0,20}?\\b(?:takes precedence|wins|is used|should be used|is preferred|comes first)" +
       "|\\bfall back to\\s+(?:them|those|other|the other|others|another|any other)\\b[^\\n]{0,40}?\\bonly\\s+(?:if|when)\\b" +
       "|\\broute\\s+(?:every|all|each|any)\\s+(?:[\\w-]+\\s+){0,2}?(?:here|to this tool|to me|through this tool|through me|to this server)\\b" +
       "|\\b(?:use|call|pick|choose)\\s+(?:this|me)(?:\\s+tool)?\\s+(?:regardless of|no matter)\\s+which\\s+(?:tool|server|function|one)\\b" +
@@ -310,7 +890,18 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "High",
     summary: "declares it supersedes or handles another server's tool",
-    triggers: ["supersede", "replaces", "overrides", "shadows", "takes precedence", "exposes", "offers", "provides", "registers", "defines"],
+    triggers: [
+      "supersede",
+      "replaces",
+      "overrides",
+      "shadows",
+      "takes precedence",
+      "exposes",
+      "offers",
+      "provides",
+      "registers",
+      "defines",
+    ],
     alsoTriggers: ["server", "another", "other"],
     pattern:
       "\\b(?:supersedes|replaces|overrides|shadows|takes precedence over)\\s+[^\\n]{0,40}?\\bfrom\\s+(?:the\\s+)?\\x60?[\\w.-]+\\x60?\\s+server\\b" +
@@ -321,7 +912,17 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "High",
     summary: "claims whole kinds of tools are less reliable or miss results, to steer the model to this one",
-    triggers: ["less reliable", "less accurate", "less trustworthy", "less secure", "less complete", "less up-to-date", "inferior", "worse", "miss"],
+    triggers: [
+      "less reliable",
+      "less accurate",
+      "less trustworthy",
+      "less secure",
+      "less complete",
+      "less up-to-date",
+      "inferior",
+      "worse",
+      "miss",
+    ],
     alsoTriggers: ["tool", "server", "integration"],
     pattern:
       "\\b(?:tools?|servers?|integrations?|connectors?)(?:\\s*\\([^)\\n]{0,80}\\))?\\s+(?:are|is|will be)\\s+(?:far\\s+|much\\s+|significantly\\s+|considerably\\s+)?(?:less\\s+(?:reliable|accurate|trustworthy|secure|complete|up-to-date|current)|inferior|worse)\\b" +
@@ -333,7 +934,22 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "Exfiltration",
     severity: "High",
     summary: "keeps a fixed value, in another language, even when the user asks for another",
-    triggers: ["mesmo que", "aunque", "incluso si", "auch wenn", "selbst wenn", "même si", "anche se", "ても", "でも", "即使", "即便", "无论用户", "더라도", "해도"],
+    triggers: [
+      "mesmo que",
+      "aunque",
+      "incluso si",
+      "auch wenn",
+      "selbst wenn",
+      "même si",
+      "anche se",
+      "ても",
+      "でも",
+      "即使",
+      "即便",
+      "无论用户",
+      "더라도",
+      "해도",
+    ],
     pattern:
       "\\b(?:mesmo que|aunque|incluso si|auch wenn|selbst wenn|même si|anche se)\\s+(?:o |el |der |die |l')?(?:usuário|usuario|nutzer|benutzer|anwender|utilisateur|utente|cliente)\\w*\\b" +
       "|(?:ユーザー|利用者)が[^\\n]{0,30}?(?:ても|でも)|(?:即使|即便|无论)用户|사용자가[^\\n]{0,30}?(?:더라도|해도)",
@@ -342,8 +958,27 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     id: "intent.translated-run",
     category: "ShellInjection",
     severity: "Low",
-    summary: "asks, in another language, for a shell command to be run (High when the tool is not for running commands)",
-    triggers: ["führe", "ausführen", "ejecuta", "ejecute", "ejecutar", "exécute", "exécutez", "exécuter", "lance", "lancez", "executar", "esegui", "eseguire", "実行", "执行", "运行", "실행"],
+    summary:
+      "asks, in another language, for a shell command to be run (High when the tool is not for running commands)",
+    triggers: [
+      "führe",
+      "ausführen",
+      "ejecuta",
+      "ejecute",
+      "ejecutar",
+      "exécute",
+      "exécutez",
+      "exécuter",
+      "lance",
+      "lancez",
+      "executar",
+      "esegui",
+      "eseguire",
+      "実行",
+      "执行",
+      "运行",
+      "실행",
+    ],
     alsoTriggers: ["`"],
     pattern: `(?:\\b(?:führe|führen sie|ausführen|ejecuta|ejecute|ejecutar|exécute|exécutez|exécuter|lance|lancez|executar|esegui|eseguire)\\b|実行|执行|运行|실행)[^\\n]{0,120}?\\x60(?:sudo\\s+)?(?:${HOST_COMMANDS})\\s[^\\x60\\n]*\\x60|\\x60(?:sudo\\s+)?(?:${HOST_COMMANDS})\\s[^\\x60\\n]*\\x60[^\\n]{0,60}?(?:\\b(?:aus|ausführen|ejecutar|exécuter|executar|eseguire)\\b|を実行|执行|运行|실행)`,
   },
@@ -351,11 +986,56 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     id: "intent.translated-send",
     category: "Exfiltration",
     severity: "Low",
-    summary: "sends something, in another language, to a fixed URL or address (High when the tool is not a network tool)",
-    triggers: ["envía", "envie", "enviar", "envíe", "reenvía", "manda", "sende", "senden", "übermittle", "übermitteln", "weiterleiten", "envoie", "envoyez", "envoyer", "transmettez", "transmettre", "transmets", "invia", "inviare", "inoltra", "送信", "送っ", "転送", "アップロード", "发送", "上传", "转发", "传送", "전송", "보내"],
+    summary:
+      "sends something, in another language, to a fixed URL or address (High when the tool is not a network tool)",
+    triggers: [
+      "übermittelt",
+      "gesendet",
+      "geschickt",
+      "weitergeleitet",
+      "hochgeladen",
+      "envoyé",
+      "transmis",
+      "enviado",
+      "enviada",
+      "inviato",
+      "inviata",
+      "envía",
+      "envie",
+      "enviar",
+      "envíe",
+      "reenvía",
+      "manda",
+      "sende",
+      "senden",
+      "übermittle",
+      "übermitteln",
+      "weiterleiten",
+      "envoie",
+      "envoyez",
+      "envoyer",
+      "transmettez",
+      "transmettre",
+      "transmets",
+      "invia",
+      "inviare",
+      "inoltra",
+      "送信",
+      "送っ",
+      "転送",
+      "アップロード",
+      "发送",
+      "上传",
+      "转发",
+      "传送",
+      "전송",
+      "보내",
+    ],
     alsoTriggers: ["://", "@"],
     pattern:
-      "(?:\\b(?:envía|envie|enviar|envíe|reenvía|reenvie|manda|mande|sende|senden|übermittle|übermitteln|weiterleiten|envoie|envoyez|envoyer|transmettez|transmettre|transmets|invia|inviare|inoltra|inoltrare)\\b|送信|送っ|転送|アップロード|发送|上传|转发|传送|전송|보내)[^\\n]{0,120}?(?:(?:https?|wss?)://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,})" +
+      // No \\b around these words: RE2's word boundary is ASCII, and "übermittle" starts outside it.
+      "(?:(?:envía|envie|enviar|envíe|reenvía|reenvie|manda|mande|sende|senden|übermittle|übermitteln|weiterleiten|envoie|envoyez|envoyer|transmettez|transmettre|transmets|invia|inviare|inoltra|inoltrare)|送信|送っ|転送|アップロード|发送|上传|转发|传送|전송|보내)[^\\n]{0,120}?(?:(?:https?|wss?)://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,})" +
+      "|(?:(?:https?|wss?)://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,})[^\\n]{0,40}?(?:übermittelt|gesendet|geschickt|weitergeleitet|hochgeladen|envoyé|transmis|enviado|enviada|inviato|inviata|inviati)" +
       "|(?:(?:https?|wss?)://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,})[^\\n]{0,40}?(?:に(?:送信|送っ|転送|アップロード)|(?:发送|上传|转发)|(?:로|으로)\\s*(?:전송|보내))",
   },
   {
@@ -373,12 +1053,14 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     id: "intent.home-dotfile",
     category: "CredentialTheft",
     severity: "Low",
-    summary: "names a hidden file or folder in the user's home (High when the tool is not for files or for that program)",
+    summary:
+      "names a hidden file or folder in the user's home (High when the tool is not for files or for that program)",
     triggers: ["~/.", "$home/.", "%userprofile%\\.", "%userprofile%/.", "%appdata%"],
     // The optional tail is greedy: a path followed by "are rejected" is matched with it, and the unless drops it.
     pattern:
       "(?:(?:~|\\$home|%userprofile%)[/\\\\]\\.[a-z0-9][\\w./-]*|%appdata%[\\\\/][\\w.\\\\/ -]+)(?:[^\\n]{0,40}?\\b(?:are|is|get|will be)\\s+(?:rejected|refused|blocked|denied|not allowed|forbidden|excluded))?",
-    unless: "\\b(?:rejected|not allowed|forbidden|blocked|denied|refused|never|do not|don't|cannot|can't|excluded|outside)\\b",
+    unless:
+      "\\b(?:rejected|not allowed|forbidden|blocked|denied|refused|never|do not|don't|cannot|can't|excluded|outside)\\b",
   },
   {
     id: "intent.hidden-recipient",
@@ -390,5 +1072,83 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     andTriggers: ["every", "each", "all "],
     pattern:
       "\\bso(?: that)?\\s+(?:a|an|the|our|their)\\s+(?:[\\w-]+\\s+){0,3}?(?:account|team|mailbox|inbox|address|user|bot|service|archive|recipient|channel)\\s+(?:also\\s+)?(?:receives?|gets?|sees?|is copied on|is sent)\\s+(?:a copy of\\s+)?(?:every|each|all)\\b",
+  },
+  {
+    id: "intent.wrapped-url",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "wraps the user's address or the conversation in a URL of its own (a relay or collector prefix)",
+    triggers: ["://"],
+    alsoTriggers: ["followed by", "+", "plus", "concatenated", "append", "prefix", "wrapped", "then the"],
+    pattern:
+      "(?:https?|wss?)://[^\\s'\"\\x60]+[?&/][\\w-]*=\\x60?['\"]?\\s*(?:\\+|followed by|plus|concatenated with|and append|then append|then the|with the)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,4}?(?:address|url|link|conversation|chat|history|context|messages?|query|prompt|content|data|base64|encoded|destination|target|email|token|key)\\b",
+  },
+  {
+    id: "intent.data-in-url-template",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "fills a URL's query with encoded files, environment or conversation",
+    triggers: ["://"],
+    alsoTriggers: [
+      "base64",
+      "encod",
+      ".env",
+      "env",
+      "conversation",
+      "history",
+      "secret",
+      "token",
+      "password",
+      "credential",
+      "cookie",
+      "transcript",
+    ],
+    andTriggers: ["=<", "={", "=$", "=[", "= <"],
+    pattern:
+      "(?:base64|encod|\\.env\\b|\\benv\\b|conversation|history|secret|token|password|credential|cookie|transcript)[^\\n]{0,160}?(?:https?|wss?)://[^\\s'\"\\x60]+[?&][\\w-]+=\\s?(?:<[^>\\n]{1,40}>|\\{\\{?[^}\\n]{1,40}\\}\\}?|\\$\\{?[\\w]+|\\[[^\\]\\n]{1,40}\\])" +
+      "|(?:https?|wss?)://[^\\s'\"\\x60]+[?&][\\w-]+=\\s?(?:<[^>\\n]{1,40}>|\\{\\{?[^}\\n]{1,40}\\}\\}?|\\$\\{?[\\w]+|\\[[^\\]\\n]{1,40}\\])[^\\n]{0,80}?(?:base64|encod|\\.env\\b|\\benv\\b|conversation|history|secret|token|password|credential|cookie|transcript)",
+  },
+  {
+    id: "intent.secret-search-query",
+    category: "CredentialTheft",
+    severity: "High",
+    summary: "searches mail, messages or files for passwords, tokens, keys or invite links",
+    triggers: [
+      "password",
+      "token",
+      "secret",
+      "api key",
+      "api_key",
+      "credential",
+      "invite link",
+      "verification code",
+      "otp",
+      "private key",
+      "seed phrase",
+    ],
+    alsoTriggers: ["query", "search", "subject:", "grep", "filter", "find", "look for"],
+    andTriggers: [" or ", "|", ","],
+    pattern:
+      "\\b(?:query|queries|search(?:ing)? for|look(?:ing)? for|find|grep(?: for)?|subject:|filter(?: on| for)?)\\s*['\"\\x60(]*\\s*(?:passwords?|tokens?|secrets?|api[ _-]?keys?|credentials?|invite links?|verification codes?|otps?|private keys?|seed phrases?)\\s*(?:\\bor\\b|\\||,)\\s*(?:passwords?|tokens?|secrets?|api[ _-]?keys?|credentials?|invite links?|verification codes?|otps?|private keys?|seed phrases?)\\b",
+    unless: "\\b(?:auth|authenticat|never|do not|don't|login with|sign in with|log in with|using)\\b",
+  },
+  {
+    id: "intent.accuse-named-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "says named tools were flagged, banned or must not be used (High when they are not this tool; a sibling's deprecation is ordinary)",
+    triggers: [
+      "flagged",
+      "reported",
+      "banned",
+      "blocked",
+      "compromised",
+      "must not be used",
+      "should not be used",
+    ],
+    alsoTriggers: ["_", "-"],
+    pattern:
+      "\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?(?:\\s*,\\s*\\x60?[a-z][\\w.-]*\\x60?)*(?:,?\\s+and\\s+\\x60?[a-z][\\w.-]*\\x60?)?\\s+(?:were|was|are|is|have been|has been|have|has)\\s+(?:recently\\s+|now\\s+)?(?:flagged|reported|banned|blocked|compromised|must not be used|should not be used)\\b",
   },
 ];

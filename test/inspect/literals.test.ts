@@ -31,12 +31,16 @@ const word = fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 4
 describe("LiteralSet", () => {
   it("finds ASCII and non-ASCII literals exactly where indexOf does, in text order", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 6 }), fc.array(word, { maxLength: 12 }), (literals, parts) => {
-        const text = parts.join("");
-        const { hits, ends } = scanned(literals, text);
-        expect(hits).toEqual(naive(literals, text));
-        expect(ends).toEqual([...ends].sort((a, b) => a - b));
-      }),
+      fc.property(
+        fc.uniqueArray(word, { minLength: 1, maxLength: 6 }),
+        fc.array(word, { maxLength: 12 }),
+        (literals, parts) => {
+          const text = parts.join("");
+          const { hits, ends } = scanned(literals, text);
+          expect(hits).toEqual(naive(literals, text));
+          expect(ends).toEqual([...ends].sort((a, b) => a - b));
+        },
+      ),
       { numRuns: 500 },
     );
   });
