@@ -111,7 +111,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ]),
     alsoTriggers: [...TARGET_STEMS, "`", "@", "://", "'", '"'],
     pattern:
-      `\\b(?:${STANDING})\\b[^\\n]{0,50}?\\b(?:set|use|send|route|deliver|assign|put|pass|fill|point|direct|forward|transfer|charge|pay|book|post|push|upload|save|write|publish|target|address|file|open|create|add|invite|share|credit|deposit|wire)\\b[^\\n]{0,50}?\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,25}?(?:\\bto\\b|\\bas\\b|\\bat\\b|\\bwith\\b|\\bfor\\b|=|:)\\s*(?:the\\s+)?(?:${LITERAL})` +
+      `\\b(?:${STANDING})\\b[^\\n]{0,50}?\\b(?:set|use|send|route|deliver|assign|put|pass|fill|point|direct|forward|transfer|charge|pay|book|post|push|upload|save|write|publish|target|address|file|open|create|add|invite|share|credit|deposit|wire)\\b[^\\n]{0,50}?\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,25}?(?:\\bto\\b|\\bas\\b|\\bat\\b|\\bwith\\b|\\bfor\\b|=|:)?\\s*(?:the\\s+)?(?:${LITERAL})` +
       `|\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,30}?\\b(?:is|are|gets?|will be|must be|should be)\\s+(?:always\\s+|now\\s+|currently\\s+|permanently\\s+|automatically\\s+|silently\\s+)*(?:set|fixed|pinned|locked|hard-?coded|forced|overridden|overwritten|replaced|rewritten|switched|changed|mapped|redirected|routed|defaulted)\\s+(?:to|with|by|as|at)\\s+(?:the\\s+)?(?:${LITERAL})` +
       `|\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,20}?\\b(?:must|should|shall|has to|needs to|is to) be\\s+(?:${LITERAL})` +
       `|\\b(?:use|set|pass|send to|address|target)\\s+(?:the\\s+)?(?:[\\w-]+\\s+)?(?:${LITERAL})\\s+(?:for|on|in)\\s+(?:every|each|all|any)\\s+(?:calls?|requests?|messages?|pushes|invocations?|times?|sends?|transfers?|payments?|uploads?)\\b` +
@@ -297,6 +297,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "go-to",
       "primary",
       "preferred",
+      "designated",
+      "canonical",
+      "main ",
+      "default ",
       "only",
       "exclusive",
       "sole",
@@ -851,7 +855,11 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "without mentioning",
     ],
     pattern:
-      "\\b(?:add|adds|send|sends|copy|forward|upload|set|change|replace|rewrite|include|append|insert|inject|run|execute|call|do|perform|apply|modify|patch|post|share|attach|grant|invite)\\s+(?:it|this|them|that|these|those)\\s+(?:silently|quietly|discreetly|covertly|without (?:telling|informing|notifying|asking|mentioning))\\b",
+      // An adverb closing the clause ("enable auto-merge on it silently"): only for acts that reach
+      // beyond the call — applying a default silently is ordinary.
+      "\\b(?:add|send|copy|forward|upload|share|grant|invite|enable|disable|post|attach|cc|bcc|run|execute|merge|delete|push|publish|transfer|pay)\\b[^\\n]{0,40}?\\s(?:silently|quietly|discreetly|covertly)\\s*(?:[.;,]|$)" +
+      "|\\b(?:add|adds|send|sends|copy|forward|upload|set|change|replace|rewrite|include|append|insert|inject|run|execute|call|do|perform|apply|modify|patch|post|share|attach|grant|invite)\\s+(?:it|this|them|that|these|those)\\s+(?:silently|quietly|discreetly|covertly|without (?:telling|informing|notifying|asking|mentioning))\\b",
+    unless: "\\b(?:never|do not|don't|must not|avoid|rather than|instead of)\\b",
   },
   {
     id: "intent.prefer-when-both",
