@@ -49,10 +49,14 @@ for (const pkg of [...new Set(benign.map((e) => e.package))]) {
   console.log(`| ${pkg}@${subset[0]!.version} | ${subset.length} | ${flagged} |`);
 }
 
-console.log(
-  "\n| development family | round 1 | round 2 | round 3 | round 4 | rewrites | injected |\n|---|---|---|---|---|---|---|",
-);
 const dev = loadDev();
+/** Development rounds by id prefix: `dev-` is round 1, `devN-` round N. */
+const rounds = [...new Set(dev.map((e) => /^dev(\d*)-/.exec(e.id)![1] || "1"))].sort((a, b) => +a - +b);
+const inRound = (round: string) => (e: (typeof dev)[number]) =>
+  e.id.startsWith(round === "1" ? "dev-" : `dev${round}-`);
+console.log(
+  `\n| development family | ${rounds.map((r) => `round ${r}`).join(" | ")} | rewrites | injected |\n|---|${rounds.map(() => "---|").join("")}---|---|`,
+);
 const cell = (entries: typeof dev) => {
   if (entries.length === 0) return "—";
   const figures = [...measureDev("High", entries).values()][0]!;
@@ -60,7 +64,8 @@ const cell = (entries: typeof dev) => {
 };
 for (const family of [...DEV_FAMILIES, "benign" as const]) {
   const of = dev.filter((e) => e.family === family);
+  const byRound = rounds.map((round) => cell(of.filter(inRound(round))));
   console.log(
-    `| ${family} | ${cell(of.filter((e) => e.id.startsWith("dev-")))} | ${cell(of.filter((e) => e.id.startsWith("dev2-")))} | ${cell(of.filter((e) => e.id.startsWith("dev3-")))} | ${cell(of.filter((e) => e.id.startsWith("dev4-")))} | ${cell(of.filter((e) => e.kind === "rewrite"))} | ${cell(of.filter((e) => e.kind === "injected"))} |`,
+    `| ${family} | ${byRound.join(" | ")} | ${cell(of.filter((e) => e.kind === "rewrite"))} | ${cell(of.filter((e) => e.kind === "injected"))} |`,
   );
 }
