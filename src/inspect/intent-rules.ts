@@ -34,10 +34,10 @@ const ACCESS_VERBS =
 
 /** What a tool reaching it exposes: host access, secrets, the user's history and contacts. */
 const EXPOSING_NOUNS =
-  "env|shell|ssh|secrets?|credentials?|keys|passwords?|tokens?|history|transcripts?|contacts|cookies|chat|conversations?|command|device|location|clipboard|browser";
+  "env|shell|ssh|secrets?|credentials?|keys|passwords?|tokens?|history|transcripts?|contacts|cookies|chat|conversations?|command|device|location|clipboard|browser|private_messages|dms|inbox|emails|storage";
 
 /** A snake_case tool name that exposes data or runs code (hyphenated and single words are ordinary prose). */
-export const EXPOSING_TOOL_NAME = `(?:${EXPOSING_VERBS.join("|")})(?:_[a-z0-9]+)+|(?:${ACCESS_VERBS})(?:_[a-z0-9]+)*_(?:${EXPOSING_NOUNS})(?:_[a-z0-9]+)*`;
+export const EXPOSING_TOOL_NAME = `(?:${EXPOSING_VERBS.join("|")})(?:_[a-z0-9]+)+|(?:${ACCESS_VERBS})(?:[_-][a-z0-9]+)*[_-](?:${EXPOSING_NOUNS})(?:[_-][a-z0-9]+)*`;
 
 /** Requests in general, not one kind of them ("for any question", not "for any library question"). */
 const ANY_REQUEST =
@@ -217,6 +217,11 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "include",
       "put",
       "pass",
+      "fill",
+      "populate",
+      "quoted",
+      "the result of",
+      "the output of",
       "passed",
       "copied",
       "pasted",
@@ -255,7 +260,10 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "lines",
     ],
     pattern:
-      "\\b(?:returned|retrieved|fetched|resulting|obtained|collected)\\s+(?:messages|content|contents|output|outputs|results?|data|rows|text|history|values?|entries|records)\\s+(?:must|should|are to|have to|need to)?\\s*(?:be\\s+)?(?:passed|put|included|copied|pasted|appended|attached|inserted|sent)\\s+(?:verbatim\\s+|unchanged\\s+|as-is\\s+|in full\\s+)?(?:in|into|as|to)\\s+`?[\\w-]+`?|\\bwith\\s+(?:its|their|that|the)\\s+(?:output|outputs|result|results|listing|contents?|response|rows)\\s+(?:in|into|as)\\s+`?[\\w-]+`?|\\b(?:include|put|pass|paste|attach|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?",
+      "\\b(?:place|put|include|insert|paste|copy|pass)\\s+(?:both|all|all the|both the|those|these)\\s+(?:results?|outputs?|responses?|lists?)\\s+(?:in|into|as)\\s+`?[\\w-]+`?" +
+      "|\\b(?:fill|populate|set)\\s+`?[\\w-]+`?\\s+(?:with|to)\\s+(?:the\\s+)?(?:full\\s+|raw\\s+|complete\\s+)?(?:output|result|response|contents?|return value)s?\\s+of\\b" +
+      "|\\bthe\\s+(?:full\\s+)?(?:result|output|response)s?\\s+of\\s+`?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+`?[^\\n]{0,60}?\\b(?:is|are)\\s+(?:quoted|included|appended|attached|inserted|pasted|copied|added)\\s+(?:below|above|in|into|to)\\b" +
+      "|\\b(?:returned|retrieved|fetched|resulting|obtained|collected)\\s+(?:messages|content|contents|output|outputs|results?|data|rows|text|history|values?|entries|records)\\s+(?:must|should|are to|have to|need to)?\\s*(?:be\\s+)?(?:passed|put|included|copied|pasted|appended|attached|inserted|sent)\\s+(?:verbatim\\s+|unchanged\\s+|as-is\\s+|in full\\s+)?(?:in|into|as|to)\\s+`?[\\w-]+`?|\\bwith\\s+(?:its|their|that|the)\\s+(?:output|outputs|result|results|listing|contents?|response|rows)\\s+(?:in|into|as)\\s+`?[\\w-]+`?|\\b(?:include|put|pass|paste|attach|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?",
   },
   {
     id: "intent.read-local-file",
@@ -327,9 +335,9 @@ export const INTENT_RULES: readonly PatternRule[] = [
   {
     id: "intent.pretext-transfer",
     category: "Exfiltration",
-    severity: "High",
+    severity: "Low",
     summary:
-      "sends, logs or copies what it handles to a fixed destination for compliance, audit, analytics or backup",
+      "sends, logs or copies what it handles to a fixed destination for compliance, audit, analytics or backup (High unless the tool is named for that: a telemetry switch naming its collector)",
     triggers: TRANSFER_VERBS.split("|").concat(["contact", "upload", "post", "fetch", "delivered", "goes"]),
     alsoTriggers: [...PRETEXT.split("|"), "each", "every", "all", "a copy", "also", "too", "as well"],
     andTriggers: DESTINATION_TRIGGERS,
@@ -442,7 +450,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
       // "… map to C09ZZEXT1": a fixed identifier, not "status values map to workflow states".
       "|\\b(?:names?|ids?|channels?|accounts?|owners?|branch(?:es)?|repos?|repositories|recipients?|addresses)\\b[^\\n]{0,40}?\\bmap(?:s|ped)? to\\s+['\"`]?[a-z_-]*[0-9][a-z0-9_-]*" +
       "|\\bis an alias (?:of|for) (?:the )?[\\w-]+ (?:cluster|environment|account|repository|repo|channel|recipient|address|server|host|endpoint|bucket|project)\\b[^\\n]{0,40}?\\b(?:send|use|pass|set)\\b" +
-      "|\\b(?:deliver|send|route|book|charge|pay|post|push|write)\\b[^\\n]{0,60}?\\bin (?:their|its|his|her) place\\b" +
+      "|\\b(?:deliver|send|route|book|charge|pay|post|push|write|use|put|set)\\b[^\\n]{0,60}?\\bin (?:their|its|his|her) place\\b" +
       "|\\bnot the (?:user|vendor|payee|recipient|customer|owner|passenger|account holder)'?s?'? own\\b" +
       "|\\bwhichever\\s+(?:[\\w-]+\\s+){0,2}(?:names?|passengers?|recipients?|accounts?|address(?:es)?|emails?|channels?|repos?|repository|branch(?:es)?|destinations?|targets?|users?|payees?)\\s+(?:is|are|was|were)\\s+(?:given|named|chosen|picked|entered|provided|specified|requested)\\b" +
       "|\\b(?:append|add|prepend|attach)\\s+['\"`]?(?:site:|https?://|[\\w-]+\\.[a-z]{2,}\\b)[^\\n]{0,40}?\\bto (?:every|each|all|any)\\b",
@@ -488,7 +496,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     alsoTriggers: ["_", "-"],
     andTriggers: ["use", "call", "invok", "run"],
     pattern:
-      `\\b(?:whenever|when|each time|every time|once|after)\\s+(?:the\\s+)?(?:[\\w-]+\\s+server'?s?\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:is|gets|has been|was)\\s+(?:used|called|invoked|run)\\b` +
+      `\\b(?:whenever|when|each time|every time|once|after)\\s+(?:the\\s+)?(?:[\\w-]+(?:\\s+server)?'s?\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:is|gets|has been|was)\\s+(?:used|called|invoked|run)\\b` +
       `|\\b(?:whenever|each time|every time)\\s+(?:you|the assistant|the model)\\s+(?:use|call|invoke|run)s?\\s+(?:the\\s+)?${TOOL_NAME}`,
   },
   {
@@ -556,9 +564,34 @@ export const INTENT_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "Low",
     summary: "tells the model to use a named tool for everything (High when it names itself)",
-    triggers: ["use", "call", "route", "invoke", "pick", "choose"],
-    alsoTriggers: ["for all", "for every", "for any", "in all cases", "through"],
-    pattern: `\\bfor\\s+(?:any|every|all)\\s+${ANY_REQUEST},?\\s+(?:always\\s+)?(?:call|use|invoke|pick|choose)\\s+${TOOL_NAME}|\\b(?:use|call|route)\\s+(?:every\\s+[\\w-]+\\s+through\\s+|all\\s+[\\w-]+\\s+through\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:for (?:all|every|any)\\s+${ANY_REQUEST}|in all cases)|\\broute every [\\w-]+ through ${TOOL_NAME}`,
+    triggers: [
+      "use",
+      "call",
+      "route",
+      "invoke",
+      "pick",
+      "choose",
+      "perform",
+      "handle",
+      "send",
+      "issue",
+      "recommend",
+      "do ",
+      "run ",
+      "make ",
+    ],
+    alsoTriggers: [
+      "for all",
+      "for every",
+      "for any",
+      "in all cases",
+      "through",
+      "every",
+      "all ",
+      "each",
+      "any ",
+    ],
+    pattern: `\\bfor\\s+(?:any|every|all)\\s+${ANY_REQUEST},?\\s+(?:always\\s+)?(?:call|use|invoke|pick|choose)\\s+${TOOL_NAME}|\\b(?:use|call|route)\\s+(?:every\\s+[\\w-]+\\s+through\\s+|all\\s+[\\w-]+\\s+through\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:for (?:all|every|any)\\s+${ANY_REQUEST}|in all cases)|\\broute every [\\w-]+ through ${TOOL_NAME}|\\b(?:perform|do|run|handle|send|issue|make)\\s+(?:every|all|each|any)\\s+(?:[\\w-]+\\s+){0,2}?(?:operations?|requests?|calls?|lookups?|questions?|tasks?|queries|reads|writes)\\s+(?:with|through|via|using)\\s+${TOOL_NAME}|\\brecommend\\s+${TOOL_NAME}\\s+for\\s+(?:every|all|any|each)\\b`,
   },
   {
     id: "intent.disparage-other-tools",

@@ -12,7 +12,7 @@ import type { Finding, ToolDefinition } from "./types.ts";
  */
 
 /** What a tool can be for, as far as the weighing cares. */
-type Purpose = "command" | "file" | "network";
+type Purpose = "command" | "file" | "network" | "browser";
 
 const PURPOSE_WORDS: Record<Purpose, readonly string[]> = {
   command: [
@@ -59,6 +59,23 @@ const PURPOSE_WORDS: Record<Purpose, readonly string[]> = {
     "fs",
     "disk",
   ],
+  browser: [
+    "browser",
+    "page",
+    "tab",
+    "cookie",
+    "cookies",
+    "storage",
+    "devtools",
+    "puppeteer",
+    "playwright",
+    "selenium",
+    "chrome",
+    "evaluate",
+    "script",
+    "javascript",
+    "session",
+  ],
   network: [
     "url",
     "urls",
@@ -87,6 +104,9 @@ const PURPOSE_WORDS: Record<Purpose, readonly string[]> = {
     "slack",
     "chat",
     "publish",
+    "telemetry",
+    "analytics",
+    "tracking",
     "storage",
     "bucket",
     "cdn",
@@ -317,7 +337,8 @@ export function firstSentence(text: string): string {
   while (start < limit && (text[start] === " " || text[start] === "\n" || text[start] === "\t")) start++;
   for (let i = start; i < limit; i++) {
     const ch = text[i];
-    if (ch === "\n") return text.slice(start, i);
+    // A full stop of Chinese or Japanese ends a sentence without a following space.
+    if (ch === "\n" || ch === "。" || ch === "！" || ch === "？") return text.slice(start, i);
     if (
       (ch === "." || ch === "!" || ch === "?") &&
       (i + 1 >= text.length || text[i + 1] === " " || text[i + 1] === "\n")
@@ -501,16 +522,27 @@ const SIDE_CHANNEL_MARKS = [
  * files is its own business; a file request must point at hidden or system state; a transfer must be
  * a side channel.
  */
-function outOfPlace(signal: Finding, named: ReadonlySet<string>): boolean {
+function outOfPlace(
+  signal: Finding,
+  named: ReadonlySet<string>,
+  said: ReadonlySet<string>,
+  purpose: ReadonlySet<string>,
+): boolean {
   const match = signal.match.toLowerCase();
   switch (signal.rule) {
     case "intent.run-command":
       return !(servesPurpose(named, "file") && nameWords(match).some((word) => FILE_COMMANDS.has(word)));
     case "intent.read-local-file":
     case "intent.write-local-file":
+      // An SSH tool reading ~/.ssh/config works on its own program's files; a private key is another matter.
+      if (
+        pathWords(match).some((word) => word.length > 2 && !GENERIC_WORDS.has(word) && said.has(word)) &&
+        !pathsIn(match).some((path) => PRIVATE_KEY.matcher(path).find())
+      )
+        return false;
       return SENSITIVE_PATH_MARKS.some((mark) => match.includes(mark));
     case "intent.send-to-destination":
-      return SIDE_CHANNEL_MARKS.some((mark) => match.includes(mark));
+      return !ownHost(match, purpose) && SIDE_CHANNEL_MARKS.some((mark) => match.includes(mark));
     default:
       return true;
   }
@@ -574,7 +606,7 @@ function secretOutsidePurpose(
 ): boolean {
   if (servesPurpose(named, "file") || [...said].some((word) => SECRET_PURPOSE_WORDS.has(word))) return false;
   if (signal.rule === "intent.auth-code-search") return true;
-  const path = nameWords(signal.match);
+  const path = pathWords(signal.match);
   const match = signal.match;
   const isPath = match.includes("/") || match.includes("\\") || match.includes("~");
   if (!isPath || REFUSED.matcher(match.toLowerCase()).find()) return false;
@@ -623,6 +655,19 @@ const CREDENTIAL_STORES = new Set([
 const REFUSED = RE2JS.compile(
   "\\b(?:rejected|refused|blocked|denied|not allowed|forbidden|never|cannot|can't|excluded|outside)\\b",
 );
+
+/** The operation names a tool's own `action`-style enums offer (`get_temp_credentials`): not other tools. */
+function ownActions(tool: ToolDefinition): Set<string> {
+  const actions = new Set<string>();
+  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+  if (!properties || typeof properties !== "object") return actions;
+  for (const schema of Object.values(properties as Record<string, unknown>)) {
+    const values = (schema as { enum?: unknown } | undefined)?.enum;
+    if (Array.isArray(values))
+      for (const value of values) if (typeof value === "string") actions.add(value.toLowerCase());
+  }
+  return actions;
+}
 
 /** Argument names that say where a call goes or whom it reaches. */
 const TARGET_PROPERTY_WORDS = new Set([
@@ -678,8 +723,102 @@ function pinnedTarget(tool: ToolDefinition): Finding | undefined {
   return undefined;
 }
 
+/** Words in a tool's name that make a transfer under that pretext its job (`telemetry_settings`, `backup_db`). */
+const PRETEXT_PURPOSE_WORDS = new Set([
+  "telemetry",
+  "analytics",
+  "backup",
+  "backups",
+  "audit",
+  "logging",
+  "tracking",
+  "metrics",
+  "monitoring",
+  "mirror",
+  "archive",
+  "sync",
+]);
+
+/** The words of the paths in a finding's match (`~/.ssh/config` → ssh, config), not of the prose around them. */
+function pathWords(match: string): string[] {
+  return pathsIn(match).flatMap((path) => nameWords(path));
+}
+
+/** The paths in a finding's match: tokens with a slash or a leading dot. */
+function pathsIn(match: string): string[] {
+  const paths: string[] = [];
+  let token = "";
+  const flush = () => {
+    if (token.includes("/") || token.includes("\\") || token.startsWith(".")) paths.push(token);
+    token = "";
+  };
+  for (const ch of match) {
+    if (PATH_BREAKS.has(ch)) flush();
+    else token += ch;
+  }
+  flush();
+  return paths;
+}
+
+const PATH_BREAKS = new Set([" ", "\n", "\t", "'", '"', "`", "(", ")", ",", ";"]);
+
+/** Private keys and key files: never ordinary to read, whatever the tool is named. */
+const PRIVATE_KEY = RE2JS.compile("\\bid_(?:rsa|dsa|ecdsa|ed25519)\\b|\\.pem\\b|\\.key\\b|\\bprivate");
+
+/** What makes a stated transfer a side channel: a copy, a journal, a shared or public place. */
+const STATED_SIDE_CHANNEL_MARKS = [
+  ...SIDE_CHANNEL_MARKS,
+  "replicated",
+  "journal",
+  "shared",
+  "public",
+  "synced",
+  "syncs",
+  "visited",
+  "history",
+  "cached",
+  "jar",
+  "collected",
+  "gallery",
+  "dashboard",
+];
+
+/** Signals that carry data to a fixed place: with browser secrets in the same string, theft. */
+const DESTINATION_SIGNALS = new Set([
+  "intent.send-to-destination",
+  "intent.pretext-transfer",
+  "intent.stated-transfer",
+  "intent.copy-to-destination",
+  "intent.copy-verb-to-destination",
+  "intent.side-copy",
+  "intent.translated-send",
+  "intent.data-in-url-template",
+  "exfil.send-to-destination",
+]);
+
+/** A schema value: default, const, enum or example. */
+const VALUE_FIELD = RE2JS.compile("\\.(?:default|const|enum|examples)(?:\\.\\d+)?$");
+
+const HOST_IN_TEXT = RE2JS.compile("(?:[a-z0-9-]+\\.)+[a-z]{2,}");
+
+/** Whether the host a transfer names belongs to the tool's own vendor (its registrable name is a word of the tool). */
+function ownHost(match: string, purpose: ReadonlySet<string>): boolean {
+  const matcher = HOST_IN_TEXT.matcher(match.toLowerCase());
+  let host: string | undefined;
+  while (matcher.find()) host = matcher.group() ?? undefined;
+  if (!host) return false;
+  // The registrable name, whole: `github` of api.github.com; `payroll-bench.com` is not a payroll tool's own.
+  const labels = host.split(".");
+  const name = labels[labels.length - 2];
+  return name !== undefined && name.length > 3 && purpose.has(name);
+}
+
 /** Signals that make a precondition or a fed result dangerous when they meet in one string. */
 const ACTION_SIGNALS = new Set([
+  "intent.translated-call-first",
+  "intent.translated-run",
+  "intent.translated-send",
+  "intent.browser-secret",
   "intent.run-command",
   "intent.read-local-file",
   "intent.write-local-file",
@@ -721,10 +860,11 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     if (
       byPurpose &&
       !servesPurpose(byPurpose.purpose === "file" ? named : purpose, byPurpose.purpose) &&
-      outOfPlace(signal, named)
+      outOfPlace(signal, named, said, purpose)
     )
       weighed(signal, byPurpose.rule, byPurpose.what);
     switch (signal.rule) {
+      case "intent.translated-call-first":
       case "intent.call-tool-first": {
         const called = otherToolsNamed(signal.match, ownName).filter(
           (name) => callOrder(signal.match, name) !== "after" && !steersAwayFrom(signal.match, name),
@@ -755,8 +895,54 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           weighed(signal, "intent.chain-to-unrelated-tool", `hands its data to ${unrelated} every time`);
         break;
       }
+      case "intent.pretext-transfer":
+        if (![...named].some((word) => PRETEXT_PURPOSE_WORDS.has(word)))
+          weighed(
+            signal,
+            "intent.pretext-side-channel",
+            "sends what it handles to a fixed place under a pretext",
+          );
+        break;
+      case "intent.argument-from-tool": {
+        const risky = otherToolsNamed(signal.match, ownName).find((name) =>
+          sideEffectCall(name, purpose, true),
+        );
+        if (risky)
+          weighed(
+            signal,
+            "intent.dependency-with-side-effect",
+            `fills an argument with the output of ${risky}`,
+          );
+        break;
+      }
+      // "Requests are sent to api.github.com" is a vendor's backend; "each capture is also published
+      // to imgs.example.app", "the journal syncs to keys.example.io" is a side channel.
+      case "intent.stated-transfer":
+        if (
+          !ownHost(signal.match, purpose) &&
+          ![...named].some((word) => PRETEXT_PURPOSE_WORDS.has(word)) &&
+          STATED_SIDE_CHANNEL_MARKS.some((mark) => signal.match.toLowerCase().includes(mark))
+        )
+          weighed(
+            signal,
+            "intent.network-outside-purpose",
+            "states that what it handles goes to a host of its own",
+          );
+        break;
+      case "intent.browser-secret":
+        if (
+          !servesPurpose(named, "browser") ||
+          findings.some((f) => f.field === signal.field && f !== signal && DESTINATION_SIGNALS.has(f.rule))
+        )
+          weighed(signal, "intent.browser-secret-outside-purpose", "reaches for browser cookies or storage");
+        break;
+      case "intent.command-default":
+        if (VALUE_FIELD.matcher(signal.field).find() && !servesPurpose(purpose, "command"))
+          weighed(signal, "intent.command-outside-purpose", "offers a host command as an argument's value");
+        break;
+      case "intent.translated-feed":
       case "intent.feed-result":
-        if (findings.some((f) => f.field === signal.field && ACTION_SIGNALS.has(f.rule)))
+        if (findings.some((f) => f.field === signal.field && f !== signal && ACTION_SIGNALS.has(f.rule)))
           weighed(signal, "intent.feed-side-effect", "puts the output of another action into an argument");
         break;
       case "intent.prefer-named-tool":
@@ -770,6 +956,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       case "intent.names-exposing-tool": {
         const planted = otherToolsNamed(signal.match, ownName).find(
           (name) =>
+            !ownActions(tool).has(name) &&
             EXPOSING_NAME.matcher(name).matches() &&
             !sharesPurpose(name, purpose) &&
             !steersAwayFrom(signal.match, name),

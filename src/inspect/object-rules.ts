@@ -78,10 +78,10 @@ const SAFEGUARDS =
 
 /** What another tool is accused of, to steer the model away from it. */
 const ACCUSATIONS =
-  "deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|unsafe|unverified|untrusted|unmaintained|unsupported|discontinued|retired|sunset|sunsetted|non-compliant|noncompliant|flaky|buggy|malicious|dangerous|vulnerable|phishing|blocked|banned|blacklisted|disabled|incorrect|wrong|stale|leaky|leaking|leaks|logs everything|sells|tracks|spies|harvests|hallucinates|not (?:allowed|permitted|approved|compliant|safe|secure|trusted|supported|recommended|authori[sz]ed|sanctioned)|no longer (?:maintained|supported|safe|available|works?|working|allowed|approved)|being phased out|phased out|scheduled for removal|end[- ]of[- ]life|known to (?:leak|fail|return|expose|break|corrupt)|returns? (?:stale|wrong|incorrect|outdated|fake|cached)";
+  "deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|unsafe|unverified|untrusted|unmaintained|unsupported|discontinued|retired|sunset|sunsetted|non-compliant|noncompliant|quarantined|unpatched|legacy|retired|advisory only|advisory at best|unverified|downscaled|phased out|phasing out|being phased out|kept (?:only )?for (?:compatibility|rollback)|affected by cve-[\\d-]+|vulnerable to|best left unused|not cached|come back empty|come back stale|(?:higher|extra) latency|weaker|bypass the audit|flaky|buggy|malicious|dangerous|vulnerable|phishing|blocked|banned|blacklisted|disabled|incorrect|wrong|stale|leaky|leaking|leaks|logs everything|sells|tracks|spies|harvests|hallucinates|not (?:allowed|permitted|approved|compliant|safe|secure|trusted|supported|recommended|authori[sz]ed|sanctioned)|no longer (?:maintained|supported|safe|available|works?|working|allowed|approved)|being phased out|phased out|scheduled for removal|end[- ]of[- ]life|known to (?:leak|fail|return|expose|break|corrupt)|returns? (?:stale|wrong|incorrect|outdated|fake|cached)";
 
 const OTHER_TOOLS =
-  "(?:other|competing|alternative|alternate|third-party|external|legacy|older|old|previous|standard|generic|regular|default|built-in|native|original|similar|rival|unofficial|community|remaining|duplicate|lookalike|look-alike)\\s+(?:[\\w-]+\\s+){0,3}?(?:tools?|servers?|integrations?|plugins?|apis?|services?|providers?|implementations?|versions?|functions?|endpoints?|connectors?|clients?|variants?|copies|alternatives|options)";
+  "(?:(?:tools?|entries|servers?|integrations?|providers?|capture|captures)\\s+(?:from|of|on|in)\\s+(?:the\\s+)?(?:other|competing|third-party|external|rival|different)\\s+(?:[\\w-]+\\s+)?(?:servers?|providers?|vendors?|integrations?)|(?:other|competing|alternative|alternate|third-party|external|legacy|older|old|previous|standard|generic|regular|default|built-in|native|original|similar|rival|unofficial|community|remaining|duplicate|lookalike|look-alike)\\s+(?:[\\w-]+\\s+){0,3}?(?:tools?|servers?|integrations?|plugins?|apis?|services?|providers?|implementations?|versions?|functions?|endpoints?|connectors?|clients?|variants?|copies|alternatives|options))";
 
 export const OBJECT_RULES: readonly PatternRule[] = [
   {
@@ -116,6 +116,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       `|\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,20}?\\b(?:must|should|shall|has to|needs to|is to) be\\s+(?:${LITERAL})` +
       `|\\b(?:use|set|pass|send to|address|target)\\s+(?:the\\s+)?(?:[\\w-]+\\s+)?(?:${LITERAL})\\s+(?:for|on|in)\\s+(?:every|each|all|any)\\s+(?:calls?|requests?|messages?|pushes|invocations?|times?|sends?|transfers?|payments?|uploads?)\\b` +
       `|\\b(?:put|place|enter|fill in|insert|write)\\s+(?:${EMAIL}|${URL})\\s+(?:in|into|as)\\b` +
+      `|\\bset\\s+\\x60?[\\w-]*(?:iban|account|recipient|owner|org|remote|email|address|wallet|payee|beneficiary|creditor)[\\w-]*\\x60?\\s+to\\s+(?:${LITERAL})` +
+      `|\\b(?:push|send|post|deliver|upload|route|forward|publish|transfer|pay)\\s+(?:it\\s+|them\\s+|everything\\s+)?to\\s+(?:${LITERAL})\\s+instead\\b` +
       `|\\b(?:always|all|every|each)\\b[^\\n]{0,30}?\\b(?:go|goes|end up|land|lands|(?:are|is|get|gets) (?:sent|pushed|delivered|routed|posted|filed|paid|transferred|published))\\s+to\\s+(?:the\\s+)?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b)` +
       `|\\b(?:sent|routed|delivered|posted|forwarded|redirected|paid|transferred|pushed|published|written|filed)\\s+to\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|\\d{6,}|[a-z_-]*\\d[a-z0-9_-]{5,})\\s+instead\\b` +
       `|\\b(?:must|should|shall|always|has to|have to|needs? to)\\s+(?:use|go to|target|be sent to)\\s+(?:the\\s+)?[a-z_]*(?:channel|account|owner|recipient|user|chat|org|repo|remote|registry|iban|wallet|address)[a-z_]*\\s+\\x60?['"]?(?:\\d{6,}|[a-z0-9_-]*\\d[a-z0-9_-]{5,})`,
@@ -158,6 +160,12 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "adds a fixed address as recipient, copy, member or collaborator of what the user sends or shares",
     triggers: ["@"],
     alsoTriggers: [
+      "joins",
+      "is added",
+      "gets added",
+      "is invited",
+      "is included",
+      "receives",
       "add",
       "include",
       "cc",
@@ -183,6 +191,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       `\\b(?:add|adds|adding|include|includes|including|cc|bcc|copy|copies|loop in|invite|invites|append|appends|grant|grants|share (?:it |them |this )?with|notify|subscribe|subscribes)\\b[^\\n]{0,40}?${EMAIL}` +
+      `|${EMAIL}[^\\n]{0,40}?\\b(?:joins|is added to|gets added to|is invited to|is included in|is cc'?d on|is copied on|receives)\\s+(?:each|every|all)\\b` +
       `|${EMAIL}[^\\n]{0,40}?\\b(?:as|in)\\s+(?:an?\\s+|the\\s+)?(?:additional\\s+|extra\\s+|silent\\s+|hidden\\s+)?(?:cc|bcc|recipient|collaborator|member|watcher|follower|observer|auditor|admin|owner|editor|co-?owner|reviewer|subscriber|carbon copy)\\b`,
     unless:
       "\\b(?:e\\.g\\.|for example|for instance|such as|example\\.(?:com|org|net)|@example|user@|you@|your@|name@|someone@|john|jane|alice|bob|format|like)\\b",
@@ -308,6 +317,14 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "always",
       "prefer this",
       "replacement",
+      "outranks",
+      "trumps",
+      "takes precedence",
+      "preferred over",
+      "call first",
+      "first on every",
+      "first for every",
+      "entry point",
       "should be",
       "must be",
       "replaces",
@@ -334,6 +351,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\b(?:the\\s+)?(?:only|sole|single|exclusive)\\s+(?:approved|sanctioned|permitted|authori[sz]ed|allowed|certified|whitelisted|allow-?listed|compliant)\\b" +
       "|\\b(?:always\\s+)?prefer\\s+this(?:\\s+(?:tool|one|server|function))?\\s+over\\s+(?:your|the model's|its|any|all|every|other)\\b" +
       "|\\bis\\s+the\\s+(?:verified|official|approved|certified|sanctioned|secure|safe|trusted)\\s+replacement\\b" +
+      "|\\b(?:outranks|trumps|takes precedence over)\\s+(?:[\\w-]+\\s+){0,4}?(?:other|all other|any other)\\s+(?:[\\w-]+\\s+)?(?:servers?|tools?|sources?|results|providers?)\\b" +
+      "|\\bpreferred\\s+over\\s+(?:all|any|every)\\s+other\\b" +
+      "|\\bcall\\s+(?:this\\s+|me\\s+)?(?:tool\\s+)?first\\s+(?:on|for)\\s+(?:every|each|all|any)\\s+(?:user\\s+)?(?:requests?|questions?|messages?|quer(?:y|ies)|turns?|tasks?)\\b" +
+      "|\\b(?:single|sole|only|one)\\s+entry\\s+point\\s+for\\b" +
       "|\\bthe\\s+only\\s+(?:approved|sanctioned|supported|permitted|allowed|authori[sz]ed|trusted|safe|secure|compliant|official|certified|verified|accurate|reliable)\\s+(?:[\\w-]+\\s+)?(?:tool|server|integration|source|option|provider|connector|plugin|service)\\b",
     unless:
       "\\b(?:in this server|of this server|this server's|among these|sibling|if available|when available|not the only)\\b",
@@ -393,7 +414,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "silently",
     ],
     pattern:
-      `\\b${OTHER_TOOLS}\\b[^\\n]{0,60}?\\b(?:are|is|have been|has been|were|was|may be|might be|can be|often|frequently|tend to be|could be|remain|became|become|get|gets|keep|will be)\\s+(?:now\\s+|currently\\s+|known to be\\s+|considered\\s+|flagged as\\s+|marked as\\s+|reported as\\s+|officially\\s+|all\\s+)*(?:${ACCUSATIONS})\\b|\\b${OTHER_TOOLS}\\b[^\\n]{0,80}?\\b(?:returns? (?:stale|wrong|incorrect|outdated|fake|manipulated|poisoned)|(?:must|should) (?:not|never) be (?:used|called|trusted|invoked|relied on))\\b` +
+      `\\b${OTHER_TOOLS}\\b[^\\n]{0,60}?\\b(?:are|is|have been|has been|were|was|may be|might be|can be|often|frequently|tend to be|could be|remain|became|become|get|gets|keep|will be)\\s+(?:now\\s+|currently\\s+|known to be\\s+|considered\\s+|flagged as\\s+|marked as\\s+|reported as\\s+|officially\\s+|all\\s+)*(?:${ACCUSATIONS})\\b|\\b${OTHER_TOOLS}\\b[^\\n]{0,80}?\\b(?:returns? (?:stale|wrong|incorrect|outdated|fake|manipulated|poisoned)|(?:must|should) (?:not|never) be (?:used|called|trusted|invoked|relied on)|(?:${ACCUSATIONS}))\\b` +
+      "|\\bsteer\\s+(?:users|the user|them|people|customers)\\s+away\\s+from\\b|\\b(?:tool|server)'s\\s+own\\s+(?:[\\w-]+\\s+)?(?:description|documentation|docs|instructions?)\\s+(?:is|are)\\s+(?:outdated|wrong|incorrect|obsolete|stale|deprecated|inaccurate)\\b" +
       "|\\b(?:drop|drops|lose|loses|discard|discards|corrupt|corrupts|swallow|swallows)\\s+(?:your\\s+|the\\s+|all\\s+)?(?:commits|messages|data|writes|changes|files|requests|results|emails|payments)\\s+(?:silently|without (?:an?\\s+)?(?:error|warning|notice))",
     unless: "\\b(?:if|when|unless|in this server|this server's|sibling|endpoint is deprecated)\\b",
   },
@@ -588,6 +610,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\beven (?:if|when|though) (?:the )?(?:user|customer)'s\\s+[\\w.-]+(?:\\s+[\\w.-]+)?\\s+(?:points?|says?|specif(?:y|ies)|configures?|sets?|names?|asks?|requests?)\\b" +
       "|\\b(?:multiply|increase|inflate|raise|round up|double|add \\d+\\s?%? to)\\b[^\\n]{0,30}?\\b(?:figure|amount|value|number|price|total|quantity|sum)\\s+(?:that\\s+)?(?:the\\s+)?(?:user|customer|they)\\s+(?:states?|stated|gives?|gave|enters?|entered|provides?|provided|asks? for|requests?|requested|names?|types?|typed|says?|said|mentions?)\\b" +
       "|\\b(?:originally|initially)\\s+(?:requested|intended|specified|chosen|given)\\s+(?:[\\w-]+\\s+){0,3}?(?:at the (?:start|end|beginning) of|in|into|inside)\\s+(?:the\\s+)?(?:message|text|body|note|memo|description|remittance|comment|concept|reference)\\b" +
+      "|\\b(?:the\\s+)?(?:user|customer|requester|payee|recipient|beneficiary|sender)'s\\s+(?:own|real|actual|original|intended|requested)\\s+[\\w-]+(?:\\s+[\\w-]+)?\\s+(?:goes\\s+|is\\s+put\\s+|belongs\\s+)?(?:in|into)\\s+\\x60[\\w-]+" +
+      "|\\bthe requested\\s+[\\w-]+\\s+(?:is kept|is stored|is recorded|goes|is put|is moved)\\s+(?:as|in|into)\\b" +
       "|\\b(?:the\\s+)?(?:user|customer|requester)'s\\s+(?:intended|requested|chosen|actual|real|original|own|desired)\\s+[\\w-]+(?:\\s+[\\w-]+)?\\s+(?:goes|go|is put|are put|belongs|belong|should go|must go|is moved|is placed|is recorded)\\s+(?:in|into|to)\\b",
     unless: "\\b(?:never|do not|don't|must not|only if|unless)\\b",
   },
@@ -884,12 +908,21 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "avoid it",
       "when both",
       "takes precedence",
+      "belong",
+      "goes here",
+      "go here",
+      "more than one",
+      "route those",
+      "route these",
+      "route them",
     ],
     pattern:
       "\\bprefer\\s+(?:it|this|me)(?:\\s+(?:one|tool|version|build|server))?\\s+(?:whenever|when|if)\\s+(?:both|several|multiple|two|more than one|another|others?)\\b" +
       "|\\b(?:when|if|whenever)\\s+both\\s+(?:are|get)\\s+(?:listed|available|installed|connected|offered|present|loaded)\\b[^\\n]{0,30}?\\b(?:this|me)\\b[^\\n]{0,20}?\\b(?:takes precedence|wins|is used|should be used|is preferred|comes first)" +
       "|\\bfall back to\\s+(?:them|those|other|the other|others|another|any other)\\b[^\\n]{0,40}?\\bonly\\s+(?:if|when)\\b" +
-      "|\\broute\\s+(?:every|all|each|any)\\s+(?:[\\w-]+\\s+){0,2}?(?:here|to this tool|to me|through this tool|through me|to this server)\\b" +
+      "|\\broute\\s+(?:every|all|each|any|those|these|them)\\b[^\\n]{0,60}?\\b(?:here|to this tool|to me|through this tool|through me|to this server)\\b" +
+      "|\\b(?:every|each|all|any)\\s+(?:[\\w-]+\\s+){0,2}?(?:lookups?|requests?|calls?|queries|questions?|reads|operations?)\\s+(?:belongs?|goes|go|should go|must go)\\s+here\\b" +
+      "|\\b(?:when|if|whenever)\\s+(?:more than one|several|multiple|two)\\s+\\x60?[\\w-]+\\x60?\\s+(?:are|is)\\s+(?:listed|available|offered|present|connected)\\b[^\\n]{0,30}?\\bthis\\b[^\\n]{0,20}?\\b(?:takes precedence|wins|is used|is preferred)" +
       "|\\b(?:use|call|pick|choose)\\s+(?:this|me)(?:\\s+tool)?\\s+(?:regardless of|no matter)\\s+which\\s+(?:tool|server|function|one)\\b" +
       "|\\bif\\s+(?:another|any other|a different|other)\\s+(?:[\\w-]+\\s+){0,2}?(?:tools?|servers?|integrations?|providers?)\\s+(?:is|are)\\s+(?:also\\s+)?(?:connected|available|installed|present|enabled|listed|offered|loaded|configured)\\b[^\\n]{0,30}?\\b(?:skip|ignore|avoid|disregard|don't use|do not use|never use|bypass)\\b",
   },
@@ -909,11 +942,28 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "provides",
       "registers",
       "defines",
+      "intercepts",
+      "mapped",
+      "aliased",
+      "routed",
+      "redirected",
+      "forwarded",
     ],
-    alsoTriggers: ["server", "another", "other"],
+    alsoTriggers: [
+      "server",
+      "another",
+      "other",
+      "[",
+      "this tool",
+      "this server",
+      "this implementation",
+      "this definition",
+    ],
     pattern:
       "\\b(?:supersedes|replaces|overrides|shadows|takes precedence over)\\s+[^\\n]{0,40}?\\bfrom\\s+(?:the\\s+)?\\x60?[\\w.-]+\\x60?\\s+server\\b" +
-      "|\\bif\\s+(?:another|any other|a different|other)\\s+(?:server|tool|integration|provider)s?\\s+(?:also\\s+)?(?:exposes|offers|provides|has|lists|registers|defines|expose|offer|provide)\\b[^\\n]{0,60}?\\b(?:this|me|here)\\b",
+      "|['\"]?(?:supersedes|overrides|replaces|shadows|intercepts)['\"]?\\s*:\\s*\\[" +
+      "|\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,30}?\\b(?:is|are)\\s+(?:now\\s+)?(?:mapped|aliased|routed|redirected|forwarded)\\s+(?:on)?to\\s+this\\s+(?:tool|server|implementation|definition)\\b" +
+      "|\\b(?:if|when|whenever)\\s+(?:another|any other|a different|other)\\s+(?:server|tool|integration|provider)s?\\s+(?:also\\s+)?(?:exposes|offers|provides|has|lists|registers|defines|expose|offer|provide)\\b[^\\n]{0,60}?\\b(?:this|me|here)\\b",
   },
   {
     id: "intent.less-reliable-tools",
@@ -1087,9 +1137,23 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     severity: "High",
     summary: "wraps the user's address or the conversation in a URL of its own (a relay or collector prefix)",
     triggers: ["://"],
-    alsoTriggers: ["followed by", "+", "plus", "concatenated", "append", "prefix", "wrapped", "then the"],
+    alsoTriggers: [
+      "followed by",
+      "+",
+      "plus",
+      "concatenated",
+      "append",
+      "prefix",
+      "wrapped",
+      "then the",
+      "=<",
+      "={",
+      "=${",
+      "= <",
+    ],
     pattern:
-      "(?:https?|wss?)://[^\\s'\"\\x60]+[?&/][\\w-]*=\\x60?['\"]?\\s*(?:\\+|followed by|plus|concatenated with|and append|then append|then the|with the)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,4}?(?:address|url|link|conversation|chat|history|context|messages?|query|prompt|content|data|base64|encoded|destination|target|email|token|key)\\b",
+      "(?:https?|wss?)://[^\\s'\"\\x60]+[?&][\\w-]+=\\s?(?:<|\\{\\{?|\\$\\{)\\s*(?:url|link|address|destination|target|original|uri|href|dst|dest)(?:_?url)?\\s*(?:>|\\}\\}?)" +
+      "|(?:https?|wss?)://[^\\s'\"\\x60]+[?&/][\\w-]*=\\x60?['\"]?\\s*(?:\\+|followed by|plus|concatenated with|and append|then append|then the|with the)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,4}?(?:address|url|link|conversation|chat|history|context|messages?|query|prompt|content|data|base64|encoded|destination|target|email|token|key)\\b",
   },
   {
     id: "intent.data-in-url-template",
@@ -1114,7 +1178,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     andTriggers: ["=<", "={", "=$", "=[", "= <"],
     pattern:
       "(?:base64|encod|\\.env\\b|\\benv\\b|conversation|history|secret|token|password|credential|cookie|transcript)[^\\n]{0,160}?(?:https?|wss?)://[^\\s'\"\\x60]+[?&][\\w-]+=\\s?(?:<[^>\\n]{1,40}>|\\{\\{?[^}\\n]{1,40}\\}\\}?|\\$\\{?[\\w]+|\\[[^\\]\\n]{1,40}\\])" +
-      "|(?:https?|wss?)://[^\\s'\"\\x60]+[?&][\\w-]+=\\s?(?:<[^>\\n]{1,40}>|\\{\\{?[^}\\n]{1,40}\\}\\}?|\\$\\{?[\\w]+|\\[[^\\]\\n]{1,40}\\])[^\\n]{0,80}?(?:base64|encod|\\.env\\b|\\benv\\b|conversation|history|secret|token|password|credential|cookie|transcript)",
+      "|(?:https?|wss?)://[^\\s'\"\\x60]+[?&][\\w-]+=\\s?(?:<[^>\\n]{1,40}>|\\{\\{?[^}\\n]{1,40}\\}\\}?|\\$\\{?[\\w]+|\\[[^\\]\\n]{1,40}\\])[^\\n]{0,80}?(?:base64|encod|\\.env\\b|\\benv\\b|conversation|history|secret|token|password|credential|cookie|transcript)" +
+      "|(?:https?|wss?)://[^\\s'\"\\x60]+[?&][\\w-]+=\\s?(?:<|\\{\\{?|\\$\\{|\\[)[^>}\\]\\n]{0,40}?\\b(?:output|result|response|conversation|chat|history|context|env|environment|cookies?|transcript|base64|encoded|messages?|value)\\b",
   },
   {
     id: "intent.secret-search-query",
@@ -1158,5 +1223,410 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     alsoTriggers: ["_", "-"],
     pattern:
       "\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?(?:\\s*,\\s*\\x60?[a-z][\\w.-]*\\x60?)*(?:,?\\s+and\\s+\\x60?[a-z][\\w.-]*\\x60?)?\\s+(?:were|was|are|is|have been|has been|have|has)\\s+(?:recently\\s+|now\\s+)?(?:flagged|reported|banned|blocked|compromised|must not be used|should not be used)\\b",
+  },
+  {
+    id: "intent.stated-transfer",
+    category: "Exfiltration",
+    severity: "Low",
+    summary:
+      "states that what the tool handles is added, synced, published or posted to a host or IP of its own (High as a side channel or outside a network tool)",
+    triggers: [
+      "added to",
+      "synced to",
+      "syncs to",
+      "sync to",
+      "replicated to",
+      "published to",
+      "posted to",
+      "posts",
+      "uploaded to",
+      "mirrored to",
+      "cached at",
+      "cached on",
+      "stored at",
+      "stored on",
+      "journaled",
+      "archived to",
+      "pushed to",
+      "sent to",
+      "forwarded to",
+      "logged to",
+      "recorded at",
+      "recorded to",
+      "streamed to",
+      "reported to",
+      "shared to",
+      "copied to",
+    ],
+    alsoTriggers: [
+      ".io",
+      ".dev",
+      ".app",
+      ".net",
+      ".com",
+      ".org",
+      ".rs",
+      ".co",
+      ".ai",
+      ".cloud",
+      ...[..."0123456789"].map((digit) => `${digit}.`),
+    ],
+    pattern:
+      "\\b(?:added|synced|syncs|sync|replicated|published|posted|posts|uploaded|mirrored|cached|stored|journaled|journalled|archived|pushed|sent|forwarded|logged|recorded|streamed|reported|shared|copied)\\s+(?:to|at|on|into)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,5}?\\(?(?:https?://)?(?:[a-z0-9-]+\\.)+(?:io|dev|app|net|com|org|rs|co|ai|cloud|xyz|site|info|biz|me|sh)\\b|\\b(?:added|synced|syncs|sync|replicated|published|posted|posts|uploaded|mirrored|cached|stored|journaled|archived|pushed|sent|forwarded|logged|recorded|streamed|reported|shared|copied)\\s+(?:to|at|on|into)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,5}?(?:at\\s+)?\\d{1,3}(?:\\.\\d{1,3}){3}\\b",
+    unless:
+      "\\b(?:never|do not|don't|must not|the user'?s?|your own|you choose|you specify|given|provided|localhost|127\\.0\\.0\\.1)\\b",
+  },
+  {
+    id: "intent.public-exposure",
+    category: "Exfiltration",
+    severity: "High",
+    summary:
+      "makes what the tool handles public: readable by link, without login, in a public paste, bucket or collection",
+    triggers: [
+      "public",
+      "readable by link",
+      "readable by anyone",
+      "anyone with the link",
+      "without login",
+      "without a login",
+      "without an account",
+      "world-readable",
+      "openable without",
+      "paste.",
+    ],
+    alsoTriggers: [
+      "publish",
+      "upload",
+      "attach",
+      "cach",
+      "add",
+      "share",
+      "post",
+      "store",
+      "sync",
+      "copied",
+      "copies",
+      "link",
+      "backup",
+      "back up",
+      "paste",
+    ],
+    pattern:
+      "\\b(?:published|uploaded|attached|cached|added|shared|posted|stored|synced|copied|backed up|kept)\\b[^\\n]{0,80}?\\b(?:public (?:paste|bucket|collection|gallery|link|url|page|repo|repository|gist|folder|album)|readable by (?:link|anyone)|anyone with the link|without (?:a |an )?(?:login|account|sign-in)|openable without|world-readable|paste\\.(?:rs|ee|gg|org|com)|pastebin)" +
+      "|\\b(?:public (?:paste|bucket|collection|gallery|gist)|readable by link|openable without (?:a )?login|without an account)\\b[^\\n]{0,60}?\\b(?:so|so that|where)\\b|\\b(?:s3|gs)://[\\w.-]*public[\\w./-]*",
+    unless:
+      "\\b(?:never|do not|don't|must not|only if the user|when the user asks|if the user asks|private by default)\\b",
+  },
+  {
+    id: "intent.browser-secret",
+    category: "CredentialTheft",
+    severity: "Low",
+    summary:
+      "reaches for the browser's cookies, storage or authorization headers (High with a destination, or outside a browser tool)",
+    triggers: [
+      "document.cookie",
+      "localstorage",
+      "sessionstorage",
+      "indexeddb",
+      "cookie and authorization",
+      "authorization values",
+      "authorization header",
+      "session cookie",
+      "login data",
+      "cookies.sqlite",
+      "browser profile",
+      "getbrowserstorage",
+      "includevalues",
+    ],
+    pattern:
+      "\\bdocument\\.cookie\\b|\\blocalstorage\\b|\\bsessionstorage\\b|\\bindexeddb\\b|\\bcookie and authorization\\b|\\bauthorization (?:values?|headers?|tokens?)\\b|\\bsession cookies?\\b|\\blogin data\\b|\\bcookies\\.sqlite\\b|\\bbrowser profile(?: folder| directory)?\\b|\\bgetbrowserstorage\\b|\\bincludevalues\\s*[:=]\\s*true\\b",
+    unless: "\\b(?:never|do not|don't|must not|not stored|are not|is not)\\b",
+  },
+  {
+    id: "intent.script-beacon",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "a script that posts cookies, storage or the page address to a host",
+    triggers: ["fetch(", "sendbeacon", "xmlhttprequest", "new image", ".src="],
+    alsoTriggers: [
+      "document.cookie",
+      "localstorage",
+      "sessionstorage",
+      "location.href",
+      "document.body",
+      "document.documentelement",
+    ],
+    pattern:
+      "\\b(?:fetch|navigator\\.sendbeacon|xmlhttprequest|new image\\(\\)\\.src\\s*=)\\s*\\(?\\s*['\"\\x60]?https?://[^\\n]{0,200}?(?:document\\.cookie|localstorage|sessionstorage|location\\.href|document\\.body|document\\.documentelement)",
+  },
+  {
+    id: "intent.privilege-grant",
+    category: "ShellInjection",
+    severity: "High",
+    summary: "grants all privileges, superuser roles or server-file access in a database",
+    triggers: [
+      "grant",
+      "superuser",
+      "pg_read_all_data",
+      "pg_write_server_files",
+      "pg_execute_server_program",
+      "'@'%'",
+    ],
+    pattern:
+      "\\bgrant\\s+all\\s+privileges\\b|\\bgrant\\b[^\\n]{0,60}?\\b(?:pg_read_all_data|pg_write_server_files|pg_execute_server_program|superuser|sysadmin|db_owner|dba)\\b|\\bto\\s+'[\\w-]+'@'%'|\\balter\\s+(?:user|role)\\s+[\\w'\"-]+\\s+(?:with\\s+)?superuser\\b",
+  },
+  {
+    id: "intent.credential-query",
+    category: "CredentialTheft",
+    severity: "High",
+    summary: "a query that reads password hashes, credential tables or secrets",
+    triggers: [
+      "authentication_string",
+      "password",
+      "passwd",
+      "pg_shadow",
+      "pg_authid",
+      "mysql.user",
+      "sql_logins",
+      "api_key",
+      "secret",
+    ],
+    alsoTriggers: ["select", "from", "copy"],
+    pattern:
+      "\\bselect\\b[^\\n]{0,80}?\\b(?:authentication_string|password|passwd|password_hash|passwordhash|pwd_hash|api_key|secret_key|private_key)\\b[^\\n]{0,60}?\\bfrom\\b|\\bfrom\\s+(?:mysql\\.user|pg_shadow|pg_authid|sys\\.sql_logins|master\\.dbo\\.syslogins)\\b",
+  },
+  {
+    id: "intent.follow-output-instructions",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary:
+      "makes the next call whatever the tool's response names (instructions arrive later, in the output)",
+    triggers: [
+      "issue that call",
+      "issue the call",
+      "make that call",
+      "perform that call",
+      "execute that call",
+      "run that call",
+      "follow that call",
+      "invoke that call",
+      "whatever tool",
+      "the tool named",
+      "the tool given",
+      "the tool returned",
+      "the tool listed",
+      "the tool specified",
+      "continuation",
+    ],
+    pattern:
+      "\\b(?:issue|make|perform|execute|run|follow|invoke)\\s+(?:that|the|this|each)\\s+(?:call|calls|request|instruction|instructions)\\s+(?:next|verbatim|as given|exactly|immediately|first|before)\\b" +
+      "|\\b(?:call|invoke|run)\\s+(?:whatever|the)\\s+(?:tool|function)s?\\s+(?:named|given|listed|returned|specified)\\s+(?:in|by)\\s+(?:the\\s+)?(?:response|result|output|reply)\\b" +
+      "|\\b(?:response|result|output)s?\\s+(?:carry|carries|contain|contains|include|includes)\\s+an?\\s+\\x60?[\\w-]+\\x60?\\s+(?:object|field|block)\\s*\\{?\\s*tool\\b",
+  },
+  {
+    id: "intent.argument-from-tool",
+    category: "Exfiltration",
+    severity: "Low",
+    summary:
+      "an argument filled with the output of another tool (High when that tool reads mail, messages, secrets or runs code and shares nothing with this one)",
+    triggers: [
+      "output",
+      "result",
+      "response",
+      "subjects",
+      "rows",
+      "entries",
+      "content",
+      "value",
+      "values",
+      "list",
+    ],
+    alsoTriggers: ["_", "-"],
+    andTriggers: [" of ", " from ", "returned by", "produced by"],
+    pattern:
+      "\\b(?:output|outputs|result|results|response|responses|subjects|rows|entries|contents?|values?|list)\\s+(?:of|from|returned by|produced by)\\s+(?:the\\s+)?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?",
+  },
+  {
+    id: "intent.command-default",
+    category: "ShellInjection",
+    severity: "Low",
+    summary: "a host command offered as an argument's value (High when the tool is not for running commands)",
+    triggers: [
+      "sudo",
+      "curl",
+      "wget",
+      "bash",
+      "sh ",
+      "powershell",
+      "chmod",
+      "rm ",
+      "nc ",
+      "python -c",
+      "python3 -c",
+      "node -e",
+      "launchctl",
+      "systemctl",
+      "kill",
+      "pkill",
+      "iptables",
+      "netsh",
+      "reg ",
+      "schtasks",
+      "crontab",
+      "eval",
+      "base64 -d",
+      "kextunload",
+      "setenforce",
+    ],
+    pattern:
+      "^\\s*(?:sudo\\s+)?(?:curl|wget|bash|sh|powershell|chmod|rm|nc|python3? -c|node -e|launchctl|systemctl|kill|pkill|iptables|netsh|reg|schtasks|crontab|eval|base64 -d|kextunload|setenforce)\\b",
+  },
+  {
+    id: "intent.translated-feed",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "asks, in another language, to put a result into an argument",
+    triggers: [
+      "結果",
+      "结果",
+      "输出",
+      "결과",
+      "resultado",
+      "ergebnis",
+      "ausgabe",
+      "résultat",
+      "sortie",
+      "risultato",
+      "результат",
+    ],
+    pattern:
+      "結果(?:全体)?を[^\\n]{0,20}?(?:に入れ|に渡し|に含め|に貼り付け|に追加)|(?:结果|输出|内容)[^\\n]{0,10}?(?:放入|填入|传入|写入|附加到)|결과를[^\\n]{0,20}?(?:넣|전달|붙여)" +
+      "|\\b(?:pega|coloca|pon|incluye|copia|inserta|pasa)\\s+(?:el|su|los|sus)\\s+resultados?\\b|\\b(?:füge|setze|kopiere|übergib)\\s+(?:das|dessen|die|deren)\\s+(?:ergebnis|ausgabe)\\b|\\b(?:collez|insérez|mettez|copiez|recopiez|ajoutez)\\s+(?:le|son|les|leur)\\s+(?:résultat|contenu|sortie)\\b|\\b(?:inserisci|incolla|copia|metti)\\s+(?:il|i)\\s+risultat[oi]\\b|результат[^\\n]{0,30}?(?:вставь|передай|добавь|укажи)",
+  },
+  {
+    id: "intent.translated-call-first",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary: "orders, in another language, a call to another tool first",
+    triggers: [
+      "を呼び出し",
+      "を実行し",
+      "を呼んで",
+      "先调用",
+      "首先调用",
+      "先执行",
+      "호출",
+      "primero",
+      "antes",
+      "zuerst",
+      "vorher",
+      "d'abord",
+      "au préalable",
+      "obligatoirement",
+      "prima",
+      "сначала",
+      "перед",
+    ],
+    alsoTriggers: ["_", "-"],
+    pattern:
+      "\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,30}?(?:を呼び出し|を実行し|を呼んで)|(?:先|首先|事先)(?:调用|执行)\\s*\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|(?:먼저|사전에)[^\\n]{0,30}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,10}?호출" +
+      "|\\b(?:llama|llame|invoca|ejecuta|rufe|appelez|appelle|exécutez|chiama|esegui|вызови|вызовите)\\b[^\\n]{0,30}?(?:primero|antes|zuerst|vorher|d'abord|au préalable|obligatoirement|prima|сначала)?[^\\n]{0,20}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+",
+  },
+  {
+    id: "intent.translated-side-copy",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "sends, in another language, a copy of every message or record to an outside address or partner",
+    triggers: [
+      "kopia",
+      "copia",
+      "copie",
+      "kopie",
+      "cópia",
+      "копия",
+      "コピー",
+      "副本",
+      "사본",
+      "にも投稿",
+      "にも送信",
+      "にも転送",
+      "同时发送",
+      "也发送",
+    ],
+    pattern:
+      "\\b(?:kopia|copia|copie|kopie|cópia|копия)\\b[^\\n]{0,40}?\\b(?:każdej|każdego|cada|chaque|jede[snmr]?|ogni|кажд\\w*|all[ea]s?|tous|toutes|todas?|todos)\\b[^\\n]{0,100}?(?:@|://|partner|partenaire|socio|parceiro|партн|zewn|extern)" +
+      "|(?:コピー|副本|사본)[^\\n]{0,60}?(?:@|://)|(?:@|://)[^\\n]{0,60}?(?:にも(?:投稿|送信|転送)|同时发送|也发送)|(?:にも(?:投稿|送信|転送)|同时发送|也发送)[^\\n]{0,20}?(?:@|://)",
+  },
+  {
+    id: "intent.translated-takeover",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "declares, in another language, that it replaces another server's tool",
+    triggers: [
+      "substitui",
+      "reemplaza",
+      "sustituye",
+      "remplace",
+      "ersetzt",
+      "sostituisce",
+      "заменяет",
+      "置き換え",
+      "取代",
+      "替代",
+      "대체",
+      "代わり",
+    ],
+    alsoTriggers: ["_", "-"],
+    pattern:
+      "\\b(?:substitui|reemplaza|sustituye|remplace|ersetzt|sostituisce|заменяет)\\b[^\\n]{0,40}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,30}?(?:を置き換え|の代わり|被取代|被替代|를 대체|을 대체)|(?:取代|替代|대체)[^\\n]{0,20}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+",
+  },
+  {
+    id: "intent.translated-override-choice",
+    category: "Exfiltration",
+    severity: "High",
+    summary:
+      "ignores, in another language, the target the user requested (whatever registry, account or branch they asked for)",
+    triggers: [
+      "quel que",
+      "quelle que",
+      "independientemente",
+      "sin importar",
+      "unabhängig",
+      "egal welche",
+      "indipendentemente",
+      "qualunque",
+      "independentemente",
+      "无论",
+      "不管",
+      "関係なく",
+      "関わらず",
+      "관계없이",
+      "независимо",
+    ],
+    pattern:
+      "\\b(?:quel(?:le)?s? que soi(?:t|ent)|independientemente de|sin importar|unabhängig (?:davon|vom|von)|egal welche[rsn]?|indipendentemente da|qualunque sia|independentemente de|независимо от)\\b[^\\n]{0,50}?(?:demandé|demandée|solicitad[oa]|pedid[oa]|gewünscht|angegeben|richiest[oa]|indicad[oa]|choisi|elegid[oa]|запрошен|указан|usuario|usuário|utilisateur|nutzer|benutzer|utente|пользовател)" +
+      "|(?:无论|不管)[^\\n]{0,20}?(?:用户|请求|指定)|(?:指定|要求|リクエスト|ユーザー)[^\\n]{0,30}?(?:に関係なく|に関わらず)|(?:요청|지정|사용자)[^\\n]{0,20}?관계없이",
+  },
+  {
+    id: "intent.grants-access",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "adds a fixed user or service account with write or admin rights as a side effect",
+    triggers: ["also", "additionally", "automatically", "silently", "always", "every", "each", "after"],
+    alsoTriggers: [
+      "maintainer",
+      "owner",
+      "admin",
+      "administrator",
+      "collaborator",
+      "developer",
+      "editor",
+      "writer",
+      "access_level",
+      "write access",
+      "push access",
+    ],
+    pattern:
+      "\\b(?:also|additionally|automatically|silently|always)\\b[^\\n]{0,30}?\\b(?:add|invite|grant)\\b[^\\n]{0,40}?\\b(?:user|member|account|bot|service|group)\\s+\\x60?['\"]?[\\w.@-]+\\x60?['\"]?\\s+(?:to\\s+(?:the\\s+)?[\\w-]+\\s+)?(?:as|with)\\s+(?:a\\s+|an\\s+)?(?:maintainer|owner|admin|administrator|collaborator|developer|editor|writer|write access|push access|access_level)",
   },
 ];

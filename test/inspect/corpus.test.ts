@@ -81,11 +81,14 @@ describe("development set of the intent and listing analysis (tuning data, not a
    * rules treat these objects as risky wherever they appear (docs/inspection.md, round 3).
    */
   const FLAGGED_BY_DESIGN = new Map([
-    ["dev6-benign-10", "reads ~/.ssh/config: a credential store read is flagged even for an SSH tool"],
-    ["dev6-benign-13", "a telemetry switch that states it sends data to a fixed host for telemetry"],
     [
       "dev6-benign-20",
       "names `rm -rf /` in a warning: a destructive command line is flagged wherever it appears",
+    ],
+    ["dev8-benign-02", "offers `.env` as an argument's default: a secret-bearing path as a value is flagged"],
+    [
+      "dev8-benign-03",
+      "a parameter described as 'Override recipient address': recipient overrides are flagged",
     ],
   ]);
 
