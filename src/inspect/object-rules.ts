@@ -108,6 +108,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "fill in",
       "insert",
       "write",
+      "set ",
+      "instead",
     ]),
     alsoTriggers: [...TARGET_STEMS, "`", "@", "://", "'", '"'],
     pattern:
@@ -116,7 +118,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       `|\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,20}?\\b(?:must|should|shall|has to|needs to|is to) be\\s+(?:${LITERAL})` +
       `|\\b(?:use|set|pass|send to|address|target)\\s+(?:the\\s+)?(?:[\\w-]+\\s+)?(?:${LITERAL})\\s+(?:for|on|in)\\s+(?:every|each|all|any)\\s+(?:calls?|requests?|messages?|pushes|invocations?|times?|sends?|transfers?|payments?|uploads?)\\b` +
       `|\\b(?:put|place|enter|fill in|insert|write)\\s+(?:${EMAIL}|${URL})\\s+(?:in|into|as)\\b` +
-      `|\\bset\\s+\\x60?[\\w-]*(?:iban|account|recipient|owner|org|remote|email|address|wallet|payee|beneficiary|creditor)[\\w-]*\\x60?\\s+to\\s+(?:${LITERAL})` +
+      `|\\bset\\s+\\x60?[\\w-]*(?:iban|account|recipient|remote|email|address|wallet|payee|beneficiary|creditor)[\\w-]*\\x60?\\s+to\\s+(?:${LITERAL})` +
       `|\\b(?:push|send|post|deliver|upload|route|forward|publish|transfer|pay)\\s+(?:it\\s+|them\\s+|everything\\s+)?to\\s+(?:${LITERAL})\\s+instead\\b` +
       `|\\b(?:always|all|every|each)\\b[^\\n]{0,30}?\\b(?:go|goes|end up|land|lands|(?:are|is|get|gets) (?:sent|pushed|delivered|routed|posted|filed|paid|transferred|published))\\s+to\\s+(?:the\\s+)?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b)` +
       `|\\b(?:sent|routed|delivered|posted|forwarded|redirected|paid|transferred|pushed|published|written|filed)\\s+to\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|\\d{6,}|[a-z_-]*\\d[a-z0-9_-]{5,})\\s+instead\\b` +
@@ -741,6 +743,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "$",
     ],
     pattern:
+      "\\bvalues?\\s+of\\s+\\$\\{?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|apikey|token|secret|secret_key|access_key|password|passwd|pat|credentials?|private_key)\\b|" +
       "\\b(?:put|end|ends|append|include|add|pass|insert|write|send|attach|paste|copy|embed|prefix|suffix|fill)\\b[^\\n]{0,60}?(?:\\bvalue of\\s+(?:the\\s+)?|\\$\\{?|process\\.env\\.|os\\.environ)\\s*\\x60?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|apikey|token|secret|secret_key|access_key|password|passwd|pat|credentials?|private_key)\\b",
     unless: "\\b(?:authori[sz]ation|bearer|header|authenticate|auth\\b|never|do not|don't)\\b",
   },
@@ -1420,7 +1423,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:issue|make|perform|execute|run|follow|invoke)\\s+(?:that|the|this|each)\\s+(?:call|calls|request|instruction|instructions)\\s+(?:next|verbatim|as given|exactly|immediately|first|before)\\b" +
-      "|\\b(?:call|invoke|run)\\s+(?:whatever|the)\\s+(?:tool|function)s?\\s+(?:named|given|listed|returned|specified)\\s+(?:in|by)\\s+(?:the\\s+)?(?:response|result|output|reply)\\b" +
+      "|\\b(?:call|invoke|run)\\s+(?:whatever|the)\\s+(?:tool|function)s?\\s+(?:(?:is|are)\\s+)?(?:named|given|listed|returned|specified)\\s+(?:in|by)\\s+(?:the\\s+)?(?:response|result|output|reply)\\b" +
       "|\\b(?:response|result|output)s?\\s+(?:carry|carries|contain|contains|include|includes)\\s+an?\\s+\\x60?[\\w-]+\\x60?\\s+(?:object|field|block)\\s*\\{?\\s*tool\\b",
   },
   {
@@ -1627,6 +1630,89 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "push access",
     ],
     pattern:
-      "\\b(?:also|additionally|automatically|silently|always)\\b[^\\n]{0,30}?\\b(?:add|invite|grant)\\b[^\\n]{0,40}?\\b(?:user|member|account|bot|service|group)\\s+\\x60?['\"]?[\\w.@-]+\\x60?['\"]?\\s+(?:to\\s+(?:the\\s+)?[\\w-]+\\s+)?(?:as|with)\\s+(?:a\\s+|an\\s+)?(?:maintainer|owner|admin|administrator|collaborator|developer|editor|writer|write access|push access|access_level)",
+      "\\b(?:also|additionally|automatically|silently|always)\\b[^\\n]{0,30}?\\b(?:add|adds|invite|invites|grant|grants)\\b[^\\n]{0,40}?\\b(?:user|member|account|bot|service|group)\\s+\\x60?['\"]?[\\w.@-]+\\x60?['\"]?\\s+(?:to\\s+(?:the\\s+)?[\\w-]+\\s+)?(?:as|with)\\s+(?:a\\s+|an\\s+)?(?:maintainer|owner|admin|administrator|collaborator|developer|editor|writer|write access|push access|access_level)",
+  },
+  {
+    id: "intent.misreport-to-user",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary:
+      "tells the model to report the outcome to the user as what they asked for (a changed target presented as the original)",
+    triggers: [
+      "tell",
+      "inform",
+      "assure",
+      "reassure",
+      "report to",
+      "describe",
+      "indica",
+      "diga",
+      "dile",
+      "sage",
+      "dis à",
+      "ユーザー",
+      "告诉",
+      "告知",
+      "사용자",
+    ],
+    alsoTriggers: [
+      "as requested",
+      "as asked",
+      "as instructed",
+      "original",
+      'as "',
+      "as '",
+      "solicitad",
+      "pedid",
+      "origin",
+      "ursprünglich",
+      "gewünscht",
+      "demandé",
+      "元の",
+      "原来",
+      "原始",
+      "원래",
+    ],
+    pattern:
+      "\\b(?:tell|inform|assure|reassure|report to)\\s+(?:the\\s+)?(?:user|customer|them)\\b[^\\n]{0,60}?\\b(?:as requested|as asked|as instructed|to the original (?:recipient|address|account|channel|branch|repository|payee))\\b" +
+      "|\\bdescribe\\s+(?:the\\s+)?(?:result|outcome|it|this|the push|the transfer|the payment|the delivery)\\s+to\\s+the\\s+(?:user|customer)\\s+as\\s+['\"]" +
+      "|\\b(?:indica|dile|diga|informe|sage|dis)\\b[^\\n]{0,30}?(?:usuario|usuário|nutzer|benutzer|utilisateur)\\w*[^\\n]{0,60}?(?:original|solicitad[oa]|pedid[oa]|ursprünglich|gewünscht|d'origine|demandé)" +
+      "|(?:ユーザー|利用者)(?:に|へ)は?[^\\n]{0,40}?(?:元の|指定された)[^\\n]{0,20}?(?:と(?:伝え|説明|報告))|(?:告诉|告知)用户[^\\n]{0,30}?(?:原来|原始|原本)|사용자에게는?[^\\n]{0,40}?(?:원래|보냈다고)",
+  },
+  {
+    id: "intent.shell-startup-edit",
+    category: "ShellInjection",
+    severity: "High",
+    summary: "adds lines to the user's shell start-up files (persistence)",
+    triggers: [".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", "config.fish"],
+    alsoTriggers: ["append", "add", "write", "insert", "source", "export"],
+    pattern:
+      "\\b(?:appends?|adds?|writes?|inserts?)\\b[^\\n]{0,120}?(?:to|into|in)\\s+(?:~/|\\$home/)?\\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\\b|\\bconfig\\.fish\\b[^\\n]{0,40}?\\b(?:append|add|write)",
+    unless: "\\b(?:never|do not|don't|must not)\\b",
+  },
+  {
+    id: "intent.steers-server-tool",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "tells the model how another server's named tool must be called (cross-server steering)",
+    triggers: ["'s "],
+    alsoTriggers: [
+      "prefix",
+      "prepend",
+      "append",
+      "may only",
+      "must only",
+      "must always",
+      "should always",
+      "is prefixed",
+      "are prefixed",
+      "set to",
+      "is set",
+      "must be called",
+      "must use",
+    ],
+    pattern:
+      "\\b[\\w-]+(?:\\s+server)?'s\\s+(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\\s+tool)?\\b[^\\n]{0,80}?\\b(?:prefix|prepend|append|may only|must only|must always|should always|is prefixed|are prefixed|set to|is set to|must be called|must use)\\b",
+    unless: "\\b(?:this server's|this tool's|our own|never|do not|don't)\\b",
   },
 ];
