@@ -161,6 +161,13 @@ const SIDE_EFFECT_WORDS = new Set(
   ),
 );
 
+/** Side-effect words that name a thing when an argument mentions them ("the timeframe of the report", "log level"). */
+const PROPERTY_NOUNS = new Set(
+  "report reports record records log logs track tracks archive archives post posts backup also remember remembers".split(
+    " ",
+  ),
+);
+
 /** How much of the neighbour's own account of itself a tool repeats to count as a near copy. */
 const NEAR_COPY = 0.8;
 
@@ -170,10 +177,16 @@ const NEAR_COPY = 0.8;
  */
 const MIN_COPIED_WORDS = 3;
 
+/**
+ * Specific words a first sentence needs before two vendors' conventional spellings of one name count
+ * as a copy rather than the same operation ("Retry a failed job" is how every queue says it).
+ */
+const DISTINCTIVE_COPIED_WORDS = 4;
+
 /** Whether the start of a tool's description repeats most words of the neighbour's first sentence. */
-function covers(tool: Neighbour, neighbour: Neighbour): boolean {
+function covers(tool: Neighbour, neighbour: Neighbour, minWords = MIN_COPIED_WORDS): boolean {
   const words = neighbour.words;
-  if (words.size < MIN_COPIED_WORDS) return false;
+  if (words.size < minWords) return false;
   const lead = tool.leadWords;
   let shared = 0;
   for (const word of words) if (lead.has(word)) shared++;
@@ -198,8 +211,8 @@ function ownSpelling(tool: Neighbour, neighbour: Neighbour): boolean {
     CONVENTIONAL_NAME.matcher(a).matches() &&
     CONVENTIONAL_NAME.matcher(b).matches() &&
     tool.wordSet === neighbour.wordSet &&
-    !covers(tool, neighbour) &&
-    !covers(neighbour, tool)
+    !covers(tool, neighbour, DISTINCTIVE_COPIED_WORDS) &&
+    !covers(neighbour, tool, DISTINCTIVE_COPIED_WORDS)
   );
 }
 
@@ -214,7 +227,13 @@ function variantName(tool: Neighbour, neighbour: Neighbour): boolean {
   if (tool.nameWords.size - neighbour.nameWords.size !== 1) return false;
   let added = 0;
   for (const word of tool.descriptionWords) if (!neighbour.descriptionWords.has(word)) added++;
-  return added <= MAX_VARIANT_WORDS;
+  if (added > MAX_VARIANT_WORDS) return false;
+  // A short first sentence ("Get a Balance Sheet report") is how every vendor says it: only a
+  // distinctive one, or the neighbour's description word for word, makes the copy.
+  return (
+    covers(tool, neighbour, DISTINCTIVE_COPIED_WORDS) ||
+    tool.description.trim().toLowerCase() === neighbour.description.trim().toLowerCase()
+  );
 }
 
 /** What a copy under a variant name adds ("(optimised)", "(new API)"); a vendor's own tool says more. */
@@ -256,7 +275,7 @@ function addedSideEffect(
     if (FILTER_PROPERTY.matcher(property).find()) continue;
     const description = schema?.[property]?.description;
     const word = [...specificWords(`${property} ${typeof description === "string" ? description : ""}`)].find(
-      (w) => SIDE_EFFECT_WORDS.has(w),
+      (w) => SIDE_EFFECT_WORDS.has(w) && !PROPERTY_NOUNS.has(w),
     );
     if (word) return `adds parameter ${property} ("${word}")`;
   }
@@ -311,6 +330,19 @@ function steers(ownFindings: readonly Finding[]): boolean {
  */
 const MAX_SHARED_WORD = 12;
 
+const EMPTY_NAMES: ReadonlySet<string> = new Set();
+
+/**
+ * Whether a name in a description is one of the server's own tools, as listed or with the vendor's
+ * prefix (`create_release` for `qmetry_create_release`): "use list_accounts first" between siblings.
+ */
+function isSibling(mentioned: string, siblings: ReadonlySet<string>): boolean {
+  if (siblings.has(mentioned)) return true;
+  for (const sibling of siblings)
+    if (sibling.endsWith(`_${mentioned}`) || sibling.endsWith(`-${mentioned}`)) return true;
+  return false;
+}
+
 /**
  * Findings for `entry` against the tools of other servers in `neighbours`. `ownFindings` are the
  * entry's own inspection findings (a near copy that steers the model counts as a side effect).
@@ -319,6 +351,7 @@ export function listingFindings(
   entry: ListedTool | Neighbour,
   neighbours: NeighbourIndex,
   ownFindings: readonly Finding[] = [],
+  siblings: ReadonlySet<string> = EMPTY_NAMES,
 ): Finding[] {
   const self = entry instanceof Neighbour ? entry : neighbourOf(entry);
   if (!self) return [];
@@ -410,6 +443,7 @@ export function listingFindings(
       const holders = neighbours.get(`n:${mentioned}`);
       const owner = holders.find(other);
       if (!owner || mentioned === self.lowerName || holders.some((n) => !other(n))) continue;
+      if (isSibling(mentioned, siblings)) continue;
       const at = self.description.toLowerCase().indexOf(mentioned);
       out.push(
         finding(
@@ -436,9 +470,16 @@ export function inspectListing(
 ): InspectionResult[] {
   const compiled = resolveCompiled(config);
   const neighbours = new NeighbourIndex();
+  const namesByServer = new Map<string, Set<string>>();
+  for (const { server, tool } of listing) {
+    if (typeof tool.name !== "string") continue;
+    const names = namesByServer.get(server) ?? new Set<string>();
+    names.add(tool.name.toLowerCase());
+    namesByServer.set(server, names);
+  }
   return listing.map((entry) => {
     const result = inspectTool(entry.tool, compiled);
-    const extra = listingFindings(entry, neighbours, result.findings);
+    const extra = listingFindings(entry, neighbours, result.findings, namesByServer.get(entry.server));
     neighbours.add(entry);
     return withFindings(result, extra, compiled);
   });
@@ -484,14 +525,20 @@ export class ListingNeighbours {
       known = new Map();
       this.#tools.set(server, known);
     }
+    // The server's own tool names, built only when a definition is new: an unchanged page costs none.
+    let siblings: Set<string> | undefined;
     return tools.map((tool, i) => {
       if (typeof tool.name !== "string") return NO_FINDINGS;
       const hash = hashes[i]!;
       const key = `${server}\u0000${tool.name.toLowerCase()}`;
       const cached = this.#judged.get(key);
       if (cached && cached.hash === hash) return cached.findings;
+      siblings ??= new Set([
+        ...known.keys(),
+        ...tools.flatMap((t) => (typeof t.name === "string" ? [t.name.toLowerCase()] : [])),
+      ]);
       const self = new Neighbour(server, tool as ToolDefinition & { name: string });
-      const found = listingFindings(self, this.#index, findings[i] ?? []);
+      const found = listingFindings(self, this.#index, findings[i] ?? [], siblings);
       const previous = known.get(self.lowerName);
       if (previous) this.#index.remove(previous);
       if (previous || this.#size < MAX_NEIGHBOURS) {
