@@ -17,8 +17,13 @@ const pct = (n: number, d: number) => `${n}/${d} (${((100 * n) / d).toFixed(1)} 
 console.log("| rule | family | severity | fires on |\n|---|---|---|---|");
 for (const [id, rule] of Object.entries(HIDDEN_TEXT_RULES))
   console.log(`| \`${id}\` | HiddenInstructions | ${rule.severity} | ${rule.summary} |`);
-for (const rule of PATTERN_RULES)
+// A concept split into several trigger sets (intent.fixed-target) is one row: its first summary.
+const listed = new Set<string>();
+for (const rule of PATTERN_RULES) {
+  if (listed.has(rule.id)) continue;
+  listed.add(rule.id);
   console.log(`| \`${rule.id}\` | ${rule.category} | ${rule.severity} | ${rule.summary} |`);
+}
 console.log(
   "| `credential.secret-file-as-value` | CredentialTheft | High | a secret-bearing path as a default/const/enum/example value |",
 );
