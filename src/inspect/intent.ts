@@ -157,6 +157,9 @@ const SIGNAL_PURPOSE: Readonly<Record<string, { purpose: Purpose; rule: string; 
   },
 };
 
+/** Words in a called tool's name that reach where secrets are kept: a vault, the keychain, the browser's cookies. */
+const SECRET_STORE_WORDS = ["password", "passwords", "vault", "keychain", "cookie", "cookies", "clipboard"];
+
 /** Words in the name of a called tool that mean the call does something beyond reading this tool's data. */
 const SIDE_EFFECT_WORDS = new Set([
   "export",
@@ -189,14 +192,8 @@ const SIDE_EFFECT_WORDS = new Set([
   "credential",
   "credentials",
   "url",
-  "password",
-  "passwords",
-  "vault",
-  "keychain",
-  "cookie",
-  "cookies",
-  "clipboard",
   "history",
+  ...SECRET_STORE_WORDS,
 ]);
 
 /**
@@ -221,13 +218,7 @@ const EXPOSING_WORDS = new Set([
   "secrets",
   "credential",
   "credentials",
-  "password",
-  "passwords",
-  "vault",
-  "keychain",
-  "cookie",
-  "cookies",
-  "clipboard",
+  ...SECRET_STORE_WORDS,
 ]);
 
 /**
