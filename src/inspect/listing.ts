@@ -317,10 +317,13 @@ function identifiers(text: string): string[] {
 
 /** Whether a tool's own findings steer the model in its description (then naming another server's tool counts). */
 function steers(ownFindings: readonly Finding[]): boolean {
-  return ownFindings.some(
-    (f) =>
-      f.field === "description" &&
-      (f.rule.startsWith("intent.") || f.rule.startsWith("exfil.") || f.rule.startsWith("hidden.")),
+  return ownFindings.some(steering);
+}
+
+function steering(f: Finding): boolean {
+  return (
+    f.field === "description" &&
+    (f.rule.startsWith("intent.") || f.rule.startsWith("exfil.") || f.rule.startsWith("hidden."))
   );
 }
 
@@ -332,15 +335,16 @@ const MAX_SHARED_WORD = 12;
 
 const EMPTY_NAMES: ReadonlySet<string> = new Set();
 
-/**
- * Whether a name in a description is one of the server's own tools, as listed or with the vendor's
- * prefix (`create_release` for `qmetry_create_release`): "use list_accounts first" between siblings.
- */
-function isSibling(mentioned: string, siblings: ReadonlySet<string>): boolean {
-  if (siblings.has(mentioned)) return true;
+/** Whether a name in a description is one of the server's own tools under the vendor's prefix (`qmetry_create_release`). */
+function prefixedSibling(mentioned: string, siblings: ReadonlySet<string>): boolean {
   for (const sibling of siblings)
     if (sibling.endsWith(`_${mentioned}`) || sibling.endsWith(`-${mentioned}`)) return true;
   return false;
+}
+
+/** Whether one of the tool's steering findings is about the named tool (names it in its match). */
+function namedBySteering(mentioned: string, ownFindings: readonly Finding[]): boolean {
+  return ownFindings.some((f) => steering(f) && f.match.toLowerCase().includes(mentioned));
 }
 
 /**
@@ -443,7 +447,10 @@ export function listingFindings(
       const holders = neighbours.get(`n:${mentioned}`);
       const owner = holders.find(other);
       if (!owner || mentioned === self.lowerName || holders.some((n) => !other(n))) continue;
-      if (isSibling(mentioned, siblings)) continue;
+      if (siblings.has(mentioned)) continue;
+      // A vendor-prefixed sibling (`qmetry_create_release` for "CREATE_RELEASE") is the server's own,
+      // unless the steering itself names it: a decoy tool named `x_slack_post_message` buys nothing.
+      if (prefixedSibling(mentioned, siblings) && !namedBySteering(mentioned, ownFindings)) continue;
       const at = self.description.toLowerCase().indexOf(mentioned);
       out.push(
         finding(
