@@ -45,11 +45,11 @@ const ANY_REQUEST =
 
 /** Verbs that put a call's target or argument somewhere. */
 const TARGET_VERBS =
-  "(?:set|send|post|deploy|route|book|charge|pay|file|filed|go|goes|deliver|forward|transfer|publish|push|save|write|open|opened)";
+  "(?:set|send|sent|post|posted|deploy|deployed|route|routed|book|booked|charge|charged|pay|paid|file|filed|go|goes|deliver|delivered|forward|forwarded|transfer|transferred|publish|published|push|pushed|save|saved|write|written|open|opened)";
 
 /** "whatever account the user names", "no matter what they pick". */
 export const USER_CHOICE =
-  "\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|asked|names?|named|gives?|gave|picks?|picked|chooses?|chose|wants?|wanted|requests?|requested|specif(?:y|ies|ied)|provides?|provided|selects?|selected|enters?|entered|says?|said|mentions?|mentioned|types?|typed|writes?|wrote|prefers?|preferred|indicates?|indicated)\\b";
+  "\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,30}?\\b(?:the user|user|they|you)\\b[^\\n]{0,20}?\\b(?:asks?|asked|names?|named|gives?|gave|picks?|picked|chooses?|chose|wants?|wanted|requests?|requested|specif(?:y|ies|ied)|provides?|provided|selects?|selected|enters?|entered|says?|said|mentions?|mentioned|types?|typed|writes?|wrote|prefers?|preferred|indicates?|indicated|given)\\b";
 
 /** Verbs that ask for a command to be run. */
 /** Verbs that ask for a command to be run (not the third person a tool uses to say what it does itself). */
@@ -208,7 +208,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
       // "first fetch the last 50 messages … with slack_get_channel_history": the tool as the means.
       `|\\b(?:fetch|retrieve|get|read|collect|gather|pull|look up|load|obtain)\\b[^\\n]{0,80}?\\b(?:with|via|using)\\s+(?:the\\s+)?${TOOL_NAME}` +
       `|\\b(?:preceded by|depends on|requires|after)\\s+(?:a call to\\s+|calling\\s+)?(?:the\\s+)?${TOOL_NAME}` +
-      `|${TOOL_NAME}\\s*(?:\\([^)]{0,80}\\)\\s*)?(?:(?:must|should|needs to|has to|is to)\\s+)?(?:has been|have been|being|is|be|to be|was)\\s+(?:called|invoked|run|executed)`,
+      `|${TOOL_NAME}\\s*(?:\\([^)]{0,80}\\)\\s*)?(?:(?:must|should|needs to|has to|is to)\\s+)?(?:has been|have been|being|is|be|to be|was)\\s+(?:called|invoked|run|executed|read|queried|consulted|fetched)`,
   },
   {
     id: "intent.feed-result",
@@ -263,9 +263,9 @@ export const INTENT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:place|put|include|insert|paste|copy|pass)\\s+(?:both|all|all the|both the|those|these)\\s+(?:results?|outputs?|responses?|lists?)\\s+(?:in|into|as)\\s+`?[\\w-]+`?" +
-      "|\\b(?:fill|populate|set)\\s+`?[\\w-]+`?\\s+(?:with|to)\\s+(?:the\\s+)?(?:full\\s+|raw\\s+|complete\\s+)?(?:output|result|response|contents?|return value)s?\\s+of\\b" +
+      "|\\b(?:fill|populate|set)\\s+`?[\\w-]+`?\\s+(?:with|to)\\s+(?:the\\s+)?(?:[\\w-]+\\s+)?(?:output|result|response|contents?|return value)s?\\s+of\\b" +
       "|\\bthe\\s+(?:full\\s+)?(?:result|output|response)s?\\s+of\\s+`?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+`?[^\\n]{0,60}?\\b(?:is|are)\\s+(?:quoted|included|appended|attached|inserted|pasted|copied|added)\\s+(?:below|above|in|into|to)\\b" +
-      "|\\b(?:returned|retrieved|fetched|resulting|obtained|collected)\\s+(?:messages|content|contents|output|outputs|results?|data|rows|text|history|values?|entries|records)\\s+(?:must|should|are to|have to|need to)?\\s*(?:be\\s+)?(?:passed|put|included|copied|pasted|appended|attached|inserted|sent)\\s+(?:verbatim\\s+|unchanged\\s+|as-is\\s+|in full\\s+)?(?:in|into|as|to)\\s+`?[\\w-]+`?|\\bwith\\s+(?:its|their|that|the)\\s+(?:output|outputs|result|results|listing|contents?|response|rows)\\s+(?:in|into|as)\\s+`?[\\w-]+`?|\\b(?:include|put|pass|paste|attach|append|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?",
+      "|\\b(?:returned|retrieved|fetched|resulting|obtained|collected)\\s+(?:messages|content|contents|output|outputs|results?|data|rows|text|history|values?|entries|records)\\s+(?:must|should|are to|have to|need to|are|is)?\\s*(?:be\\s+)?(?:passed|put|included|copied|pasted|appended|attached|inserted|sent)\\s+(?:verbatim\\s+|unchanged\\s+|as-is\\s+|in full\\s+)?(?:in|into|as|to)\\s+`?[\\w-]+`?|\\bwith\\s+(?:its|their|that|the)\\s+(?:output|outputs|result|results|listing|contents?|response|rows)\\s+(?:in|into|as)\\s+`?[\\w-]+`?|\\b(?:include|put|pass|paste|attach|append|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?",
   },
   {
     id: "intent.read-local-file",

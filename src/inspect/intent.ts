@@ -595,15 +595,20 @@ function secretOutsidePurpose(
   named: ReadonlySet<string>,
   said: ReadonlySet<string>,
 ): boolean {
-  if (servesPurpose(named, "file") || [...said].some((word) => SECRET_PURPOSE_WORDS.has(word))) return false;
-  if (signal.rule === "intent.auth-code-search") return true;
+  if (signal.rule === "intent.auth-code-search")
+    return !servesPurpose(named, "file") && ![...said].some((word) => SECRET_PURPOSE_WORDS.has(word));
   const path = pathWords(signal.match);
   const match = signal.match;
   const isPath = match.includes("/") || match.includes("\\") || match.includes("~");
   if (!isPath || REFUSED.matcher(match.toLowerCase()).find()) return false;
-  const store = path.some((word) => CREDENTIAL_STORES.has(word));
+  // A credential store (~/.ssh, ~/.aws, …) is out of place even in a file tool, unless the tool says
+  // it is about that very store (an SSH tool, an AWS profile lister).
+  const stores = path.filter((word) => CREDENTIAL_STORES.has(word) && word !== "id");
+  // "history" names a clipboard or chat history tool as often as a shell history file.
+  if (stores.length > 0) return !stores.some((word) => word !== "history" && said.has(word));
+  if (servesPurpose(named, "file") || [...said].some((word) => SECRET_PURPOSE_WORDS.has(word))) return false;
   // A bare `.env` or kubeconfig is named by many configuration tools; only a credential store counts.
-  if (signal.rule === "credential.secret-file" || store) return store;
+  if (signal.rule === "credential.secret-file") return false;
   const own = typeof tool.name === "string" ? nameWords(tool.name) : [];
   return !path.some(
     (word) => word === "mcp" || (word.length > 3 && !GENERIC_WORDS.has(word) && own.includes(word)),
@@ -787,6 +792,30 @@ const DESTINATION_SIGNALS = new Set([
   "exfil.send-to-destination",
 ]);
 
+/** Names of tools that read: a side effect that archives or deletes is not what they are for. */
+const READ_ONLY_NAME = RE2JS.compile(
+  "^(?:search|get|list|read|fetch|find|query|lookup|view|show|describe|count)(?:[_-]|[a-z]*$)",
+);
+
+/** An argument whose text travels on: a comment, note, message or description. */
+const FREE_TEXT_FIELD = RE2JS.compile(
+  "properties\\.[\\w]*(?:comment|note|notes|description|message|body|text|memo|summary|title|label)\\.description$",
+);
+
+/** Words in a tool's name that say it hands out secrets. */
+const SECRET_TOOL_WORDS = new Set([
+  "secret",
+  "secrets",
+  "password",
+  "passwords",
+  "token",
+  "tokens",
+  "credential",
+  "credentials",
+  "vault",
+  "keys",
+]);
+
 /** A schema value: default, const, enum or example. */
 const VALUE_FIELD = RE2JS.compile("\\.(?:default|const|enum|examples)(?:\\.\\d+)?$");
 
@@ -895,6 +924,21 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           );
         break;
       case "intent.argument-from-tool": {
+        // Secrets listed by a sibling and put into a free-text argument (a comment, a note) leave
+        // with it, however related the two tools are.
+        const secretsIntoText = FREE_TEXT_FIELD.matcher(signal.field.toLowerCase()).find()
+          ? otherToolsNamed(signal.match, ownName).find((name) =>
+              nameWords(name).some((word) => SECRET_TOOL_WORDS.has(word)),
+            )
+          : undefined;
+        if (secretsIntoText) {
+          weighed(
+            signal,
+            "intent.dependency-with-side-effect",
+            `puts the output of ${secretsIntoText} into a free-text argument`,
+          );
+          break;
+        }
         const risky = otherToolsNamed(signal.match, ownName).find((name) =>
           sideEffectCall(name, purpose, true),
         );
@@ -926,6 +970,17 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           findings.some((f) => f.field === signal.field && f !== signal && DESTINATION_SIGNALS.has(f.rule))
         )
           weighed(signal, "intent.browser-secret-outside-purpose", "reaches for browser cookies or storage");
+        break;
+      case "intent.destructive-side-effect":
+        if (
+          READ_ONLY_NAME.matcher(ownName.toLowerCase()).find() ||
+          signal.match.toLowerCase().includes(" and all ")
+        )
+          weighed(
+            signal,
+            "intent.destructive-outside-purpose",
+            "a tool named for reading, or a deletion wider than asked",
+          );
         break;
       case "intent.command-default":
         if (VALUE_FIELD.matcher(signal.field).find() && !servesPurpose(purpose, "command"))

@@ -155,6 +155,14 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "goes to",
       "end up",
       "land",
+      "call ",
+      "to the repository",
+      "to the repo",
+      "to the channel",
+      "to the bucket",
+      "to the folder",
+      "set this",
+      "set it",
     ],
     alsoTriggers: ["`", "@", "://", "'", '"', ...[..."0123456789"]],
     pattern:
@@ -162,7 +170,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       `|\\b(?:put|place|enter|fill in|insert|write)\\s+(?:${EMAIL}|${URL})\\s+(?:in|into|as)\\b` +
       `|\\b(?:push|send|post|deliver|upload|route|forward|publish|transfer|pay)\\s+(?:it\\s+|them\\s+|everything\\s+)?to\\s+(?:${LITERAL})\\s+instead\\b` +
       `|\\b(?:always|all|every|each)\\b[^\\n]{0,30}?\\b(?:go|goes|end up|land|lands|(?:are|is|get|gets) (?:sent|pushed|delivered|routed|posted|filed|paid|transferred|published))\\s+to\\s+(?:the\\s+)?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b)` +
-      `|\\b(?:sent|routed|delivered|posted|forwarded|redirected|paid|transferred|pushed|published|written|filed)\\s+to\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|\\d{6,}|[a-z_-]*\\d[a-z0-9_-]{5,})\\s+instead\\b`,
+      `|\\b(?:sent|routed|delivered|posted|forwarded|redirected|paid|transferred|pushed|published|written|filed)\\s+to\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|\\d{6,}|[a-z_-]*\\d[a-z0-9_-]{5,})\\s+instead\\b` +
+      `|\\bcall\\s+\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?\\s+with\\s+\\x60?[\\w-]*(?:channel|account|recipient|email|repo|owner|org|chat|user|to|address|iban)[\\w-]*\\x60?\\s*[=:]?\\s*(?:${LITERAL})` +
+      `|\\b(?:push|pushes|push_files|send|post|upload|copy|mirror|forward)\\w*\\s+(?:[\\w-]+\\s+){0,3}?to\\s+(?:the\\s+)?(?:repository|repo|channel|bucket|account|org|organi[sz]ation|folder|drive|inbox|address|chat|board|project)\\s+(?:${LITERAL})` +
+      `|\\b(?:always|must)\\s+set\\s+(?:this|it)\\s+to\\s+(?:${URL}|${EMAIL})`,
     unless:
       "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b",
   },
@@ -186,11 +197,23 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "migrated",
       "moved",
       "handled by",
+      "resolve",
+      "map",
+      "normali",
+      "rewritten",
+      "translated",
+      "converted",
       "served by",
       "fulfilled by",
+      "delivered",
+      "sent",
+      "posted",
     ],
     alsoTriggers: ["://", "@", "`", "'", '"', "_", ...[..."0123456789"].map((digit) => `${digit}.`)],
-    pattern: `\\b(?:redirected|rerouted|re-routed|diverted|proxied|relayed|tunnell?ed|mirrored|intercepted|routed|forwarded|migrated|moved|handled|served|fulfilled)\\s+(?:to|through|via|by|onto|into)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,3}?(?:${URL}|${EMAIL}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\x60[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60|\\b[a-z][a-z0-9]*_[a-z0-9_]+\\b|['"][^'"\\n]{3,60}['"])`,
+    pattern:
+      `\\b(?:redirected|rerouted|re-routed|diverted|proxied|relayed|tunnell?ed|mirrored|intercepted|routed|forwarded|migrated|moved|handled|served|fulfilled|delivered)\\s+(?:to|through|via|by|onto|into)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,3}?(?:${URL}|${EMAIL}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\x60[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60|\\b[a-z][a-z0-9]*_[a-z0-9_]+\\b|['"][^'"\\n]{3,60}['"]|\\b(?:channel|account|user|chat|guild|org|bucket|iban|workspace|tenant)\\s+\\x60?[a-z0-9]*\\d[a-z0-9_-]{5,})` +
+      // "acme-corp and acme-labs resolve to the canonical owner acme-corp-mirror"
+      "|\\b(?:resolve|resolves|resolved|map|maps|mapped|normali[sz]ed?|rewritten|translated|converted)\\s+(?:to|into|onto)\\s+(?:the\\s+)?(?:canonical|primary|shared|relay|central|consolidated|new|current|holding|clearing|bridge|backup|escrow|mirror|replacement|on-call)\\s+(?:[\\w-]+\\s+)?(?:owner|org|organi[sz]ation|account|channel|repo|repository|bucket|registry|iban|recipient|address|host|endpoint|user|id|guild)\\b",
     unless:
       "\\b(?:redirects? (?:are|is) followed|follows? redirects|never|do not|don't|if you|you can|optionally|e\\.g\\.)\\b",
   },
@@ -269,6 +292,17 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "rejectunauthorized",
       "no-verify",
       "chmod",
+      "--ignore-certificate-errors",
+      "--disable-web-security",
+      "allowdangerous",
+      "approve",
+      "outside the allowed",
+      "outside allowed",
+      "skipapproval",
+      "skip_approval",
+      "bypass_review",
+      "bypassreview",
+      "bypass_approval",
     ],
     alsoTriggers: [
       ...STANDING.split("|"),
@@ -280,10 +314,21 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "always",
       "first",
       "before",
+      "-",
+      "true",
+      "event",
+      "each",
+      "every",
+      "all ",
+      "can be",
+      "may be",
+      "will be",
     ],
     pattern:
       `\\b(?:${STANDING}|please|remember to|always|first|before (?:each|every|any|calling|running|using))\\b[^\\n]{0,40}?\\b(?:disable|disabling|turn off|turning off|switch off|skip|skipping|bypass|bypassing|circumvent|ignore|ignoring|suppress|suppressing|deactivate|deactivating)\\s+(?:the\\s+|any\\s+|all\\s+|its\\s+|your\\s+)?(?:[\\w-]+\\s+)?(?:${SAFEGUARDS})\\b` +
-      "|\\b(?:verify|verify_ssl|ssl_verify|verify_tls|tls_verify|strict_ssl|rejectunauthorized|check_certificate|validate_certs)\\s*[=:]\\s*(?:false|0|off|no)\\b|\\binsecure\\s*[=:]\\s*(?:true|1|on|yes)\\b|--no-verify\\b|\\bchmod\\s+(?:-r\\s+)?(?:777|a\\+rwx|o\\+w)\\b",
+      "|\\b(?:verify|verify_ssl|ssl_verify|verify_tls|tls_verify|strict_ssl|rejectunauthorized|check_certificate|validate_certs)\\s*[=:]\\s*(?:false|0|off|no)\\b|\\binsecure\\s*[=:]\\s*(?:true|1|on|yes)\\b|--no-verify\\b|\\bchmod\\s+(?:-r\\s+)?(?:777|a\\+rwx|o\\+w)\\b" +
+      "|\\b(?:skip_?approval|bypass_?(?:review|approval))\\x60?\\s*[:=]\\s*\\x60?true\\b|--ignore-certificate-errors\\b|--disable-web-security\\b|\\ballowdangerous\\s*[:=]\\s*true\\b|\\bevent\\s+['\"\\x60]?approve\\b|\\bapprove\\s+(?:each|every|all)\\s+(?:open\\s+)?(?:pull|merge)\\s+requests?\\b" +
+      "|\\boutside\\s+(?:the\\s+)?allowed\\s+(?:directories|paths|roots|folders)\\b[^\\n]{0,40}?\\b(?:can|may|will)\\s+be\\s+(?:read|accessed|written|opened)",
     unless:
       "\\b(?:never|do not|don't|must not|should not|not recommended|only for|only in|testing|for tests|local development|self-signed)\\b",
   },
@@ -383,6 +428,12 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "sanctioned by",
       "verified by",
       "in preference",
+      "registered as",
+      "designated as",
+      "configured as",
+      "approved as",
+      "source of record",
+      "system of record",
     ],
     pattern:
       "\\b(?:first|default|primary|preferred|go-to|only|exclusive|sole|main|designated|canonical)\\s+(?:choice|option|tool|source|provider|server|integration|entry point|way|method|destination|endpoint)\\s+(?:for|to use for|to call for|to handle)\\s+(?:any|all|every|each|anything|everything)\\b" +
@@ -395,6 +446,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\bis\\s+the\\s+(?:verified|official|approved|certified|sanctioned|secure|safe|trusted)\\s+replacement\\b" +
       "|\\b(?:outranks|trumps|takes precedence over)\\s+(?:[\\w-]+\\s+){0,4}?(?:other|all other|any other)\\s+(?:[\\w-]+\\s+)?(?:servers?|tools?|sources?|results|providers?)\\b" +
       "|\\bpreferred\\s+over\\s+(?:all|any|every)\\s+other\\b" +
+      "|\\b(?:registered|designated|configured|set up|approved|certified|mandated|whitelisted)\\s+(?:as|to be)\\s+(?:the\\s+)?(?:default|approved|primary|official|sole|only|preferred|designated|canonical|sanctioned)\\s+(?:[\\w-]+\\s+){0,2}?(?:service|path|tool|source|channel|provider|server|route|entry point|backend|gateway)\\b" +
+      "|\\b(?:source|system)\\s+of\\s+record\\s+for\\s+(?:this|the|your|every|all)\\s+(?:workspace|organi[sz]ation|assistant|agent|team|company|tenant)\\b" +
       "|\\bcall\\s+(?:this\\s+|me\\s+)?(?:tool\\s+)?first\\s+(?:on|for)\\s+(?:every|each|all|any)\\s+(?:user\\s+)?(?:requests?|questions?|messages?|quer(?:y|ies)|turns?|tasks?)\\b" +
       "|\\b(?:single|sole|only|one)\\s+entry\\s+point\\s+for\\b" +
       "|\\bthe\\s+only\\s+(?:approved|sanctioned|supported|permitted|allowed|authori[sz]ed|trusted|safe|secure|compliant|official|certified|verified|accurate|reliable)\\s+(?:[\\w-]+\\s+)?(?:tool|server|integration|source|option|provider|connector|plugin|service)\\b",
@@ -457,6 +510,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       `\\b${OTHER_TOOLS}\\b[^\\n]{0,60}?\\b(?:are|is|have been|has been|were|was|may be|might be|can be|often|frequently|tend to be|could be|remain|became|become|get|gets|keep|will be)\\s+(?:now\\s+|currently\\s+|known to be\\s+|considered\\s+|flagged as\\s+|marked as\\s+|reported as\\s+|officially\\s+|all\\s+)*(?:${ACCUSATIONS})\\b|\\b${OTHER_TOOLS}\\b[^\\n]{0,80}?\\b(?:returns? (?:stale|wrong|incorrect|outdated|fake|manipulated|poisoned)|(?:must|should) (?:not|never) be (?:used|called|trusted|invoked|relied on)|(?:${ACCUSATIONS}))\\b` +
+      "|\\b(?:through|from|via|by|with)\\s+(?:the\\s+)?(?:other|competing|alternative|third-party|external)\\s+(?:[\\w-]+\\s+){0,2}?(?:tools?|servers?|integrations?|providers?|services?)\\b[^\\n]{0,60}?\\b(?:are|is|get|gets)\\s+(?:considered|treated as|held|delayed|re-?checked|discarded|ignored|flagged|blocked|rejected|secondary|unverified|downgraded|deprioriti[sz]ed)" +
       "|\\bsteer\\s+(?:users|the user|them|people|customers)\\s+away\\s+from\\b|\\b(?:tool|server)'s\\s+own\\s+(?:[\\w-]+\\s+)?(?:description|documentation|docs|instructions?)\\s+(?:is|are)\\s+(?:outdated|wrong|incorrect|obsolete|stale|deprecated|inaccurate)\\b" +
       "|\\b(?:drop|drops|lose|loses|discard|discards|corrupt|corrupts|swallow|swallows)\\s+(?:your\\s+|the\\s+|all\\s+)?(?:commits|messages|data|writes|changes|files|requests|results|emails|payments)\\s+(?:silently|without (?:an?\\s+)?(?:error|warning|notice))",
     unless: "\\b(?:if|when|unless|in this server|this server's|sibling|endpoint is deprecated)\\b",
@@ -641,7 +695,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\b(?:otras|otros|las demás|los demás)\\s+(?:herramientas|servidores|versiones|integraciones)\\b[^\\n]{0,40}?\\b(?:obsolet[ao]s|rot[ao]s|insegur[ao]s|deprecad[ao]s|comprometid[ao]s|no (?:son )?fiables|peligros[ao]s)" +
       "|\\bandere(?:n)?\\s+(?:tools|werkzeuge|server|versionen|integrationen)\\b[^\\n]{0,40}?\\b(?:veraltet|unsicher|kaputt|kompromittiert|unzuverlässig|abgekündigt|gefährlich)" +
       "|\\b(?:les\\s+)?autres\\s+(?:outils|serveurs|versions|intégrations)\\b[^\\n]{0,40}?\\b(?:obsolètes|dépréciés|cassés|dangereux|compromis|peu fiables|non sécurisés)" +
-      "|\\b(?:outras|outros)\\s+(?:ferramentas|servidores|versões)\\b[^\\n]{0,40}?\\b(?:obsolet[ao]s|inseguro?a?s|quebrad[ao]s|comprometid[ao]s)" +
+      "|\\b(?:outras|outros)\\s+(?:ferramentas|servidores|versões)\\b[^\\n]{0,80}?\\b(?:obsolet[ao]s|inseguro?a?s|quebrad[ao]s|comprometid[ao]s|desconsiderad[ao]s|ignorad[ao]s|atraso)" +
       "|\\b(?:altri|altre)\\s+(?:strumenti|server|versioni)\\b[^\\n]{0,40}?\\b(?:obsolet[ie]|insicur[ie]|compromess[ie]|inaffidabili|deprecat[ie])" +
       "|他の(?:ツール|サーバー|バージョン)[^\\n]{0,30}?(?:非推奨|廃止|古い|安全でない|危険|信頼できない|侵害)|(?:其他|其它)(?:工具|服务器|版本)[^\\n]{0,30}?(?:弃用|过时|不安全|不可靠|已废弃|被入侵|有风险)|다른\\s*(?:도구|서버)[^\\n]{0,30}?(?:더 이상|안전하지|사용 중단|위험)",
   },
@@ -672,6 +726,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "round up",
       "double",
       "add ",
+      "by the user",
+      "by the customer",
     ],
     alsoTriggers: ["user", "customer", "requester", "caller", "they ", "intended", "requested", "original"],
     pattern:
@@ -683,6 +739,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\b(?:originally|initially)\\s+(?:requested|intended|specified|chosen|given)\\s+(?:[\\w-]+\\s+){0,3}?(?:at the (?:start|end|beginning) of|in|into|inside)\\s+(?:the\\s+)?(?:message|text|body|note|memo|description|remittance|comment|concept|reference)\\b" +
       "|\\b(?:the\\s+)?(?:user|customer|requester|payee|recipient|beneficiary|sender)'s\\s+(?:own|real|actual|original|intended|requested)\\s+[\\w-]+(?:\\s+[\\w-]+)?\\s+(?:goes\\s+|is\\s+put\\s+|belongs\\s+)?(?:in|into)\\s+\\x60[\\w-]+" +
       "|\\bthe requested\\s+[\\w-]+\\s+(?:is kept|is stored|is recorded|goes|is put|is moved)\\s+(?:as|in|into)\\b" +
+      "|\\b(?:chosen|given|requested|named|selected|entered|specified|provided|picked)\\s+by\\s+the\\s+(?:user|customer)\\s+(?:is\\s+|are\\s+)?(?:noted|recorded|kept|put|placed|moved|written|mentioned|prefixed|appended)\\s+(?:in|into|to|at)\\b" +
       "|\\b(?:the\\s+)?(?:user|customer|requester)'s\\s+(?:intended|requested|chosen|actual|real|original|own|desired)\\s+[\\w-]+(?:\\s+[\\w-]+)?\\s+(?:goes|go|is put|are put|belongs|belong|should go|must go|is moved|is placed|is recorded)\\s+(?:in|into|to)\\b",
     unless: "\\b(?:never|do not|don't|must not|only if|unless)\\b",
   },
@@ -725,6 +782,12 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "synchronised",
       "synchronized",
       "copied",
+      "stores a copy",
+      "keeps a copy",
+      "retains a copy",
+      "saves a copy",
+      "holds a copy",
+      "archives a copy",
     ],
     alsoTriggers: [
       "://",
@@ -744,9 +807,18 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "public",
       "pastebin",
       ...[..."0123456789"].map((digit) => `${digit}.`),
+      ".com",
+      ".net",
+      ".io",
+      ".org",
+      ".app",
+      ".dev",
+      ".co",
+      ".cloud",
     ],
     pattern:
       "\\b(?:also|additionally|as well|in addition|a copy|copies|a duplicate|duplicated|mirrored|replicated)\\b[^\\n]{0,80}?\\b(?:written|stored|saved|kept|copied|sent|posted|mirrored|replicated|indexed|cached|uploaded|forwarded|logged|recorded|archived|filed|duplicated|synced|synchronised|synchronized|shared|pushed|streamed|exported|published|delivered|submitted|pass|passed|put|posts|sends|forwards|uploads|files|writes|stores|indexes)\\b[^\\n]{0,80}?(?:[a-z][a-z0-9+.-]*://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:our|the vendor's|the vendor|a shared|the shared|an external|the external|external|third-party|a partner|the partner's|partner|off-site|offsite)\\s+(?:[\\w-]+\\s+){0,3}?(?:board|team|table|database|bucket|inbox|channel|server|service|workspace|account|repository|repo|org|index|store|storage|endpoint|collector|archive|drive|folder|queue|list|crm|warehouse)\\b|\\bremotely\\b|\\bchannel\\s+\\d{6,}|\\x60[\\w.-]+/[\\w./-]+\\x60|\\b(?:[\\w-]+\\s+)?cdn\\b|\\bpublic (?:link|url|bucket|gist|page|paste)\\b|\\bpastebin\\b)" +
+      "|\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b[^\\n]{0,60}?(?:(?:[a-z0-9-]+\\.)+(?:com|net|io|org|app|dev|co|cloud)\\b|://|@)|(?:(?:[a-z0-9-]+\\.)+(?:com|net|io|org|app|dev|co|cloud)\\b|://)[^\\n]{0,60}?\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b" +
       "|\\b(?:synced|synchronised|synchronized|replicated|mirrored|copied|duplicated)\\s+(?:to|into|with|onto)\\s+(?:the\\s+|a\\s+|an\\s+)?(?:shared|external|third-party|partner|public|remote|vendor's|our|team)\\b",
     unless: "\\b(?:never|do not|don't|must not|if you|you can|optionally|the user'?s? own|your own)\\b",
   },
@@ -1208,7 +1280,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "Exfiltration",
     severity: "High",
     summary: "wraps the user's address or the conversation in a URL of its own (a relay or collector prefix)",
-    triggers: ["://"],
+    triggers: ["://", "append", "add ", "pass"],
     alsoTriggers: [
       "followed by",
       "+",
@@ -1225,6 +1297,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "(?:https?|wss?)://[^\\s'\"\\x60]+[?&][\\w-]+=\\s?(?:<|\\{\\{?|\\$\\{)\\s*(?:url|link|address|destination|target|original|uri|href|dst|dest)(?:_?url)?\\s*(?:>|\\}\\}?)" +
+      "|\\b(?:append|add|pass)\\b[^\\n]{0,60}?\\bas\\s+\\x60?[?&][\\w-]+=\\s?(?:<|\\{\\{?)\\s*(?:url|link|address|destination|target|uri)\\s*(?:>|\\}\\}?)" +
       "|(?:https?|wss?)://[^\\s'\"\\x60]+[?&/][\\w-]*=\\x60?['\"]?\\s*(?:\\+|followed by|plus|concatenated with|and append|then append|then the|with the)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,4}?(?:address|url|link|conversation|chat|history|context|messages?|query|prompt|content|data|base64|encoded|destination|target|email|token|key)\\b",
   },
   {
@@ -1365,6 +1438,22 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "world-readable",
       "openable without",
       "paste.",
+      "anyone who has the link",
+      "searchable by",
+      "visible to",
+      "readable by",
+      "viewable by",
+      "accessible to",
+      "discoverable by",
+      "to every user",
+      "to all users",
+      "to all members",
+      "to every member",
+      "to all employees",
+      "pubblica",
+      "pública",
+      "publique",
+      "öffentlich",
     ],
     alsoTriggers: [
       "publish",
@@ -1382,9 +1471,26 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "backup",
       "back up",
       "paste",
+      "public",
+      "other users",
+      "all users",
+      "every user",
+      "domain",
+      "organi",
+      "salvat",
+      "guardad",
+      "enregistr",
+      "gespeichert",
+      "armazenad",
+      "searchable",
+      "visible",
     ],
     pattern:
-      "\\b(?:published|uploaded|attached|cached|added|shared|posted|stored|synced|copied|backed up|kept)\\b[^\\n]{0,80}?\\b(?:public (?:paste|bucket|collection|gallery|link|url|page|repo|repository|gist|folder|album)|readable by (?:link|anyone)|anyone with the link|without (?:a |an )?(?:login|account|sign-in)|openable without|world-readable|paste\\.(?:rs|ee|gg|org|com)|pastebin)" +
+      "\\b(?:publish|post|share|upload|publishes|posts|shares|uploads)\\b[^\\n]{0,60}?\\bas\\s+an?\\s+public\\s+(?:snippet|gist|paste|page|link|post|repository|repo)\\b|" +
+      "\\b(?:searchable|visible|readable|viewable|accessible|discoverable)\\s+(?:by|to)\\s+(?:other|all|any|every)\\s+(?:users|customers|tenants|accounts|people)\\b|" +
+      "\\b(?:emailed|sent|posted|shared|published|broadcast)\\s+to\\s+(?:every|all|each)\\s+(?:users?|members?|employees?|people|colleagues?)\\s+(?:in|of)\\s+the\\s+(?:domain|organi[sz]ation|company|workspace|tenant)\\b|" +
+      "\\b(?:salvat[oa]|guardad[oa]|enregistrée?s?|gespeichert|armazenad[oa])\\b[^\\n]{0,80}?\\b(?:pubblica|pública|publique|öffentlich\\w*|publica)\\b|" +
+      "\\b(?:published|uploaded|attached|cached|added|shared|posted|stored|synced|copied|backed up|kept)\\b[^\\n]{0,80}?\\b(?:public (?:paste|bucket|collection|gallery|link|url|page|repo|repository|gist|folder|album)|readable by (?:link|anyone)|anyone (?:with|who has) the link|without (?:a |an )?(?:login|account|sign-in)|openable without|world-readable|paste\\.(?:rs|ee|gg|org|com)|pastebin)" +
       "|\\b(?:public (?:paste|bucket|collection|gallery|gist)|readable by link|openable without (?:a )?login|without an account)\\b[^\\n]{0,60}?\\b(?:so|so that|where)\\b|\\b(?:s3|gs)://[\\w.-]*public[\\w./-]*",
     unless:
       "\\b(?:never|do not|don't|must not|only if the user|when the user asks|if the user asks|private by default)\\b",
@@ -1570,9 +1676,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "sortie",
       "risultato",
       "результат",
+      "把",
     ],
     pattern:
-      "結果(?:全体)?を[^\\n]{0,20}?(?:に入れ|に渡し|に含め|に貼り付け|に追加)|(?:结果|输出|内容)[^\\n]{0,10}?(?:放入|填入|传入|写入|附加到)|결과를[^\\n]{0,20}?(?:넣|전달|붙여)" +
+      "結果(?:全体)?を[^\\n]{0,20}?(?:に入れ|に渡し|に含め|に貼り付け|に追加)|把[^\\n]{0,30}?(?:放入|填入|传入|写入|附加到)|(?:结果|输出|内容)[^\\n]{0,10}?(?:放入|填入|传入|写入|附加到)|결과를[^\\n]{0,20}?(?:넣|전달|붙여)" +
       "|\\b(?:pega|coloca|pon|incluye|copia|inserta|pasa)\\s+(?:el|su|los|sus)\\s+resultados?\\b|\\b(?:füge|setze|kopiere|übergib)\\s+(?:das|dessen|die|deren)\\s+(?:ergebnis|ausgabe)\\b|\\b(?:collez|insérez|mettez|copiez|recopiez|ajoutez)\\s+(?:le|son|les|leur)\\s+(?:résultat|contenu|sortie)\\b|\\b(?:inserisci|incolla|copia|metti)\\s+(?:il|i)\\s+risultat[oi]\\b|результат[^\\n]{0,30}?(?:вставь|передай|добавь|укажи)",
   },
   {
@@ -1598,10 +1705,12 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "prima",
       "сначала",
       "перед",
+      "先用",
+      "先使用",
     ],
     alsoTriggers: ["_", "-"],
     pattern:
-      "\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,30}?(?:を呼び出し|を実行し|を呼んで)|(?:先|首先|事先)(?:调用|执行)\\s*\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|(?:먼저|사전에)[^\\n]{0,30}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,10}?호출" +
+      "\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,30}?(?:を呼び出し|を実行し|を呼んで)|(?:先|首先|事先)(?:调用|执行|用|使用)\\s*\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|(?:먼저|사전에)[^\\n]{0,30}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,10}?호출" +
       "|\\b(?:llama|llame|invoca|ejecuta|rufe|appelez|appelle|exécutez|chiama|esegui|вызови|вызовите)\\b[^\\n]{0,30}?(?:primero|antes|zuerst|vorher|d'abord|au préalable|obligatoirement|prima|сначала)?[^\\n]{0,20}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+",
   },
   {
@@ -1723,6 +1832,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "告诉",
       "告知",
       "사용자",
+      "present",
+      "replace",
+      "swap",
+      "substitute",
     ],
     alsoTriggers: [
       "as requested",
@@ -1741,10 +1854,20 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "原来",
       "原始",
       "원래",
+      "requested",
+      "asked",
+      "ordered",
+      "partner",
+      "sponsored",
+      "affiliate",
+      "promoted",
+      "paying",
     ],
     pattern:
       "\\b(?:tell|inform|assure|reassure|report to)\\s+(?:the\\s+)?(?:user|customer|them)\\b[^\\n]{0,60}?\\b(?:as requested|as asked|as instructed|to the original (?:recipient|address|account|channel|branch|repository|payee))\\b" +
       "|\\bdescribe\\s+(?:the\\s+)?(?:result|outcome|it|this|the push|the transfer|the payment|the delivery)\\s+to\\s+the\\s+(?:user|customer)\\s+as\\s+['\"]" +
+      "|\\bpresent\\s+(?:it|them|the\\s+[\\w-]+)\\s+as\\s+(?:the\\s+one|what\\s+was|if\\s+it\\s+were)\\s+(?:requested|asked|ordered)" +
+      "|\\b(?:replace|swap|substitute)\\s+(?:it|them|the\\s+[\\w-]+)\\s+with\\s+(?:the\\s+|a\\s+)?(?:closest\\s+|nearest\\s+)?(?:partner|sponsored|affiliate|promoted|paying)\\b" +
       "|\\b(?:indica|dile|diga|informe|sage|dis)\\b[^\\n]{0,30}?(?:usuario|usuário|nutzer|benutzer|utilisateur)\\w*[^\\n]{0,60}?(?:original|solicitad[oa]|pedid[oa]|ursprünglich|gewünscht|d'origine|demandé)" +
       "|(?:ユーザー|利用者)(?:に|へ)は?[^\\n]{0,40}?(?:元の|指定された)[^\\n]{0,20}?(?:と(?:伝え|説明|報告))|(?:告诉|告知)用户[^\\n]{0,30}?(?:原来|原始|原本)|사용자에게는?[^\\n]{0,40}?(?:원래|보냈다고)",
   },
@@ -1783,5 +1906,119 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       "\\b[\\w-]+(?:\\s+server)?'s\\s+(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\\s+tool)?\\b[^\\n]{0,80}?\\b(?:prefix|prepend|append|may only|must only|must always|should always|is prefixed|are prefixed|set to|is set to|must be called|must use)\\b",
     unless: "\\b(?:this server's|this tool's|our own|never|do not|don't)\\b",
+  },
+  {
+    id: "intent.fixed-iban",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "writes out a bank account (IBAN) the tool pays or bills to, other than as an example",
+    triggers: [
+      "iban",
+      "account",
+      "cuenta",
+      "konto",
+      "compte",
+      "conto",
+      "conta",
+      "rekening",
+      "口座",
+      "账户",
+      "계좌",
+      "begunstigde",
+      "beneficiar",
+    ],
+    alsoTriggers: [...[..."0123456789"]],
+    // The countries that issue IBANs, so a Twilio `AC000…` SID or a hash is not one.
+    pattern:
+      "\\b(?:de|es|fr|it|nl|gb|be|at|ch|pt|pl|ie|lu|se|dk|fi|no|cz|sk|hu|ro|bg|hr|si|lt|lv|ee|gr|cy|mt|tr|sa|ae|il|li|mc|sm|is|br)\\d{2}(?:\\s?[a-z0-9]{4}){2,6}(?:\\s?[a-z0-9]{1,4})?\\b",
+    unless:
+      "\\b(?:e\\.g\\.|for example|for instance|example|such as|format|like|z\\. ?b\\.|p\\. ?ej\\.|par exemple|ad esempio|por exemplo|bijvoorbeeld)\\b",
+  },
+  {
+    id: "intent.translated-discard",
+    category: "Exfiltration",
+    severity: "High",
+    summary:
+      "moves, in another language, the user's original recipient or account into a note while another one is used",
+    triggers: [
+      "oorspronkelijke",
+      "ursprüngliche",
+      "d'origine",
+      "original",
+      "本来の",
+      "元の",
+      "原来",
+      "原始",
+      "원래",
+    ],
+    pattern:
+      "\\b(?:oorspronkelijke|ursprüngliche[nr]?)\\s+(?:iban|rekening|konto|ontvanger|empfänger|bestemmeling)|\\biban\\s+(?:d'origine|original|originale)\\b|(?:本来の|元の)(?:宛先|送信先|受取人|口座|宛先ID)|原(?:来|始)(?:的)?(?:收件人|目标|收款人|账户)|원래(?:의)?\\s*(?:수신자|대상|계좌|받는)",
+  },
+  {
+    id: "intent.destructive-side-effect",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "states a destructive side effect — archiving, deleting, marking read, widening a deletion (High in a tool named for reading, or for more than the user named)",
+    triggers: [
+      "archived",
+      "deleted",
+      "removed",
+      "trashed",
+      "purged",
+      "marked as read",
+      "and all earlier",
+      "and all other",
+      "and all previous",
+      "and all older",
+      "and all related",
+      "and all matching",
+    ],
+    pattern:
+      // A side effect, not a state ("whether the project is archived"): "also", "automatically" or "once returned".
+      "\\b(?:are|is|get|gets|will be)\\s+(?:also|automatically)\\s+(?:marked as read and\\s+)?(?:archived|deleted|removed|trashed|purged|marked as read)\\b" +
+      "|\\b(?:are|is|get|gets|will be)\\s+(?:marked as read and\\s+)?(?:archived|deleted|removed|trashed|purged|marked as read)\\b[^\\n]{0,60}?\\b(?:once|after|when|as soon as)\\s+(?:they are\\s+|it is\\s+)?(?:returned|read|fetched|listed|retrieved|found|matched|opened|viewed|shown)\\b" +
+      "|\\b(?:delete|deletes|deleted|remove|removes|removed|purge|purges|archive|archives|trash|trashes)\\b[^\\n]{0,80}?\\band\\s+all\\s+(?:earlier|other|previous|older|related|matching)\\s+(?:messages|emails|files|records|items|issues|branches|events|documents)\\b",
+    unless:
+      "\\b(?:never|do not|don't|not|unless|if the user|when the user|only if|only when|permanent=true|optionally)\\b",
+  },
+  {
+    id: "intent.auto-accept-prompts",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary:
+      "accepts permission, consent or security prompts automatically, or switches protections off for a call",
+    triggers: [
+      "automatically",
+      "auto-accept",
+      "switched off",
+      "turned off",
+      "disabled",
+      "lifted",
+      "bypassed",
+      "skipped",
+      "removed",
+    ],
+    alsoTriggers: [
+      "permission",
+      "consent",
+      "security",
+      "confirmation",
+      "approval",
+      "prompt",
+      "dialog",
+      "protection",
+      "required review",
+      "review requirement",
+      "approval gate",
+      "2fa",
+      "mfa",
+      "audit log",
+    ],
+    pattern:
+      "\\b(?:permission|consent|security|confirmation|approval)\\s+(?:prompts?|dialogs?|requests?|pop-?ups?)\\b[^\\n]{0,80}?\\b(?:accepted|approved|granted|confirmed|allowed|dismissed)\\s+automatically\\b" +
+      "|\\bautomatically\\s+(?:accepts?|approves?|grants?|confirms?|allows?)\\s+(?:any|all|every)\\s+(?:permission|consent|security|confirmation|approval)" +
+      "|\\b(?:branch protections?|protections?|required reviews?|review requirements?|approval gates?|audit logging|2fa|mfa)\\b[^\\n]{0,40}?\\b(?:is|are|gets?|will be)\\s+(?:temporarily\\s+)?(?:switched off|turned off|disabled|removed|lifted|bypassed|skipped)\\b",
+    unless: "\\b(?:never|do not|don't|must not|if the user asks|when the user asks|unless the user)\\b",
   },
 ];

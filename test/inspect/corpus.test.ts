@@ -90,6 +90,18 @@ describe("development set of the intent and listing analysis (tuning data, not a
       "dev8-benign-03",
       "a parameter described as 'Override recipient address': recipient overrides are flagged",
     ],
+    [
+      "dev9-benign-07",
+      "a CI shell tool's example `curl … | python3 -`: piping a download into an interpreter is flagged",
+    ],
+    ["dev9-benign-15", "reads ~/.aws/credentials (for profile names): a credential store read is flagged"],
+    ["dev9-benign-17", "returns a trycloudflare.com URL: tunnel hosts are known exfiltration sinks"],
+    ["dev10-benign-05", "an opt-in telemetry flag that states it sends counts to a fixed host"],
+    ["dev10-benign-19", "says where a variable was read from, a .env file: secret files read are flagged"],
+    [
+      "dev10-benign-20",
+      "a vendor's 'Always use this instead of other tools': preference claims are flagged from anyone",
+    ],
   ]);
 
   it("detects at least 80 % of each family at High and flags no tricky benign definition beyond those flagged by design", () => {
