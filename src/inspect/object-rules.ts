@@ -7,7 +7,9 @@ import type { PatternRule } from "./rules.ts";
  * other tools, a takeover of another tool's calls — whatever verb carries it, and in the languages
  * poisoned definitions are written in besides English. The objects (addresses, URLs, paths, tool
  * names, quoted values) are the same in every language and every phrasing; the verbs around them are
- * not. Each rule here is High on its own: it only matches where the object and the request meet.
+ * not. Most rules here are High on their own: they only match where the object and the request
+ * meet. The Low ones (a stated transfer, a home dotfile, browser storage, a default command, other
+ * languages' run/send/feed/call-first) are weighed per tool in intent.ts, like the intent signals.
  */
 
 /** What a tool call is aimed at: the arguments an attacker swaps for their own. */
