@@ -21,10 +21,31 @@ import {
 /** A policy's inspection config that cannot be compiled (unknown detector, invalid RE2 pattern). */
 export class InspectionConfigError extends Error {}
 
-interface CompiledPattern {
-  rule: PatternRule;
-  regex: RE2JS;
-  unless: RE2JS | undefined;
+/**
+ * A built-in rule's RE2 programs, compiled the first time a sentence carries its trigger words: most
+ * of the 120 rules never meet their triggers in a given server's listing, and compiling them all up
+ * front cost a fresh process about a third of a second. (test/inspect/engine.test.ts compiles every
+ * built-in pattern, so a malformed one fails the tests, not a listing.)
+ */
+class CompiledPattern {
+  readonly rule: PatternRule;
+  #regex: RE2JS | undefined;
+  #unless: RE2JS | null | undefined;
+
+  constructor(rule: PatternRule) {
+    this.rule = rule;
+  }
+
+  get regex(): RE2JS {
+    this.#regex ??= compileRe2(unboundGaps(this.rule.pattern.toLowerCase()), this.rule.id);
+    return this.#regex;
+  }
+
+  get unless(): RE2JS | undefined {
+    if (this.#unless === undefined)
+      this.#unless = this.rule.unless ? compileRe2(this.rule.unless.toLowerCase(), this.rule.id) : null;
+    return this.#unless ?? undefined;
+  }
 }
 
 interface CachedResult {
@@ -221,11 +242,7 @@ function rulePrograms(detectors: ReadonlySet<DetectorName>): RulePrograms {
     // patterns are too; they must not rely on upper-case escapes such as \S or \W.
     if (ESCAPED_CLASS.test(rule.pattern)) throw new InspectionConfigError(`${rule.id}: upper-case escape`);
     const index = patterns.length;
-    patterns.push({
-      rule,
-      regex: compileRe2(unboundGaps(rule.pattern.toLowerCase()), rule.id),
-      unless: rule.unless ? compileRe2(rule.unless.toLowerCase(), rule.id) : undefined,
-    });
+    patterns.push(new CompiledPattern(rule));
     for (const literal of rule.triggers) {
       literalList.push(literal);
       literalOwners.push([index, 0]);
@@ -240,10 +257,6 @@ function rulePrograms(detectors: ReadonlySet<DetectorName>): RulePrograms {
     }
   }
   const programs = { patterns, literalOwners, literals: new LiteralSet(literalList) };
-  for (const pattern of patterns) {
-    warmUp(pattern.regex);
-    if (pattern.unless) warmUp(pattern.unless);
-  }
   programsByDetectors.set(key, programs);
   return programs;
 }

@@ -1,3 +1,4 @@
+import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import {
   compileInspection,
@@ -6,6 +7,7 @@ import {
   inspectTools,
   toToolDefinition,
 } from "../../src/inspect/index.ts";
+import { PATTERN_RULES } from "../../src/inspect/rules.ts";
 import type { InspectionConfig, ToolDefinition } from "../../src/inspect/types.ts";
 
 const tool = (description: string, inputSchema?: unknown): ToolDefinition => ({
@@ -238,4 +240,15 @@ describe("LLM tools[] shapes", () => {
   it("skips hosted tools that are not functions", () => {
     expect(toToolDefinition({ type: "web_search_preview" })).toBeUndefined();
   });
+});
+
+describe("built-in rule programs", () => {
+  // The engine compiles a rule's programs on first use; a malformed pattern must fail here, not in a listing.
+  it.each(PATTERN_RULES.map((rule, index) => [`${rule.id} #${index}`, rule] as const))(
+    "%s compiles in RE2",
+    (_, rule) => {
+      expect(() => RE2JS.compile(rule.pattern.toLowerCase())).not.toThrow();
+      if (rule.unless) expect(() => RE2JS.compile(rule.unless!.toLowerCase())).not.toThrow();
+    },
+  );
 });
