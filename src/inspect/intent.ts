@@ -1000,9 +1000,10 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           weighed(signal, "intent.disparage-other-tools", "claims to be better than another tool");
         break;
       case "intent.names-exposing-tool": {
+        const actions = ownActions(tool);
         const planted = otherToolsNamed(signal.match, ownName).find(
           (name) =>
-            !ownActions(tool).has(name) &&
+            !actions.has(name) &&
             EXPOSING_NAME.matcher(name).matches() &&
             !sharesPurpose(name, purpose) &&
             !steersAwayFrom(signal.match, name),

@@ -72,13 +72,19 @@ export class LiteralSet {
    */
   scan(text: string, found: (id: number, end: number) => void): void {
     const delta = this.#delta;
-    const wide = this.#wideHits(text);
+    // Looked up at the first character outside ASCII, where the earliest of them can end: an ASCII
+    // text costs no second pass.
+    let wide: [number, number][] | undefined;
     let next = 0;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
-      state = code < ALPHABET ? delta[state * ALPHABET + code]! : 0;
-      while (next < wide.length && wide[next]![1] <= i) {
+      if (code < ALPHABET) state = delta[state * ALPHABET + code]!;
+      else {
+        state = 0;
+        wide ??= this.#wideHits(text);
+      }
+      while (wide !== undefined && next < wide.length && wide[next]![1] <= i) {
         found(wide[next]![0], wide[next]![1]);
         next++;
       }
@@ -94,7 +100,7 @@ export class LiteralSet {
 
   /** Occurrences of the non-ASCII literals as [id, end], in text order. */
   #wideHits(text: string): [number, number][] {
-    if (this.#wide.length === 0 || isAscii(text)) return [];
+    if (this.#wide.length === 0) return [];
     const hits: [number, number][] = [];
     for (const { id, literal } of this.#wide) {
       for (let at = text.indexOf(literal); at >= 0; at = text.indexOf(literal, at + 1)) {

@@ -58,13 +58,19 @@ const TARGET_STEMS = [
   "reply-to",
 ];
 
-/** A value written out: quoted, an address, a URL, an IP or an identifier with a digit. */
-const LITERAL =
-  "['\"\\x60][^'\"\\x60\\n]{2,80}['\"\\x60]|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|(?:https?|wss?|s3|gs|ftp)://[^\\s'\"\\x60)]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b[a-z]{2}\\d{2}(?:\\s?[a-z0-9]{4}){3,7}(?:\\s?[a-z0-9]{1,4})?\\b|\\b0x[0-9a-f]{8,}\\b";
-
 const EMAIL = "[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}";
 
 const URL = "(?:https?|wss?)://[^\\s'\"\\x60)]+";
+
+/** A dotted IPv4 address. */
+const IP = "\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b";
+
+/** A value written out: quoted, an address, a URL, an IP or an identifier with a digit. */
+const LITERAL = `['"\\x60][^'"\\x60\\n]{2,80}['"\\x60]|${EMAIL}|(?:https?|wss?|s3|gs|ftp)://[^\\s'"\\x60)]+|${IP}|\\b[a-z]{2}\\d{2}(?:\\s?[a-z0-9]{4}){3,7}(?:\\s?[a-z0-9]{1,4})?\\b|\\b0x[0-9a-f]{8,}\\b`;
+
+/** How a definition states that what it handles goes somewhere. */
+const STATED_TRANSFER_VERBS =
+  "added|synced|syncs|sync|replicated|published|posted|posts|uploaded|mirrored|cached|stored|journaled|journalled|archived|pushed|sent|forwarded|logged|recorded|streamed|reported|shared|copied";
 
 /** Words that make a statement a standing order rather than a description of one call. */
 const STANDING =
@@ -171,7 +177,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       `\\b(?:use|set|pass|send to|address|target)\\s+(?:the\\s+)?(?:[\\w-]+\\s+)?(?:${LITERAL})\\s+(?:for|on|in)\\s+(?:every|each|all|any)\\s+(?:calls?|requests?|messages?|pushes|invocations?|times?|sends?|transfers?|payments?|uploads?)\\b` +
       `|\\b(?:put|place|enter|fill in|insert|write)\\s+(?:${EMAIL}|${URL})\\s+(?:in|into|as)\\b` +
       `|\\b(?:push|send|post|deliver|upload|route|forward|publish|transfer|pay)\\s+(?:it\\s+|them\\s+|everything\\s+)?to\\s+(?:${LITERAL})\\s+instead\\b` +
-      `|\\b(?:always|all|every|each)\\b[^\\n]{0,30}?\\b(?:go|goes|end up|land|lands|(?:are|is|get|gets) (?:sent|pushed|delivered|routed|posted|filed|paid|transferred|published))\\s+to\\s+(?:the\\s+)?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b)` +
+      `|\\b(?:always|all|every|each)\\b[^\\n]{0,30}?\\b(?:go|goes|end up|land|lands|(?:are|is|get|gets) (?:sent|pushed|delivered|routed|posted|filed|paid|transferred|published))\\s+to\\s+(?:the\\s+)?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|${IP})` +
       `|\\b(?:sent|routed|delivered|posted|forwarded|redirected|paid|transferred|pushed|published|written|filed)\\s+to\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,2}?(?:['"\\x60][^'"\\x60\\n]{2,60}['"\\x60]|${EMAIL}|\\d{6,}|[a-z_-]*\\d[a-z0-9_-]{5,})\\s+instead\\b` +
       `|\\bcall\\s+\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?\\s+with\\s+\\x60?[\\w-]*(?:channel|account|recipient|email|repo|owner|org|chat|user|to|address|iban)[\\w-]*\\x60?\\s*[=:]?\\s*(?:${LITERAL})` +
       `|\\b(?:push|pushes|push_files|send|post|upload|copy|mirror|forward)\\w*\\s+(?:[\\w-]+\\s+){0,3}?to\\s+(?:the\\s+)?(?:repository|repo|channel|bucket|account|org|organi[sz]ation|folder|drive|inbox|address|chat|board|project)\\s+(?:${LITERAL})` +
@@ -213,7 +219,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     alsoTriggers: ["://", "@", "`", "'", '"', "_", ...[..."0123456789"].map((digit) => `${digit}.`)],
     pattern:
-      `\\b(?:redirected|rerouted|re-routed|diverted|proxied|relayed|tunnell?ed|mirrored|intercepted|routed|forwarded|migrated|moved|handled|served|fulfilled|delivered)\\s+(?:to|through|via|by|onto|into)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,3}?(?:${URL}|${EMAIL}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\x60[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60|\\b[a-z][a-z0-9]*_[a-z0-9_]+\\b|['"][^'"\\n]{3,60}['"]|\\b(?:channel|account|user|chat|guild|org|bucket|iban|workspace|tenant)\\s+\\x60?[a-z0-9]*\\d[a-z0-9_-]{5,})` +
+      `\\b(?:redirected|rerouted|re-routed|diverted|proxied|relayed|tunnell?ed|mirrored|intercepted|routed|forwarded|migrated|moved|handled|served|fulfilled|delivered)\\s+(?:to|through|via|by|onto|into)\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,3}?(?:${URL}|${EMAIL}|${IP}|\\x60[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60|\\b[a-z][a-z0-9]*_[a-z0-9_]+\\b|['"][^'"\\n]{3,60}['"]|\\b(?:channel|account|user|chat|guild|org|bucket|iban|workspace|tenant)\\s+\\x60?[a-z0-9]*\\d[a-z0-9_-]{5,})` +
       // "acme-corp and acme-labs resolve to the canonical owner acme-corp-mirror"
       "|\\b(?:resolve|resolves|resolved|map|maps|mapped|normali[sz]ed?|rewritten|translated|converted)\\s+(?:to|into|onto)\\s+(?:the\\s+)?(?:canonical|primary|shared|relay|central|consolidated|new|current|holding|clearing|bridge|backup|escrow|mirror|replacement|on-call)\\s+(?:[\\w-]+\\s+)?(?:owner|org|organi[sz]ation|account|channel|repo|repository|bucket|registry|iban|recipient|address|host|endpoint|user|id|guild)\\b",
     unless:
@@ -819,7 +825,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       ".cloud",
     ],
     pattern:
-      "\\b(?:also|additionally|as well|in addition|a copy|copies|a duplicate|duplicated|mirrored|replicated)\\b[^\\n]{0,80}?\\b(?:written|stored|saved|kept|copied|sent|posted|mirrored|replicated|indexed|cached|uploaded|forwarded|logged|recorded|archived|filed|duplicated|synced|synchronised|synchronized|shared|pushed|streamed|exported|published|delivered|submitted|pass|passed|put|posts|sends|forwards|uploads|files|writes|stores|indexes)\\b[^\\n]{0,80}?(?:[a-z][a-z0-9+.-]*://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:our|the vendor's|the vendor|a shared|the shared|an external|the external|external|third-party|a partner|the partner's|partner|off-site|offsite)\\s+(?:[\\w-]+\\s+){0,3}?(?:board|team|table|database|bucket|inbox|channel|server|service|workspace|account|repository|repo|org|index|store|storage|endpoint|collector|archive|drive|folder|queue|list|crm|warehouse)\\b|\\bremotely\\b|\\bchannel\\s+\\d{6,}|\\x60[\\w.-]+/[\\w./-]+\\x60|\\b(?:[\\w-]+\\s+)?cdn\\b|\\bpublic (?:link|url|bucket|gist|page|paste)\\b|\\bpastebin\\b)" +
+      `\\b(?:also|additionally|as well|in addition|a copy|copies|a duplicate|duplicated|mirrored|replicated)\\b[^\\n]{0,80}?\\b(?:written|stored|saved|kept|copied|sent|posted|mirrored|replicated|indexed|cached|uploaded|forwarded|logged|recorded|archived|filed|duplicated|synced|synchronised|synchronized|shared|pushed|streamed|exported|published|delivered|submitted|pass|passed|put|posts|sends|forwards|uploads|files|writes|stores|indexes)\\b[^\\n]{0,80}?(?:[a-z][a-z0-9+.-]*://[^\\s'"\\x60)]+|${EMAIL}|${IP}|\\b(?:our|the vendor's|the vendor|a shared|the shared|an external|the external|external|third-party|a partner|the partner's|partner|off-site|offsite)\\s+(?:[\\w-]+\\s+){0,3}?(?:board|team|table|database|bucket|inbox|channel|server|service|workspace|account|repository|repo|org|index|store|storage|endpoint|collector|archive|drive|folder|queue|list|crm|warehouse)\\b|\\bremotely\\b|\\bchannel\\s+\\d{6,}|\\x60[\\w.-]+/[\\w./-]+\\x60|\\b(?:[\\w-]+\\s+)?cdn\\b|\\bpublic (?:link|url|bucket|gist|page|paste)\\b|\\bpastebin\\b)` +
       "|\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b[^\\n]{0,60}?(?:(?:[a-z0-9-]+\\.)+(?:com|net|io|org|app|dev|co|cloud)\\b|://|@)|(?:(?:[a-z0-9-]+\\.)+(?:com|net|io|org|app|dev|co|cloud)\\b|://)[^\\n]{0,60}?\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b" +
       "|\\b(?:synced|synchronised|synchronized|replicated|mirrored|copied|duplicated)\\s+(?:to|into|with|onto)\\s+(?:the\\s+|a\\s+|an\\s+)?(?:shared|external|third-party|partner|public|remote|vendor's|our|team)\\b",
     unless: "\\b(?:never|do not|don't|must not|if you|you can|optionally|the user'?s? own|your own)\\b",
@@ -843,8 +849,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "every ",
     ],
     alsoTriggers: ["://", "@", ...[..."0123456789"].map((digit) => `${digit}.`)],
-    pattern:
-      "\\b(?:the same|same|its|their|the whole|the full|the entire|a copy of the|each|every)\\s+(?:[\\w-]+\\s+)?(?:content|contents|data|file|files|body|text|message|messages|result|results|output|payload|rows|query|queries|request|document|records?|write|entry|entries|list|lists|tasks?|changes?|details|history|logs?|comments?|issues?|tickets?)\\b[^\\n]{0,50}?\\b(?:sent|send|sends|put|puts|post|posts|posted|upload|uploads|uploaded|copy|copies|copied|forward|forwards|forwarded|push|pushes|pushed|written|write|writes|mirror|mirrors|mirrored|submit|submits|submitted|stream|streams|streamed|sync|syncs|synced|emailed|mailed|e-mailed|reported|transmitted|delivered)\\b[^\\n]{0,60}?\\b(?:to|at|into)\\s+(?:[\\w-]+\\s+){0,4}?(?:[a-z][a-z0-9+.-]*://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}|\\d{1,3}(?:\\.\\d{1,3}){3}\\b)",
+    pattern: `\\b(?:the same|same|its|their|the whole|the full|the entire|a copy of the|each|every)\\s+(?:[\\w-]+\\s+)?(?:content|contents|data|file|files|body|text|message|messages|result|results|output|payload|rows|query|queries|request|document|records?|write|entry|entries|list|lists|tasks?|changes?|details|history|logs?|comments?|issues?|tickets?)\\b[^\\n]{0,50}?\\b(?:sent|send|sends|put|puts|post|posts|posted|upload|uploads|uploaded|copy|copies|copied|forward|forwards|forwarded|push|pushes|pushed|written|write|writes|mirror|mirrors|mirrored|submit|submits|submitted|stream|streams|streamed|sync|syncs|synced|emailed|mailed|e-mailed|reported|transmitted|delivered)\\b[^\\n]{0,60}?\\b(?:to|at|into)\\s+(?:[\\w-]+\\s+){0,4}?(?:[a-z][a-z0-9+.-]*://[^\\s'"\\x60)]+|${EMAIL}|\\d{1,3}(?:\\.\\d{1,3}){3}\\b)`,
     unless: "\\b(?:never|do not|don't|must not|the user'?s?|your own|given|provided)\\b",
   },
   {
@@ -855,8 +860,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "puts, posts or sends the same content or a copy of it to a fixed URL or address (High when the tool is not a network tool)",
     triggers: ["the same", "a copy", "its content", "their content", "the whole", "the full", "the entire"],
     alsoTriggers: ["://", "@"],
-    pattern:
-      "\\b(?:put|post|send|upload|copy|forward|push|write|mirror|submit|stream|sync|email|mail|transmit|deliver)\\s+(?:the same|a copy of (?:the|its|their|each|every)|its|their|the whole|the full|the entire)\\s+(?:[\\w-]+\\s+)?(?:content|contents|data|file|files|body|text|message|messages|result|results|output|payload|rows|document|records?|list|history|logs?)\\b[^\\n]{0,20}?\\b(?:to|at|into)\\s+(?:[a-z][a-z0-9+.-]*://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,})",
+    pattern: `\\b(?:put|post|send|upload|copy|forward|push|write|mirror|submit|stream|sync|email|mail|transmit|deliver)\\s+(?:the same|a copy of (?:the|its|their|each|every)|its|their|the whole|the full|the entire)\\s+(?:[\\w-]+\\s+)?(?:content|contents|data|file|files|body|text|message|messages|result|results|output|payload|rows|document|records?|list|history|logs?)\\b[^\\n]{0,20}?\\b(?:to|at|into)\\s+(?:[a-z][a-z0-9+.-]*://[^\\s'"\\x60)]+|${EMAIL})`,
     unless: "\\b(?:never|do not|don't|must not)\\b",
   },
   {
@@ -1238,9 +1242,9 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     alsoTriggers: ["://", "@"],
     pattern:
       // No \\b around these words: RE2's word boundary is ASCII, and "übermittle" starts outside it.
-      "(?:(?:envía|envie|enviar|envíe|reenvía|reenvie|manda|mande|sende|senden|übermittle|übermitteln|weiterleiten|envoie|envoyez|envoyer|transmettez|transmettre|transmets|invia|inviare|inoltra|inoltrare)|送信|送っ|転送|アップロード|发送|上传|转发|传送|전송|보내)[^\\n]{0,120}?(?:(?:https?|wss?)://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,})" +
-      "|(?:(?:https?|wss?)://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,})[^\\n]{0,40}?(?:übermittelt|gesendet|geschickt|weitergeleitet|hochgeladen|envoyé|transmis|enviado|enviada|inviato|inviata|inviati)" +
-      "|(?:(?:https?|wss?)://[^\\s'\"\\x60)]+|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,})[^\\n]{0,40}?(?:に(?:送信|送っ|転送|アップロード)|(?:发送|上传|转发)|(?:로|으로)\\s*(?:전송|보내))",
+      `(?:(?:envía|envie|enviar|envíe|reenvía|reenvie|manda|mande|sende|senden|übermittle|übermitteln|weiterleiten|envoie|envoyez|envoyer|transmettez|transmettre|transmets|invia|inviare|inoltra|inoltrare)|送信|送っ|転送|アップロード|发送|上传|转发|传送|전송|보내)[^\\n]{0,120}?(?:${URL}|${EMAIL})` +
+      `|(?:${URL}|${EMAIL})[^\\n]{0,40}?(?:übermittelt|gesendet|geschickt|weitergeleitet|hochgeladen|envoyé|transmis|enviado|enviada|inviato|inviata|inviati)` +
+      `|(?:${URL}|${EMAIL})[^\\n]{0,40}?(?:に(?:送信|送っ|転送|アップロード)|(?:发送|上传|转发)|(?:로|으로)\\s*(?:전송|보내))`,
   },
   {
     id: "intent.translated-conditions",
@@ -1418,8 +1422,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       ".cloud",
       ...[..."0123456789"].map((digit) => `${digit}.`),
     ],
-    pattern:
-      "\\b(?:added|synced|syncs|sync|replicated|published|posted|posts|uploaded|mirrored|cached|stored|journaled|journalled|archived|pushed|sent|forwarded|logged|recorded|streamed|reported|shared|copied)\\s+(?:to|at|on|into)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,5}?\\(?(?:https?://)?(?:[a-z0-9-]+\\.)+(?:io|dev|app|net|com|org|rs|co|ai|cloud|xyz|site|info|biz|me|sh)\\b|\\b(?:added|synced|syncs|sync|replicated|published|posted|posts|uploaded|mirrored|cached|stored|journaled|archived|pushed|sent|forwarded|logged|recorded|streamed|reported|shared|copied)\\s+(?:to|at|on|into)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,5}?(?:at\\s+)?\\d{1,3}(?:\\.\\d{1,3}){3}\\b",
+    pattern: `\\b(?:${STATED_TRANSFER_VERBS})\\s+(?:to|at|on|into)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,5}?(?:\\(?(?:https?://)?(?:[a-z0-9-]+\\.)+(?:io|dev|app|net|com|org|rs|co|ai|cloud|xyz|site|info|biz|me|sh)\\b|(?:at\\s+)?${IP})`,
     unless:
       "\\b(?:never|do not|don't|must not|the user'?s?|your own|you choose|you specify|given|provided|localhost|127\\.0\\.0\\.1)\\b",
   },
