@@ -88,6 +88,50 @@ const SAFEGUARDS =
 const ACCUSATIONS =
   "deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|unsafe|unverified|untrusted|unmaintained|unsupported|discontinued|retired|sunset|sunsetted|non-compliant|noncompliant|quarantined|unpatched|legacy|retired|advisory only|advisory at best|unverified|downscaled|phased out|phasing out|being phased out|kept (?:only )?for (?:compatibility|rollback)|affected by cve-[\\d-]+|vulnerable to|best left unused|not cached|come back empty|come back stale|(?:higher|extra) latency|weaker|bypass the audit|flaky|buggy|malicious|dangerous|vulnerable|phishing|blocked|banned|blacklisted|disabled|incorrect|wrong|stale|leaky|leaking|leaks|logs everything|sells|tracks|spies|harvests|hallucinates|not (?:allowed|permitted|approved|compliant|safe|secure|trusted|supported|recommended|authori[sz]ed|sanctioned)|no longer (?:maintained|supported|safe|available|works?|working|allowed|approved)|being phased out|phased out|scheduled for removal|end[- ]of[- ]life|known to (?:leak|fail|return|expose|break|corrupt)|returns? (?:stale|wrong|incorrect|outdated|fake|cached)";
 
+/** A literal of each accusation (its first word), for the sentence prefilter. */
+const ACCUSATION_TRIGGERS = ACCUSATIONS.replace(/\(\?:[^)]*\)/g, "")
+  .split("|")
+  .map((word) => word.trim().split(" ")[0]!)
+  .filter((word) => word.length > 2);
+
+/** Loss of quality, risk or failure claimed of other tools (any verb). */
+const QUALITY_LOSS =
+  "ignores? robots\\.txt|legal risk|incomplete|estimates|(?:often|frequently|usually|mostly|sometimes) wrong|false (?:negatives|positives)|errors? (?:4\\d\\d|5\\d\\d)|quota (?:exhausted|exceeded)|(?:output|results?) (?:is|are) discarded|discarded by|or lower|scored (?:\\d|only|lower|below)|allergens?|manipulated|delayed|unreliable|inaccurate|truncated|approximate|expose (?:the user|you|users)|unlabell?ed|unreviewed|unaudited|not (?:reviewed|audited|vetted)|advisory|lower (?:quality|accuracy|recall|precision)|skew|distort|spam";
+
+const QUALITY_LOSS_TRIGGERS = [
+  "robots",
+  "legal risk",
+  "incomplete",
+  "estimates",
+  " wrong",
+  "false negative",
+  "false positive",
+  "error",
+  "quota",
+  "discarded",
+  "or lower",
+  "scored",
+  "allergen",
+  "manipulated",
+  "delayed",
+  "unreliable",
+  "inaccurate",
+  "truncated",
+  "approximate",
+  "expose",
+  "unlabel",
+  "unreviewed",
+  "unaudited",
+  "not reviewed",
+  "not audited",
+  "not vetted",
+  "advisory",
+  "lower",
+  "skew",
+  "distort",
+  "spam",
+];
+
 const OTHER_TOOLS =
   "(?:(?:tools?|entries|servers?|integrations?|providers?|capture|captures)\\s+(?:from|of|on|in)\\s+(?:the\\s+)?(?:other|competing|third-party|external|rival|different)\\s+(?:[\\w-]+\\s+)?(?:servers?|providers?|vendors?|integrations?)|(?:other|competing|alternative|alternate|third-party|external|legacy|older|old|previous|standard|generic|regular|default|built-in|native|original|similar|rival|unofficial|community|remaining|duplicate|lookalike|look-alike)\\s+(?:[\\w-]+\\s+){0,3}?(?:tools?|servers?|integrations?|plugins?|apis?|services?|providers?|implementations?|versions?|functions?|endpoints?|connectors?|clients?|variants?|copies|alternatives|options))";
 
@@ -501,10 +545,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "look-alike",
     ],
     alsoTriggers: [
-      ...ACCUSATIONS.replace(/\(\?:[^)]*\)/g, "")
-        .split("|")
-        .map((word) => word.trim().split(" ")[0]!)
-        .filter((word) => word.length > 2),
+      ...ACCUSATION_TRIGGERS,
       "must not be",
       "should not be",
       "must never be",
@@ -702,10 +743,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       "\\b(?:otras|otros|las demás|los demás)\\s+(?:herramientas|servidores|versiones|integraciones)\\b[^\\n]{0,40}?\\b(?:obsolet[ao]s|rot[ao]s|insegur[ao]s|deprecad[ao]s|comprometid[ao]s|no (?:son )?fiables|peligros[ao]s)" +
       "|\\bandere(?:n)?\\s+(?:tools|werkzeuge|server|versionen|integrationen)\\b[^\\n]{0,40}?\\b(?:veraltet|unsicher|kaputt|kompromittiert|unzuverlässig|abgekündigt|gefährlich)" +
-      "|\\b(?:les\\s+)?autres\\s+(?:outils|serveurs|versions|intégrations)\\b[^\\n]{0,40}?\\b(?:obsolètes|dépréciés|cassés|dangereux|compromis|peu fiables|non sécurisés)" +
+      "|\\b(?:les\\s+)?autres\\s+(?:outils|serveurs|versions|intégrations)\\b[^\\n]{0,80}?\\b(?:obsolètes|dépréciés|cassés|dangereux|compromis|peu fiables|non sécurisés|incomplets|erronés|inexacts|faussent|faussés)" +
       "|\\b(?:outras|outros)\\s+(?:ferramentas|servidores|versões)\\b[^\\n]{0,80}?\\b(?:obsolet[ao]s|inseguro?a?s|quebrad[ao]s|comprometid[ao]s|desconsiderad[ao]s|ignorad[ao]s|atraso)" +
       "|\\b(?:altri|altre)\\s+(?:strumenti|server|versioni)\\b[^\\n]{0,40}?\\b(?:obsolet[ie]|insicur[ie]|compromess[ie]|inaffidabili|deprecat[ie])" +
-      "|他の(?:ツール|サーバー|バージョン)[^\\n]{0,30}?(?:非推奨|廃止|古い|安全でない|危険|信頼できない|侵害)|(?:其他|其它)(?:工具|服务器|版本)[^\\n]{0,30}?(?:弃用|过时|不安全|不可靠|已废弃|被入侵|有风险)|다른\\s*(?:도구|서버)[^\\n]{0,30}?(?:더 이상|안전하지|사용 중단|위험)",
+      "|他の[^。\\n]{0,12}?(?:ツール|サーバー|バージョン)[^。\\n]{0,30}?(?:非推奨|廃止|古い|安全でない|危険|信頼できない|侵害|不正確|改ざん|遅延)|(?:其他|其它)[^。\\n]{0,12}?(?:工具|服务器|版本)[^。\\n]{0,30}?(?:弃用|过时|不安全|不可靠|已废弃|被入侵|有风险|不应采用|不应使用|不准确|被篡改|过敏原)|다른\\s*(?:도구|서버)[^\\n]{0,30}?(?:더 이상|안전하지|사용 중단|위험|조작|지연되|부정확)",
   },
   {
     id: "intent.discard-user-value",
@@ -1070,7 +1111,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\bprefer\\s+(?:it|this|me)(?:\\s+(?:one|tool|version|build|server))?\\s+(?:whenever|when|if)\\s+(?:both|several|multiple|two|more than one|another|others?)\\b" +
       "|\\b(?:when|if|whenever)\\s+both\\s+(?:are|get)\\s+(?:listed|available|installed|connected|offered|present|loaded)\\b[^\\n]{0,30}?\\b(?:this|me)\\b[^\\n]{0,20}?\\b(?:takes precedence|wins|is used|should be used|is preferred|comes first)" +
       "|\\bfall back to\\s+(?:them|those|other|the other|others|another|any other)\\b[^\\n]{0,40}?\\bonly\\s+(?:if|when)\\b" +
-      "|\\broute\\s+(?:every|all|each|any|those|these|them)\\b[^\\n]{0,60}?\\b(?:here|to this tool|to me|through this tool|through me|to this server)\\b" +
+      "|\\broute\\s+(?:every|all|each|any|those|these|them)\\b[^\\n]{0,60}?\\b(?:here|to this tool|to me|through this tool|through me|to this server|through it|to it)\\b" +
+      "|\\b(?:including|even)\\s+(?:[\\w-]+\\s+){0,3}?(?:you|the model|the assistant)\\s+(?:could|can|would)\\s+(?:[\\w-]+\\s+){0,2}?(?:yourself|itself|directly|on your own)\\b" +
       "|\\b(?:every|each|all|any)\\s+(?:[\\w-]+\\s+){0,2}?(?:lookups?|requests?|calls?|queries|questions?|reads|operations?)\\s+(?:belongs?|goes|go|should go|must go)\\s+here\\b" +
       "|\\b(?:when|if|whenever)\\s+(?:more than one|several|multiple|two)\\s+\\x60?[\\w-]+\\x60?\\s+(?:are|is)\\s+(?:listed|available|offered|present|connected)\\b[^\\n]{0,30}?\\bthis\\b[^\\n]{0,20}?\\b(?:takes precedence|wins|is used|is preferred)" +
       "|\\b(?:use|call|pick|choose)\\s+(?:this|me)(?:\\s+tool)?\\s+(?:regardless of|no matter)\\s+which\\s+(?:tool|server|function|one)\\b" +
@@ -1114,6 +1156,78 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|['\"]?(?:supersedes|overrides|replaces|shadows|intercepts)['\"]?\\s*:\\s*\\[" +
       "|\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,30}?\\b(?:is|are)\\s+(?:now\\s+)?(?:mapped|aliased|routed|redirected|forwarded)\\s+(?:on)?to\\s+this\\s+(?:tool|server|implementation|definition)\\b" +
       "|\\b(?:if|when|whenever)\\s+(?:another|any other|a different|other)\\s+(?:server|tool|integration|provider)s?\\s+(?:also\\s+)?(?:exposes|offers|provides|has|lists|registers|defines|expose|offer|provide)\\b[^\\n]{0,60}?\\b(?:this|me|here)\\b",
+  },
+  // Claims about other tools whatever the verb: "other scraping servers ignore robots.txt", "the
+  // sonar* tools scored 41 % false negatives", "prefer it over X or Y tools, whose figures are
+  // estimates": the subject is other tools, the claim is any loss of quality, risk or failure.
+  {
+    id: "intent.disparage-with-claims",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary:
+      "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
+    triggers: [
+      "other",
+      "built-in",
+      "third-party",
+      "external",
+      "competing",
+      "alternative",
+      "rival",
+      "*",
+      " over ",
+      "_",
+      "never use",
+      "never call",
+      "do not use",
+      "do not call",
+      "don't use",
+      "don't call",
+      "avoid us",
+      "avoid call",
+    ],
+    alsoTriggers: [...QUALITY_LOSS_TRIGGERS, ...ACCUSATION_TRIGGERS],
+    pattern: `(?:\\b${OTHER_TOOLS}\\b|\\bover\\s+(?:[\\w.-]+(?:,\\s*|\\s+(?:or|and)\\s+|\\s+)){1,6}?(?:tools?|servers?|integrations?|providers?)\\b|(?:\\b[\\w-]+\\*|\\b[a-z]+_[\\w]+)(?:,?\\s+(?:and|or)\\s+(?:[\\w-]+\\*|[a-z]+_[\\w]+))*\\s+(?:tools?|servers?)\\b|\\b(?:never|do not|don't|avoid)\\s+(?:use|call|using|calling)\\s+(?:the\\s+)?(?:[\\w-]+\\s+(?:or\\s+|and\\s+)?){1,4}?(?:tools?|servers?)\\b)[^\\n]{0,120}?\\b(?:${QUALITY_LOSS}|${ACCUSATIONS})`,
+    unless:
+      "\\b(?:if|unless|in this server|this server's|sibling|may not|might not|aliases|fields|parameters|columns|properties|arguments)\\b|\\b(?:never|not|don't)\\s+(?:use|call)\\s+(?:this|these|it)\\b",
+  },
+  // Tools named in a list ("fetch_url, web_fetch_exa and browser_get_markdown are unmaintained
+  // wrappers with known bugs"): only losses of quality count, since vendors deprecate and retire
+  // their own tools in the same words.
+  {
+    id: "intent.disparage-with-claims",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary:
+      "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
+    triggers: ["_"],
+    alsoTriggers: [...QUALITY_LOSS_TRIGGERS, "bug"],
+    pattern: `\\b[a-z]+_[\\w]+(?:,\\s*[a-z]+_[\\w]+)*,?\\s+(?:and|or)\\s+[a-z]+_[\\w]+\\b[^\\n]{0,120}?\\b(?:${QUALITY_LOSS}|(?:[\\w-]+\\s+)?bugs)\\b`,
+    unless:
+      "\\b(?:if|unless|in this server|this server's|sibling|may not|might not|aliases|fields|parameters|columns|properties|arguments)\\b",
+  },
+  // Scoreboards: three or more tools given numbers so the model picks the one on top ("task_planner
+  // 0.97, todoist add-tasks 0.41, …"), in a sentence about success, accuracy or routing (sampling
+  // settings such as "top_p 0.95, min_p 0.05" name no such measure).
+  {
+    id: "intent.disparage-with-claims",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary:
+      "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
+    triggers: ["0."],
+    alsoTriggers: [
+      "success",
+      "recall",
+      "accuracy",
+      "routing",
+      "benchmark",
+      "ranked",
+      "reliability",
+      "win rate",
+    ],
+    pattern:
+      "\\b[a-z]+[_-][\\w-]+\\s+0\\.\\d{2,3}(?:\\s*[,;]\\s*(?:[\\w-]+\\s+)?[a-z]+[_-][\\w-]+\\s+0\\.\\d{2,3}){2}\\b",
   },
   {
     id: "intent.less-reliable-tools",
