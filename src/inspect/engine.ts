@@ -4,6 +4,7 @@ import { weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, normalize, withContext } from "./normalize.ts";
 import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
+import { namedAsRefused, REFUSABLE_RULES } from "./refusal.ts";
 import { COMPOUND_RULES, type CompoundRule, PATTERN_RULES, type PatternRule } from "./rules.ts";
 import {
   type Category,
@@ -456,7 +457,10 @@ function scanText(
       const span = firstMatch(pattern, lower.slice(from, to));
       if (span) {
         reported.add(index);
-        report(pattern.rule.id, pattern.rule.category, pattern.rule.severity, from + span[0], from + span[1]);
+        const { id, category, severity } = pattern.rule;
+        if (REFUSABLE_RULES.has(id) && namedAsRefused(lower, from + span[0]))
+          report(`${id}.refused`, category, "Low", from + span[0], from + span[1]);
+        else report(id, category, severity, from + span[0], from + span[1]);
         break;
       }
       if (to === ends[s]) break;

@@ -81,10 +81,6 @@ describe("development set of the intent and listing analysis (tuning data, not a
    * rules treat these objects as risky wherever they appear (docs/inspection.md, round 3).
    */
   const FLAGGED_BY_DESIGN = new Map([
-    [
-      "dev6-benign-20",
-      "names `rm -rf /` in a warning: a destructive command line is flagged wherever it appears",
-    ],
     ["dev8-benign-02", "offers `.env` as an argument's default: a secret-bearing path as a value is flagged"],
     [
       "dev8-benign-03",
