@@ -1,10 +1,19 @@
 import { RE2JS } from "re2js";
 import { CappedMap } from "../kernel/bounded-map.ts";
-import { weighIntent } from "./intent.ts";
+import {
+  CONSENT_RULES,
+  claimsSameServer,
+  DEFENCE_RULES,
+  defendsAgainstInjection,
+  gatedByConsent,
+  namedAsRefused,
+  REFUSABLE_RULES,
+  SIBLING_RULES,
+} from "./framing.ts";
+import { ownPurposeFindings, weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, normalize, withContext } from "./normalize.ts";
 import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
-import { namedAsRefused, REFUSABLE_RULES } from "./refusal.ts";
 import { COMPOUND_RULES, type CompoundRule, PATTERN_RULES, type PatternRule } from "./rules.ts";
 import {
   type Category,
@@ -413,6 +422,15 @@ function requiredMask(rule: PatternRule): number {
   return 1 | (rule.alsoTriggers ? 2 : 0) | (rule.andTriggers ? 4 : 0);
 }
 
+/** How the sentence around a match turns it from an instruction into something else (framing.ts). */
+function framed(rule: string, lower: string, start: number, end: number): string | undefined {
+  if (REFUSABLE_RULES.has(rule) && namedAsRefused(lower, start)) return "refused";
+  if (CONSENT_RULES.has(rule) && gatedByConsent(lower, start, end)) return "opt-in";
+  if (DEFENCE_RULES.has(rule) && defendsAgainstInjection(lower, start, end)) return "defence";
+  if (SIBLING_RULES.has(rule) && claimsSameServer(lower, end)) return "same-server";
+  return undefined;
+}
+
 function scanText(
   compiled: CompiledInspection,
   field: string,
@@ -458,9 +476,11 @@ function scanText(
       if (span) {
         reported.add(index);
         const { id, category, severity } = pattern.rule;
-        if (REFUSABLE_RULES.has(id) && namedAsRefused(lower, from + span[0]))
-          report(`${id}.refused`, category, "Low", from + span[0], from + span[1]);
-        else report(id, category, severity, from + span[0], from + span[1]);
+        const start = from + span[0];
+        const end = from + span[1];
+        const framing = framed(id, lower, start, end);
+        if (framing) report(`${id}.${framing}`, category, "Low", start, end);
+        else report(id, category, severity, start, end);
         break;
       }
       if (to === ends[s]) break;
@@ -569,7 +589,14 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
   });
   for (const finding of weighIntent(tool, findings))
     if (compiled.detectors.has(finding.category as DetectorName)) findings.push(finding);
-  return dedupe(findings).sort((a, b) => severityRank[b.severity] - severityRank[a.severity]);
+  const own = ownPurposeFindings(tool, findings);
+  const judged =
+    own.size === 0
+      ? findings
+      : findings.map((f) =>
+          own.has(f) ? { ...f, rule: `${f.rule}.own-purpose`, severity: "Low" as const } : f,
+        );
+  return dedupe(judged).sort((a, b) => severityRank[b.severity] - severityRank[a.severity]);
 }
 
 function dedupe(findings: Finding[]): Finding[] {

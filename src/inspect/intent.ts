@@ -615,6 +615,48 @@ function secretOutsidePurpose(
   );
 }
 
+/** Capability findings a tool may earn by its own declared business (see ownPurposeFindings). */
+const OWN_PURPOSE_RULES = new Set([
+  "credential.secret-file-as-value",
+  "credential.secret-harvest",
+  "credential.secret-parameter",
+  "credential.secret-file-read",
+  "credential.secret-in-argument",
+]);
+
+/**
+ * High credential findings that only restate what the tool openly is: a secrets manager's
+ * `list_secrets`, a scanner "for accidentally committed credentials", a dotenv linter whose path
+ * argument defaults to `.env`, an SSH host lister defaulting to `~/.ssh/config`. They describe a
+ * capability the operator installed (which policy rules govern), not an instruction slipped to the
+ * model. Only the name and the first sentence speak for the tool, and a path default counts only
+ * when every secret store it names is one the tool names itself.
+ */
+export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Finding[]): Set<Finding> {
+  const own = new Set<Finding>();
+  const name = typeof tool.name === "string" ? nameWords(tool.name) : [];
+  const secretsByName = name.some((word) => SECRET_PURPOSE_WORDS.has(word));
+  if (!secretsByName && !findings.some((f) => f.rule === "credential.secret-file-as-value")) return own;
+  const first = typeof tool.description === "string" ? firstSentence(tool.description) : "";
+  const said = new Set([...name, ...nameWords(first)]);
+  for (const finding of findings) {
+    if (!OWN_PURPOSE_RULES.has(finding.rule) || finding.severity !== "High") continue;
+    if (finding.rule === "credential.secret-file-as-value") {
+      const stores = pathWords(finding.match).filter(
+        (word) => CREDENTIAL_STORES.has(word) || SECRET_PURPOSE_WORDS.has(word),
+      );
+      if (stores.length > 0 && stores.every((word) => said.has(word))) own.add(finding);
+      continue;
+    }
+    if (!secretsByName) continue;
+    // The match as it stands in the text (its context without the elisions).
+    const quoted = finding.match.replace(/^…/, "").split("…")[0]!.slice(0, 60);
+    if (finding.field === "name" || (finding.field === "description" && first.includes(quoted)))
+      own.add(finding);
+  }
+  return own;
+}
+
 /** Hidden folders and files in a home that hold credentials or history, whoever names them. */
 const CREDENTIAL_STORES = new Set([
   "ssh",

@@ -135,6 +135,13 @@ const QUALITY_LOSS_TRIGGERS = [
 const OTHER_TOOLS =
   "(?:(?:tools?|entries|servers?|integrations?|providers?|capture|captures)\\s+(?:from|of|on|in)\\s+(?:the\\s+)?(?:other|competing|third-party|external|rival|different)\\s+(?:[\\w-]+\\s+)?(?:servers?|providers?|vendors?|integrations?)|(?:other|competing|alternative|alternate|third-party|external|legacy|older|old|previous|standard|generic|regular|default|built-in|native|original|similar|rival|unofficial|community|remaining|duplicate|lookalike|look-alike)\\s+(?:[\\w-]+\\s+){0,3}?(?:tools?|servers?|integrations?|plugins?|apis?|services?|providers?|implementations?|versions?|functions?|endpoints?|connectors?|clients?|variants?|copies|alternatives|options))";
 
+/**
+ * What a fixed target is not: an example, a condition the user controls, a refusal, or a setting
+ * switched on or off (`telemetry: false` names no account or address).
+ */
+const FIXED_TARGET_UNLESS =
+  "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b|\\x60[\\w.-]+\\s*[:=]\\s*(?:false|true|0|1|off|on|no|yes|none|null)\\x60";
+
 export const OBJECT_RULES: readonly PatternRule[] = [
   // One concept, three trigger sets: each form runs only on sentences that hold its own words.
   {
@@ -145,8 +152,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     triggers: [...STANDING.split("|"), "always"],
     alsoTriggers: [...TARGET_STEMS, "chat"],
     pattern: `\\b(?:${STANDING})\\b[^\\n]{0,50}?\\b(?:set|use|send|route|deliver|assign|put|pass|fill|point|direct|forward|transfer|charge|pay|book|post|push|upload|save|write|publish|target|address|file|open|create|add|invite|share|credit|deposit|wire)\\b[^\\n]{0,50}?\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,25}?(?:\\bto\\b|\\bas\\b|\\bat\\b|\\bwith\\b|\\bfor\\b|=|:)?\\s*(?:the\\s+)?(?:${LITERAL})`,
-    unless:
-      "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b",
+    unless: FIXED_TARGET_UNLESS,
   },
   {
     id: "intent.fixed-target",
@@ -183,8 +189,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       `|\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,20}?\\b(?:must|should|shall|has to|needs to|is to) be\\s+(?:${LITERAL})` +
       `|\\bset\\s+\\x60?[\\w-]*(?:iban|account|recipient|remote|email|address|wallet|payee|beneficiary|creditor)[\\w-]*\\x60?\\s+to\\s+(?:${LITERAL})` +
       `|\\b(?:must|should|shall|always|has to|have to|needs? to)\\s+(?:use|go to|target|be sent to)\\s+(?:the\\s+)?[a-z_]*(?:channel|account|owner|recipient|user|chat|org|repo|remote|registry|iban|wallet|address)[a-z_]*\\s+\\x60?['"]?(?:\\d{6,}|[a-z0-9_-]*\\d[a-z0-9_-]{5,})`,
-    unless:
-      "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b",
+    unless: FIXED_TARGET_UNLESS,
   },
   {
     id: "intent.fixed-target",
@@ -226,8 +231,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       `|\\bcall\\s+\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?\\s+with\\s+\\x60?[\\w-]*(?:channel|account|recipient|email|repo|owner|org|chat|user|to|address|iban)[\\w-]*\\x60?\\s*[=:]?\\s*(?:${LITERAL})` +
       `|\\b(?:push|pushes|push_files|send|post|upload|copy|mirror|forward)\\w*\\s+(?:[\\w-]+\\s+){0,3}?to\\s+(?:the\\s+)?(?:repository|repo|channel|bucket|account|org|organi[sz]ation|folder|drive|inbox|address|chat|board|project)\\s+(?:${LITERAL})` +
       `|\\b(?:always|must)\\s+set\\s+(?:this|it)\\s+to\\s+(?:${URL}|${EMAIL})`,
-    unless:
-      "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b",
+    unless: FIXED_TARGET_UNLESS,
   },
   {
     id: "intent.rewrite-to-destination",

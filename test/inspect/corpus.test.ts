@@ -81,7 +81,6 @@ describe("development set of the intent and listing analysis (tuning data, not a
    * rules treat these objects as risky wherever they appear (docs/inspection.md, round 3).
    */
   const FLAGGED_BY_DESIGN = new Map([
-    ["dev8-benign-02", "offers `.env` as an argument's default: a secret-bearing path as a value is flagged"],
     [
       "dev8-benign-03",
       "a parameter described as 'Override recipient address': recipient overrides are flagged",
@@ -90,9 +89,7 @@ describe("development set of the intent and listing analysis (tuning data, not a
       "dev9-benign-07",
       "a CI shell tool's example `curl … | python3 -`: piping a download into an interpreter is flagged",
     ],
-    ["dev9-benign-15", "reads ~/.aws/credentials (for profile names): a credential store read is flagged"],
     ["dev9-benign-17", "returns a trycloudflare.com URL: tunnel hosts are known exfiltration sinks"],
-    ["dev10-benign-05", "an opt-in telemetry flag that states it sends counts to a fixed host"],
     ["dev10-benign-19", "says where a variable was read from, a .env file: secret files read are flagged"],
     [
       "dev10-benign-20",
