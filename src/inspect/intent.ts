@@ -761,6 +761,20 @@ function pinnedTarget(tool: ToolDefinition): Finding | undefined {
   return undefined;
 }
 
+/**
+ * The description of an argument that says where a call goes or who gets it: owner, recipient,
+ * vendor, team, assignee, namespace… (camelCase and snake_case, any nesting).
+ */
+const VALUE_TARGET_FIELD = RE2JS.compile(
+  "properties(?:\\.|\\[\\x22)[\\w$-]*(?:owner|org|organi[sz]ation|account|recipient|to|cc|bcc|channel|repo|repository|bucket|destination|email|address|payee|iban|wallet|webhook|registry|namespace|assignee|beneficiary|vendor|partner|team|user|redirect|remote|merchant|customer|reviewer)(?:_?id|Id|s)?(?:\\x22\\])?\\.description$",
+  RE2JS.CASE_INSENSITIVE,
+);
+
+/** A target's id field named in the text: `vendor_id 1187`, `partner_id には 9081127`. */
+const TARGET_ID_NAMED = RE2JS.compile(
+  "\\b[\\w.]*(?:vendor|partner|payee|owner|account|recipient|assignee|team|org|user|customer|merchant|wallet|channel)[_-]?id\\b",
+);
+
 /** Words in a tool's name that make a transfer under that pretext its job (`telemetry_settings`, `backup_db`). */
 const PRETEXT_PURPOSE_WORDS = new Set([
   "telemetry",
@@ -1012,6 +1026,14 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           findings.some((f) => f.field === signal.field && f !== signal && DESTINATION_SIGNALS.has(f.rule))
         )
           weighed(signal, "intent.browser-secret-outside-purpose", "reaches for browser cookies or storage");
+        break;
+      case "intent.target-value":
+        if (
+          (VALUE_TARGET_FIELD.matcher(signal.field).find() ||
+            TARGET_ID_NAMED.matcher(signal.match.toLowerCase()).find()) &&
+          !ownHost(signal.match, purpose)
+        )
+          weighed(signal, "intent.fixed-target", "hands a target argument a fixed value");
         break;
       case "intent.destructive-side-effect":
         if (

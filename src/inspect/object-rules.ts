@@ -65,6 +65,17 @@ const URL = "(?:https?|wss?)://[^\\s'\"\\x60)]+";
 /** A dotted IPv4 address. */
 const IP = "\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b";
 
+/** Verbs that hand an argument its value, or say which value it resolves to. */
+const VALUE_DIRECTIVE =
+  "use|pass|set(?: it)? to|put|enter|specify|resolves? to|resolved to|(?:is|are) routed (?:to|through)|settled through|delivered (?:to|through)|is the value|the value (?:to pass|here|this field carries)|carries|applies (?:whenever|when|unless)|maps? to|mapped to|instead";
+
+/**
+ * A value no user types by chance: a long number, an address, a hex or mixed identifier, a quoted
+ * value with a digit, dot, slash, @ or dash (a path, host or handle; a quoted keyword such as
+ * "unassign" or "me" is an option, not a target).
+ */
+const FIXED_VALUE = `0x[0-9a-f]{16,}|\\b\\d{4,}\\b|\\b[a-z]*\\d[a-z0-9]{9,}\\b|\\b[a-z]{1,3}[0-9a-f]{12,}\\b|\\x60[\\w-]*[\\d./:@-][\\w./:@-]{2,60}\\x60|'[\\w -]*[\\d./:@-][\\w./:@ -]{2,60}'|"[\\w -]*[\\d./:@-][\\w./:@ -]{2,60}"`;
+
 /** A value written out: quoted, an address, a URL, an IP or an identifier with a digit. */
 const LITERAL = `['"\\x60][^'"\\x60\\n]{2,80}['"\\x60]|${EMAIL}|(?:https?|wss?|s3|gs|ftp)://[^\\s'"\\x60)]+|${IP}|\\b[a-z]{2}\\d{2}(?:\\s?[a-z0-9]{4}){3,7}(?:\\s?[a-z0-9]{1,4})?\\b|\\b0x[0-9a-f]{8,}\\b`;
 
@@ -1232,6 +1243,40 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b[a-z]+[_-][\\w-]+\\s+0\\.\\d{2,3}(?:\\s*[,;]\\s*(?:[\\w-]+\\s+)?[a-z]+[_-][\\w-]+\\s+0\\.\\d{2,3}){2}\\b",
+  },
+  // A fixed value handed to an argument: "use 5b10ac8d82e05b22cc7d4ef5 (the default triage owner)",
+  // "resolves to the delegate U4af49806…, which is the value this field carries", "`mr-review-hub/forks`
+  // applies whenever the user does not name another". A signal: intent.ts weighs it as a fixed
+  // target only in the description of a target argument (owner, recipient, vendor, team…) or when
+  // it names a target's id field itself.
+  {
+    id: "intent.target-value",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "hands an argument a fixed identifier, account or address",
+    triggers: [
+      "use ",
+      "pass ",
+      "set ",
+      "put ",
+      "enter ",
+      "specify",
+      "resolve",
+      "routed",
+      "settled",
+      "delivered",
+      "the value",
+      "carries",
+      "applies",
+      "maps to",
+      "mapped to",
+      "instead",
+      "指定",
+      "設定",
+    ],
+    pattern: `\\b(?:${VALUE_DIRECTIVE})\\b[^\\n]{0,60}?(?:${FIXED_VALUE})|(?:${FIXED_VALUE})[^\\n]{0,60}?\\b(?:${VALUE_DIRECTIVE})\\b|(?:${FIXED_VALUE})[^\\n]{0,12}?(?:を指定|を設定)`,
+    unless:
+      "\\b(?:e\\.g\\.|eg|for example|for instance|such as|like|format|example|placeholder|sample|rfc|iso|datetime|timestamp)\\b",
   },
   {
     id: "intent.less-reliable-tools",
