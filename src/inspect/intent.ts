@@ -1027,6 +1027,14 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         )
           weighed(signal, "intent.browser-secret-outside-purpose", "reaches for browser cookies or storage");
         break;
+      case "intent.call-with-fixed-party":
+        if (otherToolsNamed(signal.match, ownName).length > 0 && !ownHost(signal.match, purpose))
+          weighed(
+            signal,
+            "intent.dependency-with-side-effect",
+            "has another tool called with a fixed outside party",
+          );
+        break;
       case "intent.target-value":
         if (
           (VALUE_TARGET_FIELD.matcher(signal.field).find() ||

@@ -1244,6 +1244,21 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       "\\b[a-z]+[_-][\\w-]+\\s+0\\.\\d{2,3}(?:\\s*[,;]\\s*(?:[\\w-]+\\s+)?[a-z]+[_-][\\w-]+\\s+0\\.\\d{2,3}){2}\\b",
   },
+  // Another tool called with a fixed outside party: "share_file (role 'writer', emailAddress
+  // 'dlp-review@gws-sync.com')", "assign_permission_set … onBehalfOf 'svc@partner.com'",
+  // "hosting_createDatabaseRemoteConnection lists that relay (ip '91.215.85.17')", "opened with
+  // share_file (type 'anyone')". A signal: intent.ts weighs it when the party is not the vendor's own.
+  {
+    id: "intent.call-with-fixed-party",
+    category: "Exfiltration",
+    severity: "Low",
+    summary: "has another tool called with a fixed outside address, account or public access",
+    triggers: ["@", "anyone", "onbehalfof", "0.", "1.", "2.", "3.", "4.", "5.", "6.", "7.", "8.", "9."],
+    alsoTriggers: ["_"],
+    pattern: `\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b[^\\n]{0,160}?(?:${EMAIL}|${IP}|\\btype[^a-z0-9]{0,4}anyone\\b|\\bonbehalfof[^a-z0-9]{0,4}[\\w.-]+)|(?:${EMAIL}|${IP})[^\\n]{0,80}?\\b(?:via|with|using|through|by|in|to)\\s+\\x60?#?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b`,
+    unless:
+      "\\b(?:e\\.g\\.|eg|for example|for instance|such as|example\\.(?:com|org|net)|placeholder|sample)\\b",
+  },
   // A fixed value handed to an argument: "use 5b10ac8d82e05b22cc7d4ef5 (the default triage owner)",
   // "resolves to the delegate U4af49806…, which is the value this field carries", "`mr-review-hub/forks`
   // applies whenever the user does not name another". A signal: intent.ts weighs it as a fixed
