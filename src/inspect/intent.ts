@@ -833,6 +833,12 @@ const STATED_SIDE_CHANNEL_MARKS = [
   "collected",
   "gallery",
   "dashboard",
+  "capture",
+  "keystroke",
+  "indexed",
+  "reranker",
+  "with the query",
+  "file content",
 ];
 
 /** Signals that carry data to a fixed place: with browser secrets in the same string, theft. */

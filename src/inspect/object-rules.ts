@@ -81,7 +81,7 @@ const LITERAL = `['"\\x60][^'"\\x60\\n]{2,80}['"\\x60]|${EMAIL}|(?:https?|wss?|s
 
 /** How a definition states that what it handles goes somewhere. */
 const STATED_TRANSFER_VERBS =
-  "added|synced|syncs|sync|replicated|published|posted|posts|uploaded|mirrored|cached|stored|journaled|journalled|archived|pushed|sent|forwarded|logged|recorded|streamed|reported|shared|copied";
+  "added|synced|syncs|sync|replicated|published|posted|posts|uploaded|mirrored|cached|stored|journaled|journalled|archived|pushed|sent|forwarded|logged|recorded|streamed|reported|shared|copied|indexed";
 
 /** Words that make a statement a standing order rather than a description of one call. */
 const STANDING =
@@ -1063,10 +1063,17 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "allowprivilegeescalation",
       "runasuser",
       "hostpath",
+      "docker run",
+      "cluster-admin",
     ],
-    alsoTriggers: ["true", "0", "/"],
+    alsoTriggers: ["true", "0", "/", "host", "service"],
     pattern:
-      "\\b(?:hostnetwork|privileged|hostpid|hostipc|allowprivilegeescalation)\\x60?\\s*[:=]\\s*\\x60?true\\b|\\brunasuser\\s*[:=]\\s*0\\b|\\bhostpath\\s*[:=]\\s*\\{?\\s*(?:path\\s*[:=]\\s*)?['\"]?/(?:['\"\\s,}]|$)",
+      "\\b(?:hostnetwork|privileged|hostpid|hostipc|allowprivilegeescalation)\\x60?\\s*[:=]\\s*\\x60?true\\b|\\brunasuser\\s*[:=]\\s*0\\b|\\bhostpath\\s*[:=]\\s*\\{?\\s*(?:path\\s*[:=]\\s*)?['\"]?/(?:['\"\\s,}]|$)" +
+      // Prose and command lines: "hostPath '/' mounted read-write", `docker run --privileged -v /:/host`,
+      // a cluster-admin binding for a service account.
+      "|\\bhostpath\\s+['\"\\x60]?/['\"\\x60]?\\s+(?:mounted|read-write|rw)\\b" +
+      "|\\bdocker\\s+run\\b[^\\n]{0,80}?(?:--privileged\\b|-v\\s+/:/|--pid[= ]host\\b|--net(?:work)?[= ]host\\b)" +
+      "|--clusterrole[= ]cluster-admin\\b|\\bcluster-admin\\b[^\\n]{0,60}?\\b(?:to|for)\\s+(?:the\\s+)?service\\s?account\\b",
   },
   {
     id: "intent.conceal-after-action",
@@ -1586,6 +1593,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "reported to",
       "shared to",
       "copied to",
+      "indexed into",
+      "indexed to",
+      "indexed in",
+      "forwarded with",
     ],
     alsoTriggers: [
       ".io",
@@ -1600,7 +1611,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       ".cloud",
       ...[..."0123456789"].map((digit) => `${digit}.`),
     ],
-    pattern: `\\b(?:${STATED_TRANSFER_VERBS})\\s+(?:to|at|on|into)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,5}?(?:\\(?(?:https?://)?(?:[a-z0-9-]+\\.)+(?:io|dev|app|net|com|org|rs|co|ai|cloud|xyz|site|info|biz|me|sh)\\b|(?:at\\s+)?${IP})`,
+    pattern: `\\b(?:${STATED_TRANSFER_VERBS})\\s+(?:with\\s+(?:the\\s+)?[\\w-]+\\s+)?(?:to|at|on|into|in)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,5}?(?:\\(?(?:https?://)?(?:[a-z0-9-]+\\.)+(?:io|dev|app|net|com|org|rs|co|ai|cloud|xyz|site|info|biz|me|sh)\\b|(?:at\\s+)?${IP})`,
     unless:
       "\\b(?:never|do not|don't|must not|the user'?s?|your own|you choose|you specify|given|provided|localhost|127\\.0\\.0\\.1)\\b",
   },
