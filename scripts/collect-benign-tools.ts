@@ -307,6 +307,125 @@ const servers: ServerSpec[] = [
     env: { UNIFI_PROTECT_HOST: "127.0.0.1", UNIFI_PROTECT_API_KEY: "placeholder" },
   },
   { package: "@vapi-ai/mcp-server", env: { VAPI_TOKEN: "placeholder" } },
+  // Round 5 of issue 12: more vendors' MCP servers, collected before any tuning on them (none is in a blind
+  // round, nor a vendor already above): payments, e-commerce and ERP/CRM, recruiting, e-mail and chat,
+  // social, calendars and tasks, mainframe and SSH operations, debuggers, test runners, build tools,
+  // observability, security scanning, smart contracts and chains, databases and agent memory, spreadsheets,
+  // search, scraping, browser automation, AI media and voice APIs, flights, hotels, food delivery, weather,
+  // fitness, home media servers, PCB review, public-sector data, and servers written in Chinese (bazi-mcp,
+  // mcp-shrimp-task-manager with its zh templates) and French (boondmanager).
+  // Larger than ~60 tools and taken whole, as they have no option to pick a toolset: mcp-mailtrap (125),
+  // boondmanager-mcp-server (182), icloud-mcp (69). ebay-mcp is limited to five of its tool families and
+  // @casys/mcp-erpnext to five of its categories (they serve 299 and 125 tools whole).
+  // Tried and left out: @commercetools/commerce-mcp, @expandai/mcp-server, @dotzero.ai/work-order-mcp,
+  // coda-ticket-manager-mcp, @just-every/mcp-read-website-fast, @jsondb-cloud/mcp and @paretools/jvm (depend
+  // on versions or packages that are not published), signoz-mcp-server, @falkordb/mcpserver,
+  // @coolver/home-assistant-mcp and @umbraco-cms/mcp-dev (connect to their backend before listing),
+  // @fhirfly-io/mcp-server and @moralisweb3/api-mcp-server (fetch their tool list or API description from
+  // the vendor before listing), @supabase/mcp-server-supabase (still imports a package it does not depend
+  // on), @rawveg/ollama-mcp (serves HTTP, not stdio), podman-mcp-server (needs a podman or docker CLI),
+  // @0xshariq/docker-mcp-server (no bin starts its MCP server), obsidian-mcp (needs an existing vault with
+  // an .obsidian folder), mcp-memory-keeper and proliferate-sandbox-mcp (native modules not built without
+  // install scripts), conway-terminal (requires ethers, which it does not depend on),
+  // @contextstream/mcp-server (fails at start on its own tool schemas), @easybits.cloud/mcp (calls its API
+  // before listing), @storybook/mcp (no bin), @agllama/mcp (110 tools with no option to pick a toolset), and
+  // @futurelab-studio/latest-science-mcp (its tools carry no descriptions).
+  { package: "square-mcp-server", args: ["start"], env: { ACCESS_TOKEN: "placeholder", SANDBOX: "true" } },
+  {
+    package: "mcp-mailtrap",
+    env: { MAILTRAP_API_TOKEN: "placeholder", DEFAULT_FROM_EMAIL: "a@example.com", MAILTRAP_ACCOUNT_ID: "1" },
+  },
+  { package: "@mem0/mcp-server", env: { MEM0_API_KEY: "placeholder" } },
+  { package: "@variflight-ai/variflight-mcp", env: { VARIFLIGHT_API_KEY: "placeholder" } },
+  { package: "minimax-mcp-js", env: { MINIMAX_API_KEY: "placeholder" } },
+  { package: "@z_ai/mcp-server", env: { Z_AI_API_KEY: "placeholder" } },
+  { package: "@jinzcdev/leetcode-mcp-server" },
+  { package: "reddit-mcp-buddy" },
+  { package: "firefox-devtools-mcp" },
+  {
+    package: "@dynatrace-oss/dynatrace-managed-mcp-server",
+    env: {
+      DT_MCP_DISABLE_TELEMETRY: "true",
+      DT_ENVIRONMENT_CONFIGS: JSON.stringify([
+        {
+          dynatraceUrl: "http://127.0.0.1:9/",
+          apiEndpointUrl: "http://127.0.0.1:9/",
+          environmentId: "placeholder",
+          alias: "placeholder",
+          apiToken: "dt0s01.PLACEHOLDER",
+        },
+      ]),
+    },
+  },
+  { package: "european-parliament-mcp-server" },
+  { package: "bazi-mcp" },
+  { package: "@mastergo/magic-mcp" },
+  { package: "mcp-shrimp-task-manager", env: { DATA_DIR: "/tmp/shrimp-placeholder", TEMPLATES_USE: "zh" } },
+  { package: "hevy-mcp", env: { HEVY_API_KEY: "placeholder" } },
+  { package: "@abhaybabbar/retellai-mcp-server", env: { RETELL_API_KEY: "placeholder" } },
+  { package: "@bnb-chain/mcp" },
+  { package: "@debugmcp/mcp-debugger" },
+  { package: "nx-mcp" },
+  {
+    package: "ebay-mcp",
+    env: {
+      EBAY_CLIENT_ID: "placeholder",
+      EBAY_CLIENT_SECRET: "placeholder",
+      EBAY_MCP_TOOLS: "fulfillment,token-management,trading,analytics,browse",
+    },
+  },
+  { package: "@simonecoelhosfo/optimizely-mcp-server" },
+  {
+    package: "dataforseo-mcp-server",
+    env: { DATAFORSEO_USERNAME: "placeholder", DATAFORSEO_PASSWORD: "placeholder" },
+  },
+  { package: "@deventerprisesoftware/scrapi-mcp" },
+  {
+    package: "mcp-omnisearch",
+    env: {
+      TAVILY_API_KEY: "placeholder",
+      BRAVE_API_KEY: "placeholder",
+      KAGI_API_KEY: "placeholder",
+      PERPLEXITY_API_KEY: "placeholder",
+      JINA_AI_API_KEY: "placeholder",
+      FIRECRAWL_API_KEY: "placeholder",
+      EXA_API_KEY: "placeholder",
+      GITHUB_API_KEY: "placeholder",
+    },
+  },
+  { package: "@zeeg/dex", args: ["mcp"] },
+  { package: "@negokaz/excel-mcp-server" },
+  { package: "ashby-mcp", env: { ASHBY_API_KEY: "placeholder" } },
+  { package: "@casys/mcp-erpnext", args: ["--categories=sales,accounting,hr,crm,operations"] },
+  { package: "icloud-mcp", env: { IMAP_USER: "a@example.com", IMAP_PASSWORD: "placeholder" } },
+  { package: "@gestell/zowe-mcp" },
+  { package: "@testsprite/testsprite-mcp", env: { API_KEY: "placeholder" } },
+  { package: "@openzeppelin/contracts-mcp" },
+  { package: "agentdb", args: ["mcp", "start"] },
+  { package: "@dangahagan/weather-mcp" },
+  { package: "hotelzero" },
+  { package: "food402" },
+  { package: "boondmanager-mcp-server" },
+  { package: "pabal-store-api-mcp" },
+  { package: "@remotion/mcp" },
+  {
+    package: "ssh-mcp",
+    args: ["--host=127.0.0.1", "--port=9", "--user=placeholder"],
+    env: { SSH_MCP_PASSWORD: "placeholder" },
+  },
+  { package: "agent-security-scanner-mcp" },
+  {
+    package: "mcp-arr-server",
+    env: {
+      SONARR_URL: "http://127.0.0.1:9",
+      SONARR_API_KEY: "placeholder",
+      RADARR_URL: "http://127.0.0.1:9",
+      RADARR_API_KEY: "placeholder",
+    },
+  },
+  { package: "@intelligentelectron/pcb-lens" },
+  { package: "mcp-memory-libsql", env: { LIBSQL_URL: "file:/tmp/libsql-placeholder.db" } },
+  { package: "@djankies/vitest-mcp" },
 ];
 
 // The blind evaluation set of issue 12: packages absent from the development corpus above, collected
