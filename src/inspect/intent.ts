@@ -402,7 +402,7 @@ function sideEffectCall(name: string, purpose: ReadonlySet<string>, lookup: bool
 /** "Use this instead of 'execute_command'": a tool named to be avoided is no dependency. */
 function steersAwayFrom(match: string, name: string): boolean {
   return RE2JS.compile(
-    `\\b(?:instead of|rather than|not|never|avoid|don't use|do not use)\\s+(?:the\\s+)?['"\\x60]?${name.replace(/-/g, "\\-")}`,
+    `\\b(?:instead of|rather than|not|never|avoid|don't use|do not use)\\s+(?:(?:call|use|run|invoke)\\s+)?(?:the\\s+)?['"\\x60]?${name.replace(/-/g, "\\-")}`,
   )
     .matcher(match.toLowerCase())
     .find();
@@ -615,6 +615,29 @@ function secretOutsidePurpose(
   );
 }
 
+/** A comparison limited to some cases ("for single lookups"), not to every use. */
+function scopedComparison(match: string): boolean {
+  const text = match.toLowerCase();
+  return / (?:for|when|if) (?!all\b|every\b|any\b|each\b|everything\b)/.test(text);
+}
+
+/** Words of tools about on-chain tokens (contracts, NFTs, coins), where "all tokens" are assets. */
+const ON_CHAIN_WORDS = new Set([
+  "erc20",
+  "erc721",
+  "erc1155",
+  "trc20",
+  "trc721",
+  "trc1155",
+  "nft",
+  "nfts",
+  "solidity",
+  "cairo",
+  "stylus",
+  "blockchain",
+  "onchain",
+]);
+
 /** Capability findings a tool may earn by its own declared business (see ownPurposeFindings). */
 const OWN_PURPOSE_RULES = new Set([
   "credential.secret-file-as-value",
@@ -622,12 +645,14 @@ const OWN_PURPOSE_RULES = new Set([
   "credential.secret-parameter",
   "credential.secret-file-read",
   "credential.secret-in-argument",
+  "exfil.send-to-destination",
 ]);
 
 /**
- * High credential findings that only restate what the tool openly is: a secrets manager's
- * `list_secrets`, a scanner "for accidentally committed credentials", a dotenv linter whose path
- * argument defaults to `.env`, an SSH host lister defaulting to `~/.ssh/config`. They describe a
+ * High findings that only restate what the tool openly is: an SFTP tool's "upload a file to the
+ * remote server", a secrets manager's `list_secrets`, a scanner "for accidentally committed
+ * credentials", a dotenv linter whose path argument defaults to `.env`, an SSH host lister
+ * defaulting to `~/.ssh/config`, an ERC-721 generator's "all tokens". They describe a
  * capability the operator installed (which policy rules govern), not an instruction slipped to the
  * model. Only the name and the first sentence speak for the tool, and a path default counts only
  * when every secret store it names is one the tool names itself.
@@ -635,8 +660,16 @@ const OWN_PURPOSE_RULES = new Set([
 export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Finding[]): Set<Finding> {
   const own = new Set<Finding>();
   const name = typeof tool.name === "string" ? nameWords(tool.name) : [];
-  const secretsByName = name.some((word) => SECRET_PURPOSE_WORDS.has(word));
-  if (!secretsByName && !findings.some((f) => f.rule === "credential.secret-file-as-value")) return own;
+  const secretsByName = name.some((word) => SECRET_PURPOSE_WORDS.has(singular(word)));
+  const onChain = name.some((word) => ON_CHAIN_WORDS.has(word));
+  const sendsByName = servesPurpose(new Set(name), "network");
+  if (
+    !secretsByName &&
+    !onChain &&
+    !sendsByName &&
+    !findings.some((f) => f.rule === "credential.secret-file-as-value")
+  )
+    return own;
   const first = typeof tool.description === "string" ? firstSentence(tool.description) : "";
   const said = new Set([...name, ...nameWords(first)]);
   for (const finding of findings) {
@@ -648,9 +681,18 @@ export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Find
       if (stores.length > 0 && stores.every((word) => said.has(word))) own.add(finding);
       continue;
     }
-    if (!secretsByName) continue;
-    // The match as it stands in the text (its context without the elisions).
-    const quoted = finding.match.replace(/^…/, "").split("…")[0]!.slice(0, 60);
+    // "all tokens" of an ERC-721 contract generator are NFTs, not access tokens.
+    if (
+      finding.rule === "credential.secret-parameter" &&
+      /\btokens?\b/.test(finding.match.toLowerCase()) &&
+      [...said].some((word) => ON_CHAIN_WORDS.has(word))
+    ) {
+      own.add(finding);
+      continue;
+    }
+    if (finding.rule === "exfil.send-to-destination" ? !sendsByName : !secretsByName) continue;
+    // Where the match starts in the text (its context without the elisions).
+    const quoted = finding.match.replace(/^…/, "").split("…")[0]!.slice(0, 30);
     if (finding.field === "name" || (finding.field === "description" && first.includes(quoted)))
       own.add(finding);
   }
@@ -1074,7 +1116,8 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           weighed(signal, "intent.prefer-this-tool", "tells the model to use this tool for everything");
         break;
       case "intent.compare-named-tool":
-        if (otherToolsNamed(signal.match, ownName).length > 0)
+        // "Much faster than list_entities for single lookups" steers between siblings by case.
+        if (otherToolsNamed(signal.match, ownName).length > 0 && !scopedComparison(signal.match))
           weighed(signal, "intent.disparage-other-tools", "claims to be better than another tool");
         break;
       case "intent.names-exposing-tool": {

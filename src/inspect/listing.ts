@@ -261,6 +261,7 @@ function addedSideEffect(
   tool: Neighbour,
   neighbour: Neighbour,
   ownFindings: readonly Finding[],
+  siblings: ReadonlySet<string>,
 ): string | undefined {
   if (tool.description === neighbour.description && tool.properties.size === neighbour.properties.size)
     return undefined;
@@ -269,18 +270,68 @@ function addedSideEffect(
   if (added.length + addedProperties.length > MAX_ADDED_WORDS) return undefined;
   const effect = added.find((word) => SIDE_EFFECT_WORDS.has(word));
   if (effect) return `adds "${effect}"`;
-  const schema = (tool.tool.inputSchema as { properties?: Record<string, { description?: unknown }> })
-    .properties;
+  const inputSchema = tool.tool.inputSchema as {
+    properties?: Record<
+      string,
+      { description?: unknown; default?: unknown; const?: unknown; type?: unknown; enum?: unknown }
+    >;
+    required?: unknown;
+  };
+  const schema = inputSchema.properties;
+  const required = new Set(Array.isArray(inputSchema.required) ? inputSchema.required : []);
   for (const property of addedProperties) {
     if (FILTER_PROPERTY.matcher(property).find()) continue;
-    const description = schema?.[property]?.description;
+    const spec = schema?.[property];
+    const description = spec?.description;
+    // An optional argument with a closed set of values (`sendUpdates: all|none`) or one described as
+    // applying only when set ("If specified, …") is an option the model uses when asked; a free
+    // argument (`forward_to`), a required one, or one on by default is the copy's own side effect.
+    if (
+      !required.has(property) &&
+      !switchedOn(spec?.default ?? spec?.const) &&
+      (closedValues(spec) ||
+        (typeof description === "string" && ONLY_WHEN_SET.matcher(description.toLowerCase()).find()))
+    )
+      continue;
     const word = [...specificWords(`${property} ${typeof description === "string" ? description : ""}`)].find(
       (w) => SIDE_EFFECT_WORDS.has(w) && !PROPERTY_NOUNS.has(w),
     );
     if (word) return `adds parameter ${property} ("${word}")`;
   }
-  const action = ownFindings.find((f) => ACTION_PREFIXES.some((prefix) => f.rule.startsWith(prefix)));
+  // Calling one of the server's own tools first ("first use get_email to see the attachments") is
+  // the vendor's workflow, not something the copy adds.
+  const action = ownFindings.find(
+    (f) =>
+      ACTION_PREFIXES.some((prefix) => f.rule.startsWith(prefix)) &&
+      !(f.rule === "intent.call-tool-first" && callsOnlySiblings(f.match, siblings)),
+  );
   return action ? `adds ${action.rule}` : undefined;
+}
+
+/** A default that turns an option on: not false, zero, empty or "none". */
+function switchedOn(value: unknown): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === "") return false;
+  return !(typeof value === "string" && /^(?:false|none|off|no|0)$/i.test(value));
+}
+
+/** An argument that takes one of a few fixed values: a switch, not a place to send something. */
+function closedValues(spec: { type?: unknown; enum?: unknown } | undefined): boolean {
+  return spec !== undefined && (spec.type === "boolean" || Array.isArray(spec.enum));
+}
+
+/** An argument described as used only when the caller sets it. */
+const ONLY_WHEN_SET = RE2JS.compile(
+  "^(?:optional\\b|if (?:specified|set|provided|given)\\b|when (?:set|provided|specified)\\b)",
+);
+
+const COMPARED_TO = RE2JS.compile(
+  "\\b(?:like|unlike|similar to|same as|as with|as in|compared to)\\s*\\x60?$",
+);
+
+/** Whether every tool name a finding's match mentions is one of the server's own tools (and it names one). */
+function callsOnlySiblings(match: string, siblings: ReadonlySet<string>): boolean {
+  const named = identifiers(match);
+  return named.length > 0 && named.every((name) => siblings.has(name));
 }
 
 /** A property that narrows what is read (`includeArchived`, `show_deleted`), not something done. */
@@ -381,7 +432,9 @@ export function listingFindings(
     // Two servers offering the same operation under the same name happens (file servers): the
     // session registry reports it for crossServer.shadowTool. A same-name copy that adds a side
     // effect is the shadowing attack.
-    const effect = covers(self, neighbour) ? addedSideEffect(self, neighbour, ownFindings) : undefined;
+    const effect = covers(self, neighbour)
+      ? addedSideEffect(self, neighbour, ownFindings, siblings)
+      : undefined;
     if (effect) {
       out.push(
         finding(
@@ -417,7 +470,7 @@ export function listingFindings(
       if (!other(neighbour) || neighbour.lowerName === self.lowerName || seen.has(neighbour)) continue;
       seen.add(neighbour);
       if (!covers(self, neighbour)) continue;
-      const effect = addedSideEffect(self, neighbour, ownFindings);
+      const effect = addedSideEffect(self, neighbour, ownFindings, siblings);
       if (effect) {
         out.push(
           finding(
@@ -452,6 +505,13 @@ export function listingFindings(
       // unless the steering itself names it: a decoy tool named `x_slack_post_message` buys nothing.
       if (prefixedSibling(mentioned, siblings) && !namedBySteering(mentioned, ownFindings)) continue;
       const at = self.description.toLowerCase().indexOf(mentioned);
+      // "exactly like `text_to_image`", "same as search_docs": a comparison that documents — unless
+      // a steering finding names the tool itself.
+      if (
+        COMPARED_TO.matcher(self.description.slice(Math.max(0, at - 24), at).toLowerCase()).find() &&
+        !namedBySteering(mentioned, ownFindings)
+      )
+        continue;
       out.push(
         finding(
           "listing.steers-other-server-tool",

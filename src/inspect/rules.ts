@@ -789,7 +789,8 @@ const PHRASE_RULES: readonly PatternRule[] = [
     alsoTriggers: ["when", "side", "instead of", "rather than"],
     pattern:
       "\\bwhen(?:ever)?\\b[^.\\n]{0,30}?\\b(?:use|uses|using|call|calls|calling|invoke|invokes|invoking|run|runs)\\b\\s+(?:the\\s+|any\\s+|an?\\s+)?[`'\"]?[a-z_][\\w.-]*[`'\"]?\\s+(?:tool|function)s?\\b[^.\\n]{0,80}?\\b(?:also|always|instead|additionally|secretly|silently|replace|change|redirect|must)\\b|\\bside[ -]?effects?\\b[^.\\n]{0,60}?\\b(?:other|another|also present|all|every|any)\\b[^.\\n]{0,30}?\\b(?:tools?|functions?)\\b|\\b(?:instead of|rather than)\\b[^.\\n]{0,20}?\\b(?:using|calling)\\b[^.\\n]{0,30}?\\b(?:tool|function)\\b[^.\\n]{0,40}?\\b(?:use|call)\\b",
-    unless: "\\bthis (?:tool|function)\\b",
+    unless:
+      "\\bthis (?:tool|function)\\b|\\b(?:aggregate|aggregation|sql|window|scalar|math|string|date|helper|utility|lambda|arrow|async|callback|hash|built-in) functions?\\b",
   },
   {
     id: "exfil.context-parameter",
