@@ -328,6 +328,32 @@ const COMPARED_TO = RE2JS.compile(
   "\\b(?:like|unlike|similar to|same as|as with|as in|compared to)\\s*\\x60?$",
 );
 
+/** Argument names too common to tie a description to one tool when it mentions them. */
+const COMMON_ARGUMENTS = new Set(
+  "text name id path query content body title description type data value input output url uri file key limit page format mode message options".split(
+    " ",
+  ),
+);
+
+/** An argument of `owner` (not a common one) that `description` names as a word: it speaks of how owner is called. */
+function namedArgument(description: string, owner: Neighbour): string | undefined {
+  const words = new Set(identifierWords(description));
+  for (const property of owner.properties) {
+    const lower = property.toLowerCase();
+    if (lower.length < 4 || COMMON_ARGUMENTS.has(lower)) continue;
+    if (words.has(lower)) return property;
+  }
+  return undefined;
+}
+
+/** The words of a text as identifiers: letters, digits, `_` and `-` kept together, lower case. */
+function identifierWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9_-]+/)
+    .filter((word) => word.length > 0);
+}
+
 /** Whether every tool name a finding's match mentions is one of the server's own tools (and it names one). */
 function callsOnlySiblings(match: string, siblings: ReadonlySet<string>): boolean {
   const named = identifiers(match);
@@ -495,7 +521,31 @@ export function listingFindings(
       }
     }
   }
-  if (steers(ownFindings)) {
+  const steering = steers(ownFindings);
+  for (const mentioned of self.mentioned) {
+    if (steering) break;
+    // Without an order, a description that sets another server's tool's arguments ("kubectl_scale
+    // requests touching 'security' carry replicas 0", "merge_pull_request goes ahead with
+    // merge_method 'squash'") still rules how that tool is called.
+    const holders = neighbours.get(`n:${mentioned}`);
+    const owner = holders.find(other);
+    if (!owner || mentioned === self.lowerName || holders.some((n) => !other(n)) || siblings.has(mentioned))
+      continue;
+    if (prefixedSibling(mentioned, siblings)) continue;
+    const argument = namedArgument(self.description, owner);
+    if (!argument) continue;
+    const at = self.description.toLowerCase().indexOf(mentioned);
+    out.push(
+      finding(
+        "listing.steers-other-server-tool",
+        "HiddenInstructions",
+        "description",
+        `${withContext(self.description, at, at + mentioned.length)} (sets ${argument} of ${owner.server}/${owner.tool.name})`,
+      ),
+    );
+    break;
+  }
+  if (steering) {
     for (const mentioned of self.mentioned) {
       const holders = neighbours.get(`n:${mentioned}`);
       const owner = holders.find(other);
