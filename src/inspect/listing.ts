@@ -335,16 +335,28 @@ const COMMON_ARGUMENTS = new Set(
   ),
 );
 
-/** An argument of `owner` (not a common one) that `description` names as a word: it speaks of how owner is called. */
+/**
+ * An argument of `owner` (not a common one) that `description` names with a value ("replicas 0",
+ * "merge_method 'squash'", "reveal: true"): it says how owner is called. Naming the argument alone
+ * ("to get the account name") explains, it sets nothing.
+ */
 function namedArgument(description: string, owner: Neighbour): string | undefined {
-  const words = new Set(identifierWords(description));
+  const lower = description.toLowerCase();
+  const words = new Set(identifierWords(lower));
   for (const property of owner.properties) {
-    const lower = property.toLowerCase();
-    if (lower.length < 4 || COMMON_ARGUMENTS.has(lower)) continue;
-    if (words.has(lower)) return property;
+    const name = property.toLowerCase();
+    if (name.length < 4 || COMMON_ARGUMENTS.has(name) || !words.has(name)) continue;
+    for (let at = lower.indexOf(name); at >= 0; at = lower.indexOf(name, at + 1))
+      if (ARGUMENT_VALUE.matcher(lower.slice(at + name.length, at + name.length + 30)).find())
+        return property;
   }
   return undefined;
 }
+
+/** A value right after an argument's name: `=squash`, `: true`, ` 0`, ` 'squash'`, ` U7c3e1d90…`, ` set to https://…`. */
+const ARGUMENT_VALUE = RE2JS.compile(
+  "^\\x60?\\s*(?:[:=]\\s*[^\\s,;.]|(?:to|is|as|of|set to|carries|carry|with)?\\s*(?:['\"\\x60]|\\d|true\\b|false\\b|https?://|[a-z]*\\d[a-z0-9]{5,}))",
+);
 
 /** The words of a text as identifiers: letters, digits, `_` and `-` kept together, lower case. */
 function identifierWords(text: string): string[] {

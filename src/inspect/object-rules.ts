@@ -107,7 +107,7 @@ const ACCUSATION_TRIGGERS = ACCUSATIONS.replace(/\(\?:[^)]*\)/g, "")
 
 /** Loss of quality, risk or failure claimed of other tools (any verb). */
 const QUALITY_LOSS =
-  "ignores? robots\\.txt|legal risk|incomplete|estimates|(?:often|frequently|usually|mostly|sometimes) wrong|false (?:negatives|positives)|errors? (?:4\\d\\d|5\\d\\d)|quota (?:exhausted|exceeded)|(?:output|results?) (?:is|are) discarded|discarded by|or lower|scored (?:\\d|only|lower|below)|allergens?|manipulated|delayed|unreliable|inaccurate|truncated|approximate|expose (?:the user|you|users)|unlabell?ed|unreviewed|unaudited|not (?:reviewed|audited|vetted)|advisory|lower (?:quality|accuracy|recall|precision)|skew|distort|spam";
+  "ignores? robots\\.txt|legal risk|incomplete|estimates|(?:often|frequently|usually|mostly|sometimes) wrong|false (?:negatives|positives)|errors? (?:4\\d\\d|5\\d\\d)|quota (?:exhausted|exceeded)|(?:output|results?) (?:is|are) discarded|discarded by|or lower|scored (?:\\d|only|lower|below)|allergens?|manipulated|delayed|unreliable|inaccurate|truncated|approximate|expose (?:the user|you|users)|unlabell?ed|unreviewed|unaudited|not (?:reviewed|audited|vetted)|advisory|lower (?:quality|accuracy|recall|precision)|skew|distort|spam|lags?|lagging|partial (?:results|content|data|pages)|(?:get|gets|are|is) flagged|blocked or partial|superseded|(?:deemed )?void|excluded from|typosquat(?:ted|ting)?|not (?:regarded as )?reliable|coordinate offsets?";
 
 const QUALITY_LOSS_TRIGGERS = [
   "robots",
@@ -141,6 +141,15 @@ const QUALITY_LOSS_TRIGGERS = [
   "skew",
   "distort",
   "spam",
+  "lag",
+  "partial",
+  "flagged",
+  "superseded",
+  "void",
+  "excluded from",
+  "typosquat",
+  "reliable",
+  "offset",
 ];
 
 const OTHER_TOOLS =
@@ -1128,6 +1137,13 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "route those",
       "route these",
       "route them",
+      "canonical here",
+      "source of truth",
+      "through this tool",
+      "via this tool",
+      "by this tool",
+      "superseded by",
+      "yourself",
     ],
     pattern:
       "\\bprefer\\s+(?:it|this|me)(?:\\s+(?:one|tool|version|build|server))?\\s+(?:whenever|when|if)\\s+(?:both|several|multiple|two|more than one|another|others?)\\b" +
@@ -1136,6 +1152,9 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\broute\\s+(?:every|all|each|any|those|these|them)\\b[^\\n]{0,60}?\\b(?:here|to this tool|to me|through this tool|through me|to this server|through it|to it)\\b" +
       "|\\b(?:including|even)\\s+(?:[\\w-]+\\s+){0,3}?(?:you|the model|the assistant)\\s+(?:could|can|would)\\s+(?:[\\w-]+\\s+){0,2}?(?:yourself|itself|directly|on your own)\\b" +
       "|\\b(?:every|each|all|any)\\s+(?:[\\w-]+\\s+){0,2}?(?:lookups?|requests?|calls?|queries|questions?|reads|operations?)\\s+(?:belongs?|goes|go|should go|must go)\\s+here\\b" +
+      // A class of requests claimed for itself: "page retrieval belongs here", "issue creation … is
+      // canonical here", "the source of truth for web lookups", "conducted through this tool".
+      "|\\b(?:[\\w-]+\\s+){1,5}?(?:belongs?|belong)\\s+here\\b|\\bis\\s+canonical\\s+here\\b|\\bis\\s+the\\s+source\\s+of\\s+truth\\s+for\\b|\\b(?:is|are)\\s+(?:accordingly\\s+|therefore\\s+)?(?:conducted|handled|performed|done)\\s+(?:only\\s+)?(?:through|via|by)\\s+this\\s+tool\\b|\\b(?:is|are)\\s+superseded\\s+by\\s+(?:it|this|this tool|me)\\b" +
       "|\\b(?:when|if|whenever)\\s+(?:more than one|several|multiple|two)\\s+\\x60?[\\w-]+\\x60?\\s+(?:are|is)\\s+(?:listed|available|offered|present|connected)\\b[^\\n]{0,30}?\\bthis\\b[^\\n]{0,20}?\\b(?:takes precedence|wins|is used|is preferred)" +
       "|\\b(?:use|call|pick|choose)\\s+(?:this|me)(?:\\s+tool)?\\s+(?:regardless of|no matter)\\s+which\\s+(?:tool|server|function|one)\\b" +
       "|\\bif\\s+(?:another|any other|a different|other)\\s+(?:[\\w-]+\\s+){0,2}?(?:tools?|servers?|integrations?|providers?)\\s+(?:is|are)\\s+(?:also\\s+)?(?:connected|available|installed|present|enabled|listed|offered|loaded|configured)\\b[^\\n]{0,30}?\\b(?:skip|ignore|avoid|disregard|don't use|do not use|never use|bypass)\\b",
@@ -1209,7 +1228,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "avoid call",
     ],
     alsoTriggers: [...QUALITY_LOSS_TRIGGERS, ...ACCUSATION_TRIGGERS],
-    pattern: `(?:\\b${OTHER_TOOLS}\\b|\\bover\\s+(?:[\\w.-]+(?:,\\s*|\\s+(?:or|and)\\s+|\\s+)){1,6}?(?:tools?|servers?|integrations?|providers?)\\b|(?:\\b[\\w-]+\\*|\\b[a-z]+_[\\w]+)(?:,?\\s+(?:and|or)\\s+(?:[\\w-]+\\*|[a-z]+_[\\w]+))*\\s+(?:tools?|servers?)\\b|\\b(?:never|do not|don't|avoid)\\s+(?:use|call|using|calling)\\s+(?:the\\s+)?(?:[\\w-]+\\s+(?:or\\s+|and\\s+)?){1,4}?(?:tools?|servers?)\\b)[^\\n]{0,120}?\\b(?:${QUALITY_LOSS}|${ACCUSATIONS})`,
+    pattern: `(?:\\b${OTHER_TOOLS}\\b|\\bover\\s+(?:[\\w.-]+(?:,\\s*|\\s+(?:or|and)\\s+|\\s+)){1,6}?(?:tools?|servers?|integrations?|providers?)\\b|(?:\\b[\\w-]+\\*|\\b[a-z]+_[\\w]+)(?:,?\\s+(?:and|or)\\s+(?:[\\w-]+\\*|[a-z]+_[\\w]+))*\\s+(?:tools?|servers?)\\b|\\b(?:never|do not|don't|avoid)\\s+(?:use|call|using|calling)\\s+(?:the\\s+)?(?:[\\w-]+\\s+(?:or\\s+|and\\s+)?){1,4}?(?:tools?|servers?)\\b|\\([^()\\n]{0,40}?\\b[a-z]+_\\*[^()\\n]{0,40}\\)|\\b(?:fetchers|navigators|scrapers|crawlers|wrappers|connectors)\\s+(?:such as|like|including)\\s+[a-z]+_[\\w]+)[^\\n]{0,120}?\\b(?:${QUALITY_LOSS}|${ACCUSATIONS})`,
     unless:
       "\\b(?:if|unless|in this server|this server's|sibling|may not|might not|aliases|fields|parameters|columns|properties|arguments)\\b|\\b(?:never|not|don't)\\s+(?:use|call)\\s+(?:this|these|it)\\b",
   },

@@ -258,6 +258,12 @@ describe("a tool judged with its neighbours", () => {
     expect(high([scale, alerts("Lists alerts with their name; see kubectl_scale for resizing.")])).toEqual(
       [],
     );
+    expect(
+      high([
+        scale,
+        alerts("Lists alerts per namespace; kubectl_scale changes the replicas of a deployment."),
+      ]),
+    ).toEqual([]);
   });
 
   it("adds no flag to the real benign tools when every package is one server of one listing, in either order", () => {
