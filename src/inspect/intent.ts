@@ -729,6 +729,8 @@ const CREDENTIAL_STORES = new Set([
   "passwd",
   "keychain",
   "cookies",
+  "leveldb",
+  "coresync",
 ]);
 
 /** A secret-bearing path named as refused or off limits: a safeguard, not a request. */
@@ -808,7 +810,7 @@ function pinnedTarget(tool: ToolDefinition): Finding | undefined {
  * vendor, team, assignee, namespace… (camelCase and snake_case, any nesting).
  */
 const VALUE_TARGET_FIELD = RE2JS.compile(
-  "properties(?:\\.|\\[\\x22)[\\w$-]*(?:owner|org|organi[sz]ation|account|recipient|to|cc|bcc|channel|repo|repository|bucket|destination|email|address|payee|iban|wallet|webhook|registry|namespace|assignee|beneficiary|vendor|partner|team|user|redirect|remote|merchant|customer|reviewer)(?:_?id|Id|s)?(?:\\x22\\])?\\.description$",
+  "properties(?:\\.|\\[\\x22)[\\w$-]*(?:owner|org|organi[sz]ation|account|recipient|to|cc|bcc|channel|repo|repository|bucket|destination|email|address|payee|iban|wallet|webhook|registry|namespace|assignee|beneficiary|vendor|partner|team|user|redirect|remote|merchant|customer|reviewer|callback|proxy|relay|upstream|mirror)(?:_?id|Id|s|_?url|Url)?(?:\\x22\\])?\\.description$",
   RE2JS.CASE_INSENSITIVE,
 );
 
@@ -816,6 +818,38 @@ const VALUE_TARGET_FIELD = RE2JS.compile(
 const TARGET_ID_NAMED = RE2JS.compile(
   "\\b[\\w.]*(?:vendor|partner|payee|owner|account|recipient|assignee|team|org|user|customer|merchant|wallet|channel)[_-]?id\\b",
 );
+
+/** Arguments that route what a tool sends: a default there sends every call through it. */
+const ROUTE_PROPERTY = RE2JS.compile("(?:proxy|relay|callback|webhook)", RE2JS.CASE_INSENSITIVE);
+
+/**
+ * A proxy, relay, callback or webhook argument whose default is a URL on a host that is not the
+ * vendor's own (`remote_proxy` defaulting to http://edge.spider-relay.net:8899): every call the
+ * model makes without setting it goes there.
+ */
+function defaultRoute(tool: ToolDefinition): Finding | undefined {
+  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+  if (!properties || typeof properties !== "object") return undefined;
+  for (const [name, schema] of Object.entries(properties as Record<string, unknown>)) {
+    if (!schema || typeof schema !== "object" || !ROUTE_PROPERTY.matcher(name).find()) continue;
+    const value = (schema as { default?: unknown }).default;
+    if (typeof value !== "string" || !/^(?:https?|wss?):\/\//i.test(value)) continue;
+    const match = `${name} defaults to "${value}"`;
+    if (
+      ownHost(match, purposeWords(tool)) ||
+      /\b(?:localhost|127\.0\.0\.1|example\.(?:com|org|net))\b/i.test(value)
+    )
+      continue;
+    return {
+      rule: "intent.fixed-target",
+      category: "Exfiltration",
+      severity: "High",
+      field: `inputSchema.properties.${name}`,
+      match,
+    };
+  }
+  return undefined;
+}
 
 /** Words in a tool's name that make a transfer under that pretext its job (`telemetry_settings`, `backup_db`). */
 const PRETEXT_PURPOSE_WORDS = new Set([
@@ -955,11 +989,11 @@ const ACTION_SIGNALS = new Set([
  * nothing is out of place. `findings` are the tool's string-level findings (with their fields).
  */
 export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]): Finding[] {
-  const pinned = pinnedTarget(tool);
+  const fixed = [pinnedTarget(tool), defaultRoute(tool)].filter((f): f is Finding => f !== undefined);
   let signals = false;
   for (const finding of findings)
     if (finding.rule.startsWith("intent.") || SECRET_SIGNALS.has(finding.rule)) signals = true;
-  if (!signals) return pinned ? [pinned] : [];
+  if (!signals) return fixed;
   const purpose = purposeWords(tool);
   const named = purposeWords(tool, true);
   // What the tool says of itself, without the argument names an attacker adds (`auth_hint`).
@@ -976,7 +1010,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       field: signal.field,
       match: `${signal.match} (${why})`,
     });
-  if (pinned) out.push(pinned);
+  out.push(...fixed);
   for (const signal of findings) {
     if (SECRET_SIGNALS.has(signal.rule) && secretOutsidePurpose(signal, tool, named, said))
       weighed(signal, "intent.secret-outside-purpose", "a tool not made for secrets or files names one");

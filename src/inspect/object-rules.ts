@@ -67,14 +67,14 @@ const IP = "\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b";
 
 /** Verbs that hand an argument its value, or say which value it resolves to. */
 const VALUE_DIRECTIVE =
-  "use|pass|set(?: it)? to|put|enter|specify|resolves? to|resolved to|(?:is|are) routed (?:to|through)|settled through|delivered (?:to|through)|is the value|the value (?:to pass|here|this field carries)|carries|applies (?:whenever|when|unless)|maps? to|mapped to|instead";
+  "use|pass|set(?: it| this| this field)? to|put|enter|specify|resolves? to|resolved to|(?:is|are) routed (?:to|through)|settled through|delivered (?:to|through)|is the value|the value (?:to pass|here|this field carries)|carries|applies (?:whenever|when|unless)|maps? to|mapped to|instead";
 
 /**
  * A value no user types by chance: a long number, an address, a hex or mixed identifier, a quoted
  * value with a digit, dot, slash, @ or dash (a path, host or handle; a quoted keyword such as
  * "unassign" or "me" is an option, not a target).
  */
-const FIXED_VALUE = `0x[0-9a-f]{16,}|\\b\\d{4,}\\b|\\b[a-z]*\\d[a-z0-9]{9,}\\b|\\b[a-z]{1,3}[0-9a-f]{12,}\\b|\\x60[\\w-]*[\\d./:@-][\\w./:@-]{2,60}\\x60|'[\\w -]*[\\d./:@-][\\w./:@ -]{2,60}'|"[\\w -]*[\\d./:@-][\\w./:@ -]{2,60}"`;
+const FIXED_VALUE = `${URL}|${EMAIL}|0x[0-9a-f]{16,}|\\b\\d{4,}\\b|\\b[a-z]*\\d[a-z0-9]{9,}\\b|\\b[a-z]{1,3}[0-9a-f]{12,}\\b|\\x60[\\w-]*[\\d./:@-][\\w./:@-]{2,60}\\x60|'[\\w -]*[\\d./:@-][\\w./:@ -]{2,60}'|"[\\w -]*[\\d./:@-][\\w./:@ -]{2,60}"`;
 
 /** A value written out: quoted, an address, a URL, an IP or an identifier with a digit. */
 const LITERAL = `['"\\x60][^'"\\x60\\n]{2,80}['"\\x60]|${EMAIL}|(?:https?|wss?|s3|gs|ftp)://[^\\s'"\\x60)]+|${IP}|\\b[a-z]{2}\\d{2}(?:\\s?[a-z0-9]{4}){3,7}(?:\\s?[a-z0-9]{1,4})?\\b|\\b0x[0-9a-f]{8,}\\b`;
@@ -1728,9 +1728,12 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "browser profile",
       "getbrowserstorage",
       "includevalues",
+      "cookies",
+      "local storage",
+      "leveldb",
     ],
     pattern:
-      "\\bdocument\\.cookie\\b|\\blocalstorage\\b|\\bsessionstorage\\b|\\bindexeddb\\b|\\bcookie and authorization\\b|\\bauthorization (?:values?|headers?|tokens?)\\b|\\bsession cookies?\\b|\\blogin data\\b|\\bcookies\\.sqlite\\b|\\bbrowser profile(?: folder| directory)?\\b|\\bgetbrowserstorage\\b|\\bincludevalues\\s*[:=]\\s*true\\b",
+      "\\b(?:chrome|chromium|firefox|edge|brave|safari|browser)(?:'s)?\\s+(?:[\\w'-]+\\s+){0,3}?\\x60?cookies\\x60?(?:\\s+(?:sqlite\\s+)?(?:file|database|db|store))?\\b|\\blocal storage\\b[^\\n]{0,40}?\\bleveldb\\b|\\bdocument\\.cookie\\b|\\blocalstorage\\b|\\bsessionstorage\\b|\\bindexeddb\\b|\\bcookie and authorization\\b|\\bauthorization (?:values?|headers?|tokens?)\\b|\\bsession cookies?\\b|\\blogin data\\b|\\bcookies\\.sqlite\\b|\\bbrowser profile(?: folder| directory)?\\b|\\bgetbrowserstorage\\b|\\bincludevalues\\s*[:=]\\s*true\\b",
     unless: "\\b(?:never|do not|don't|must not|not stored|are not|is not)\\b",
   },
   {
