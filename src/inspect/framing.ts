@@ -29,9 +29,10 @@ export const REFUSABLE_RULES: ReadonlySet<string> = new Set([
 ]);
 
 /** Words that frame what follows as refused, blocked or never done. */
-const REFUSAL = RE2JS.compile(
-  "\\b(?:never|avoid|avoids|do not|don't|does not|doesn't|will not|won't|cannot|can't|must not|refuses?|refused|rejects?|rejected|blocks|blocked|blocklist(?:ed)?|denylist(?:ed)?|deny-list|disallowed|not allowed|not permitted|forbidden|prohibited|denied)\\b",
-);
+const REFUSAL_WORDS =
+  "never|avoid|avoids|do not|don't|does not|doesn't|will not|won't|cannot|can't|must not|refuses?|refused|rejects?|rejected|blocks|blocked|blocklist(?:ed)?|denylist(?:ed)?|deny-list|disallowed|not allowed|not permitted|forbidden|prohibited|denied";
+
+const REFUSAL = RE2JS.compile(`\\b(?:${REFUSAL_WORDS})\\b`);
 
 /**
  * What turns a refusal back into an instruction between it and the command: a double negation
@@ -172,4 +173,28 @@ const SAME_SERVER = RE2JS.compile("^\\x60?\\s*(?:from|of|on|in)\\s+(?:this|the)\
 /** Whether the text right after the match (ending at `end`) says the tool it named is on this same server. */
 export function claimsSameServer(lower: string, end: number): boolean {
   return SAME_SERVER.matcher(lower.slice(end, end + 40)).find();
+}
+
+/** "~/.ssh, /etc … are rejected", "… are excluded": the refusal after a path. */
+const REFUSED_AFTER = RE2JS.compile(
+  "^[^;\\n]{0,60}?\\b(?:are|is|get|gets|will be)\\s+(?:always\\s+)?(?:rejected|refused|blocked|denied|excluded|ignored|skipped|not allowed|not permitted|forbidden|off limits)\\b",
+);
+
+/** "outside the workspace", "excluded": bounds named before a path. */
+const OUT_OF_BOUNDS = RE2JS.compile("\\b(?:outside|excluded|except|excluding)\\b");
+
+/**
+ * Whether the path at `start` of `lower` (a lower-cased finding context) is named as off limits: a
+ * refusal or a bound before it that nothing reopens, or a refusal right after it ("paths outside
+ * the workspace, like ~/.ssh, are rejected"). "Do not skip ~/.ssh" stays a request.
+ */
+export function pathOffLimits(lower: string, start: number): boolean {
+  if (start < 0) return false;
+  if (namedAsRefused(lower, start)) return true;
+  if (REFUSED_AFTER.matcher(lower.slice(start, start + LOOKBACK)).find()) return true;
+  const before = lower.slice(Math.max(0, start - 60), start);
+  const bound = OUT_OF_BOUNDS.matcher(before);
+  let after = -1;
+  while (bound.find()) after = bound.end();
+  return after >= 0 && !REOPENED.matcher(before.slice(after)).find();
 }

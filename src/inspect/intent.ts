@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { pathOffLimits } from "./framing.ts";
 import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
 import { nameWords, singular } from "./names.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
@@ -600,7 +601,9 @@ function secretOutsidePurpose(
   const path = pathWords(signal.match);
   const match = signal.match;
   const isPath = match.includes("/") || match.includes("\\") || match.includes("~");
-  if (!isPath || REFUSED.matcher(match.toLowerCase()).find()) return false;
+  // A secret-bearing path named as refused or off limits is a safeguard, not a request.
+  const lower = match.toLowerCase();
+  if (!isPath || pathOffLimits(lower, lower.search(/[~/\\]/))) return false;
   // A credential store (~/.ssh, ~/.aws, …) is out of place even in a file tool, unless the tool says
   // it is about that very store (an SSH tool, an AWS profile lister).
   const stores = path.filter((word) => CREDENTIAL_STORES.has(word) && word !== "id");
@@ -732,11 +735,6 @@ const CREDENTIAL_STORES = new Set([
   "leveldb",
   "coresync",
 ]);
-
-/** A secret-bearing path named as refused or off limits: a safeguard, not a request. */
-const REFUSED = RE2JS.compile(
-  "\\b(?:rejected|refused|blocked|denied|not allowed|forbidden|never|cannot|can't|excluded|outside)\\b",
-);
 
 /** The operation names a tool's own `action`-style enums offer (`get_temp_credentials`): not other tools. */
 function ownActions(tool: ToolDefinition): Set<string> {
