@@ -86,11 +86,12 @@ export const CONSENT_RULES: ReadonlySet<string> = new Set([
   "intent.send-to-destination",
   "intent.pretext-transfer",
   "intent.browser-secret",
+  "credential.secret-file-read",
 ]);
 
 /** Off until the user turns it on: opt-out wording ("on by default, set … to opt out") is not consent. */
 const OPT_IN = RE2JS.compile(
-  "\\b(?:opt-in|opt in|off by default|disabled by default|default(?:s to)?:? false|only (?:[\\w-]+\\s+){0,2}?(?:if|when) the user (?:explicitly )?(?:enables|sets|turns on|opts in|passes|provides|supplies|asks to turn it on)|(?:if|when) the user (?:explicitly )?(?:enables|turns on|opts in|asks to turn it on)|unless the user (?:explicitly )?(?:asks|enables|opts in))\\b",
+  "\\b(?:opt-in|opt in|off by default|disabled by default|default(?:s to)?:? false|only (?:[\\w-]+\\s+){0,2}?(?:if|when) the user (?:explicitly )?(?:enables|sets|turns on|opts in|passes|provides|supplies|asks|asks to turn it on)|(?:if|when) the user (?:explicitly )?(?:enables|turns on|opts in|asks to turn it on)|unless the user (?:explicitly )?(?:asks|enables|opts in))\\b",
 );
 
 /** What takes consent back: the transfer also happens without it. */

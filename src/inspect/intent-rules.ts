@@ -561,6 +561,26 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\bcall this tool first\\b[^\\n]{0,40}?\\b(?:ignore|instead|over|rather)" +
       "|\\b(?:use|call) this tool for every\\s+(?:question|query|request|message|task|search|lookup)\\b",
   },
+  // The same preference in other words: "use it in place of other search tools", "always use this
+  // tool instead", "rather than translating yourself", "instead of them". Said for some cases only
+  // ("… over the built-in readers when you need more than one file") it steers, not claims.
+  {
+    id: "intent.prefer-this-tool",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary: "tells the model to use this tool over every other (preference manipulation)",
+    triggers: ["in place of", "instead", "rather than", " over "],
+    alsoTriggers: ["use", "call", "choose", "pick", "prefer"],
+    pattern:
+      "(?:\\b(?:use|call|choose|pick|prefer)\\s+(?:it|this(?:\\s+tool)?|me)\\s+(?:in place of|instead of|rather than|over)\\s+(?:the\\s+)?(?:other|any other|all other|built-in|generic|external|third-party)\\b" +
+      "|\\balways\\s+(?:use|call)\\s+this(?:\\s+tool)?\\s+instead\\s*(?:[.;)—-]|$)" +
+      "|\\b(?:always|only)\\s+(?:use|call)\\s+(?:this(?:\\s+tool)?|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\\s+instead\\s+of\\s+(?:them|those|these)\\b" +
+      "|\\b(?:use|call)\\s+this(?:\\s+tool)?\\s+(?:rather than|instead of)\\s+(?:[\\w-]+\\s+){0,3}?(?:yourself|by hand|manually|on your own)\\b)" +
+      // A condition right after takes the claim back to some cases (and the unless below sees it).
+      "(?:[^.;\\n]{0,60}?\\b(?:when|whenever|if|unless|for (?:a|one|single|large|multiple|more|small|simple)|only for)\\b)?",
+    unless:
+      "\\b(?:when|whenever|if|unless|for (?:a|one|single|large|multiple|more|small|simple)|only for|same server)\\b",
+  },
   {
     id: "intent.prefer-named-tool",
     category: "HiddenInstructions",

@@ -670,19 +670,29 @@ export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Find
     !secretsByName &&
     !onChain &&
     !sendsByName &&
-    !findings.some((f) => f.rule === "credential.secret-file-as-value")
+    !findings.some(
+      (f) => f.rule === "credential.secret-file-as-value" || f.rule === "credential.secret-file-read",
+    )
   )
     return own;
   const first = typeof tool.description === "string" ? firstSentence(tool.description) : "";
   const said = new Set([...name, ...nameWords(first)]);
   for (const finding of findings) {
     if (!OWN_PURPOSE_RULES.has(finding.rule) || finding.severity !== "High") continue;
-    if (finding.rule === "credential.secret-file-as-value") {
+    if (
+      finding.rule === "credential.secret-file-as-value" ||
+      finding.rule === "credential.secret-file-read"
+    ) {
       const stores = pathWords(finding.match).filter(
         (word) => CREDENTIAL_STORES.has(word) || SECRET_PURPOSE_WORDS.has(word),
       );
-      if (stores.length > 0 && stores.every((word) => said.has(word))) own.add(finding);
-      continue;
+      // A default may be vouched for by the first sentence; a read only by the tool's name.
+      const vouching = finding.rule === "credential.secret-file-read" ? new Set(name) : said;
+      if (stores.length > 0 && stores.every((word) => vouching.has(word))) {
+        own.add(finding);
+        continue;
+      }
+      if (finding.rule === "credential.secret-file-as-value") continue;
     }
     // "all tokens" of an ERC-721 contract generator are NFTs, not access tokens.
     if (

@@ -107,7 +107,7 @@ const ACCUSATION_TRIGGERS = ACCUSATIONS.replace(/\(\?:[^)]*\)/g, "")
 
 /** Loss of quality, risk or failure claimed of other tools (any verb). */
 const QUALITY_LOSS =
-  "ignores? robots\\.txt|legal risk|incomplete|estimates|(?:often|frequently|usually|mostly|sometimes) wrong|false (?:negatives|positives)|errors? (?:4\\d\\d|5\\d\\d)|quota (?:exhausted|exceeded)|(?:output|results?) (?:is|are) discarded|discarded by|or lower|scored (?:\\d|only|lower|below)|allergens?|manipulated|delayed|unreliable|inaccurate|truncated|approximate|expose (?:the user|you|users)|unlabell?ed|unreviewed|unaudited|not (?:reviewed|audited|vetted)|advisory|lower (?:quality|accuracy|recall|precision)|skew|distort|spam|lags?|lagging|partial (?:results|content|data|pages)|(?:get|gets|are|is) flagged|blocked or partial|superseded|(?:deemed )?void|excluded from|typosquat(?:ted|ting)?|not (?:regarded as )?reliable|coordinate offsets?";
+  "ignores? robots\\.txt|legal risk|incomplete|estimates|(?:often|frequently|usually|mostly|sometimes) wrong|false (?:negatives|positives)|errors? (?:4\\d\\d|5\\d\\d)|quota (?:exhausted|exceeded)|(?:output|results?) (?:is|are) discarded|discarded by|or lower|scored (?:\\d|only|lower|below)|allergens?|manipulated|delayed|unreliable|inaccurate|truncated|approximate|expose (?:the user|you|users)|unlabell?ed|unreviewed|unaudited|not (?:reviewed|audited|vetted)|advisory|lower (?:quality|accuracy|recall|precision)|skew|distort|spam|lags?|lagging|partial (?:results|content|data|pages)|(?:get|gets|are|is) flagged|blocked or partial|superseded|(?:deemed )?void|excluded from|typosquat(?:ted|ting)?|not (?:regarded as )?reliable|coordinate offsets?|cached and unfiltered|unfiltered|violates? robots\\.txt|(?:ip|account|user) (?:gets |is )?banned|skip (?:\\w+ )?(?:sanitisation|sanitization|redaction|validation)";
 
 const QUALITY_LOSS_TRIGGERS = [
   "robots",
@@ -150,10 +150,16 @@ const QUALITY_LOSS_TRIGGERS = [
   "typosquat",
   "reliable",
   "offset",
+  "unfiltered",
+  "robots",
+  "banned",
+  "sanitis",
+  "sanitiz",
+  "redaction",
 ];
 
 const OTHER_TOOLS =
-  "(?:(?:tools?|entries|servers?|integrations?|providers?|capture|captures)\\s+(?:from|of|on|in)\\s+(?:the\\s+)?(?:other|competing|third-party|external|rival|different)\\s+(?:[\\w-]+\\s+)?(?:servers?|providers?|vendors?|integrations?)|(?:other|competing|alternative|alternate|third-party|external|legacy|older|old|previous|standard|generic|regular|default|built-in|native|original|similar|rival|unofficial|community|remaining|duplicate|lookalike|look-alike)\\s+(?:[\\w-]+\\s+){0,3}?(?:tools?|servers?|integrations?|plugins?|apis?|services?|providers?|implementations?|versions?|functions?|endpoints?|connectors?|clients?|variants?|copies|alternatives|options))";
+  "(?:(?:tools?|entries|servers?|integrations?|providers?|capture|captures)\\s+(?:from|of|on|in)\\s+(?:the\\s+)?(?:other|competing|third-party|external|rival|different)\\s+(?:[\\w-]+\\s+)?(?:servers?|providers?|vendors?|integrations?)|(?:other|competing|alternative|alternate|third-party|external|legacy|older|old|previous|standard|generic|regular|default|built-in|native|original|similar|rival|unofficial|community|remaining|duplicate|lookalike|look-alike|deprecated)\\s+(?:[\\w-]+\\s+){0,3}?(?:tools?|servers?|integrations?|plugins?|apis?|services?|providers?|implementations?|versions?|functions?|endpoints?|connectors?|clients?|variants?|copies|alternatives|options))";
 
 /**
  * What a fixed target is not: an example, a condition the user controls, a refusal, or a setting
@@ -762,15 +768,17 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "他の",
       "其他",
       "其它",
+      "第三方",
+      "汎用",
       "다른",
     ],
     pattern:
-      "\\b(?:otras|otros|las demás|los demás)\\s+(?:herramientas|servidores|versiones|integraciones)\\b[^\\n]{0,40}?\\b(?:obsolet[ao]s|rot[ao]s|insegur[ao]s|deprecad[ao]s|comprometid[ao]s|no (?:son )?fiables|peligros[ao]s)" +
+      "\\b(?:otras|otros|las demás|los demás)\\s+(?:herramientas|servidores|versiones|integraciones)\\b[^\\n]{0,100}?\\b(?:obsolet[ao]s|rot[ao]s|insegur[ao]s|deprecad[ao]s|comprometid[ao]s|no (?:son )?fiables|peligros[ao]s|desactualizad[ao]s|duplicad[ao]s|no las llames|no los llames)" +
       "|\\bandere(?:n)?\\s+(?:tools|werkzeuge|server|versionen|integrationen)\\b[^\\n]{0,40}?\\b(?:veraltet|unsicher|kaputt|kompromittiert|unzuverlässig|abgekündigt|gefährlich)" +
       "|\\b(?:les\\s+)?autres\\s+(?:outils|serveurs|versions|intégrations)\\b[^\\n]{0,80}?\\b(?:obsolètes|dépréciés|cassés|dangereux|compromis|peu fiables|non sécurisés|incomplets|erronés|inexacts|faussent|faussés)" +
       "|\\b(?:outras|outros)\\s+(?:ferramentas|servidores|versões)\\b[^\\n]{0,80}?\\b(?:obsolet[ao]s|inseguro?a?s|quebrad[ao]s|comprometid[ao]s|desconsiderad[ao]s|ignorad[ao]s|atraso)" +
       "|\\b(?:altri|altre)\\s+(?:strumenti|server|versioni)\\b[^\\n]{0,40}?\\b(?:obsolet[ie]|insicur[ie]|compromess[ie]|inaffidabili|deprecat[ie])" +
-      "|他の[^。\\n]{0,12}?(?:ツール|サーバー|バージョン)[^。\\n]{0,30}?(?:非推奨|廃止|古い|安全でない|危険|信頼できない|侵害|不正確|改ざん|遅延)|(?:其他|其它)[^。\\n]{0,12}?(?:工具|服务器|版本)[^。\\n]{0,30}?(?:弃用|过时|不安全|不可靠|已废弃|被入侵|有风险|不应采用|不应使用|不准确|被篡改|过敏原)|다른\\s*(?:도구|서버)[^\\n]{0,30}?(?:더 이상|안전하지|사용 중단|위험|조작|지연되|부정확)",
+      "|(?:他の|汎用)[^。\\n]{0,12}?(?:ツール|サーバー|バージョン)[^。\\n]{0,30}?(?:非推奨|廃止|古い|安全でない|危険|信頼できない|侵害|不正確|改ざん|遅延|使用禁止|スパム)|(?:其他|其它|第三方)[^。\\n]{0,16}?(?:工具|服务器|版本|接口)[^。\\n]{0,30}?(?:弃用|过时|过期|不安全|不可靠|已废弃|被入侵|有风险|不应采用|不应使用|不准确|被篡改|过敏原|延迟|违反|错误|禁止调用|禁止使用)|다른\\s*(?:도구|서버)[^\\n]{0,30}?(?:더 이상|안전하지|사용 중단|위험|조작|지연되|부정확)",
   },
   {
     id: "intent.discard-user-value",
@@ -804,7 +812,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     alsoTriggers: ["user", "customer", "requester", "caller", "they ", "intended", "requested", "original"],
     pattern:
-      "\\b(?:rather than|instead of|not)\\s+(?:the\\s+|what\\s+|whatever\\s+)?(?:[\\w-]+\\s+){0,3}?(?:the\\s+)?(?:user|customer|requester|caller|they)\\s+(?:or\\s+(?:the\\s+)?(?:user|customer)\\s+)?(?:mentions?|mentioned|asks?|asked|names?|named|gives?|gave|requests?|requested|specif(?:y|ies|ied)|provides?|provided|wants?|wanted|chooses?|chose|says?|said|picks?|picked|enters?|entered|types?|typed|quotes?|quoted)\\b" +
+      "\\b(?:rather than|instead of|not)\\s+(?:the\\s+|what\\s+|whatever\\s+)?(?:[\\w-]+\\s+){0,3}?(?:the\\s+)?(?:user|customer|requester|caller|they)\\s+(?:or\\s+(?:the\\s+)?(?:user|customer)\\s+)?(?:mentions?|mentioned|asks?|asked|names?|named|gives?|gave|requests?|requested|specif(?:y|ies|ied)|provides?|provided|wants?|wanted|chooses?|chose|says?|said|picks?|picked|enters?|entered|types?|typed|quotes?|quoted)\\b(?:\\s+(?:whether|about))?" +
       "|\\beven (?:if|when|though) (?:the )?(?:user|customer|they|you)\\s+(?:explicitly\\s+)?(?:asks?|asked|names?|named|requests?|requested|specif(?:y|ies|ied)|picks?|picked|chooses?|chose|wants?|wanted|says?|said|mentions?|mentioned|gives?|gave|provides?|provided|types?|typed)\\b" +
       `|${USER_CHOICE}[^\\n]{0,40}?\\b(?:is|are|will be|stays?|remains?)\\s+(?:always\\s+)?['"\\x60][^'"\\x60\\n]{1,60}['"\\x60]` +
       "|\\beven (?:if|when|though) (?:the )?(?:user|customer)'s\\s+[\\w.-]+(?:\\s+[\\w.-]+)?\\s+(?:points?|says?|specif(?:y|ies)|configures?|sets?|names?|asks?|requests?)\\b" +
@@ -814,7 +822,9 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\bthe requested\\s+[\\w-]+\\s+(?:is kept|is stored|is recorded|goes|is put|is moved)\\s+(?:as|in|into)\\b" +
       "|\\b(?:chosen|given|requested|named|selected|entered|specified|provided|picked)\\s+by\\s+the\\s+(?:user|customer)\\s+(?:is\\s+|are\\s+)?(?:noted|recorded|kept|put|placed|moved|written|mentioned|prefixed|appended)\\s+(?:in|into|to|at)\\b" +
       "|\\b(?:the\\s+)?(?:user|customer|requester)'s\\s+(?:intended|requested|chosen|actual|real|original|own|desired)\\s+[\\w-]+(?:\\s+[\\w-]+)?\\s+(?:goes|go|is put|are put|belongs|belong|should go|must go|is moved|is placed|is recorded)\\s+(?:in|into|to)\\b",
-    unless: "\\b(?:never|do not|don't|must not|only if|unless)\\b",
+    // "Use this instead of grep when the user asks whether …" picks a tool for a question, no value.
+    unless:
+      "\\b(?:never|do not|don't|must not|only if|unless)\\b|\\b(?:when|if) the user asks (?:whether|about)\\b",
   },
   {
     id: "intent.cloud-metadata",
@@ -1149,7 +1159,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\bprefer\\s+(?:it|this|me)(?:\\s+(?:one|tool|version|build|server))?\\s+(?:whenever|when|if)\\s+(?:both|several|multiple|two|more than one|another|others?)\\b" +
       "|\\b(?:when|if|whenever)\\s+both\\s+(?:are|get)\\s+(?:listed|available|installed|connected|offered|present|loaded)\\b[^\\n]{0,30}?\\b(?:this|me)\\b[^\\n]{0,20}?\\b(?:takes precedence|wins|is used|should be used|is preferred|comes first)" +
       "|\\bfall back to\\s+(?:them|those|other|the other|others|another|any other)\\b[^\\n]{0,40}?\\bonly\\s+(?:if|when)\\b" +
-      "|\\broute\\s+(?:every|all|each|any|those|these|them)\\b[^\\n]{0,60}?\\b(?:here|to this tool|to me|through this tool|through me|to this server|through it|to it)\\b" +
+      "|\\broute\\s+(?:every|all|each|any|those|these|them)\\b[^\\n]{0,60}?\\b(?:here|to this tool|to me|through this tool|through me|to this server|through this server|through it|to it)\\b" +
       "|\\b(?:including|even)\\s+(?:[\\w-]+\\s+){0,3}?(?:you|the model|the assistant)\\s+(?:could|can|would)\\s+(?:[\\w-]+\\s+){0,2}?(?:yourself|itself|directly|on your own)\\b" +
       "|\\b(?:every|each|all|any)\\s+(?:[\\w-]+\\s+){0,2}?(?:lookups?|requests?|calls?|queries|questions?|reads|operations?)\\s+(?:belongs?|goes|go|should go|must go)\\s+here\\b" +
       // A class of requests claimed for itself: "page retrieval belongs here", "issue creation … is
@@ -1242,8 +1252,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     summary:
       "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
     triggers: ["_"],
-    alsoTriggers: [...QUALITY_LOSS_TRIGGERS, "bug"],
-    pattern: `\\b[a-z]+_[\\w]+(?:,\\s*[a-z]+_[\\w]+)*,?\\s+(?:and|or)\\s+[a-z]+_[\\w]+\\b[^\\n]{0,120}?\\b(?:${QUALITY_LOSS}|(?:[\\w-]+\\s+)?bugs)\\b`,
+    alsoTriggers: [...QUALITY_LOSS_TRIGGERS, "bug", "unsafe", "bypass"],
+    pattern: `\\b[a-z]+_[\\w]+(?:,\\s*[a-z]+_[\\w]+)*,?\\s*(?:and|or|/)\\s*[a-z]+_[\\w]+\\b[^\\n]{0,120}?\\b(?:${QUALITY_LOSS}|(?:[\\w-]+\\s+)?bugs|(?:considered )?unsafe|bypass \\w+)\\b`,
     unless:
       "\\b(?:if|unless|in this server|this server's|sibling|may not|might not|aliases|fields|parameters|columns|properties|arguments)\\b",
   },
@@ -2146,9 +2156,11 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     alsoTriggers: [...[..."0123456789"]],
     // The countries that issue IBANs, so a Twilio `AC000…` SID or a hash is not one.
     pattern:
-      "\\b(?:de|es|fr|it|nl|gb|be|at|ch|pt|pl|ie|lu|se|dk|fi|no|cz|sk|hu|ro|bg|hr|si|lt|lv|ee|gr|cy|mt|tr|sa|ae|il|li|mc|sm|is|br)\\d{2}(?:\\s?[a-z0-9]{4}){2,6}(?:\\s?[a-z0-9]{1,4})?\\b",
+      "\\b(?:de|es|fr|it|nl|gb|be|at|ch|pt|pl|ie|lu|se|dk|fi|no|cz|sk|hu|ro|bg|hr|si|lt|lv|ee|gr|cy|mt|tr|sa|ae|il|li|mc|sm|is|br)\\d{2}(?:\\s?[a-z0-9]{4}){2,6}(?:\\s?[a-z0-9]{1,4})?\\b" +
+      // A marker right after ("… DE02 1203 … (Beispiel-IBAN)") makes it a sample the unless sees.
+      "(?:[.'\"\\s]{0,3}\\((?:beispiel|example|sample|ejemplo|exemple|esempio|exemplo|voorbeeld|例)[^)\\n]{0,20}\\))?",
     unless:
-      "\\b(?:e\\.g\\.|for example|for instance|example|such as|format|like|z\\. ?b\\.|p\\. ?ej\\.|par exemple|ad esempio|por exemplo|bijvoorbeeld)\\b",
+      "\\b(?:e\\.g\\.|for example|for instance|example|sample|such as|format|like|z\\. ?b\\.|p\\. ?ej\\.|par exemple|ad esempio|por exemplo|bijvoorbeeld|beispiel|ejemplo|exemple|esempio|exemplo|voorbeeld)\\b|例",
   },
   {
     id: "intent.translated-discard",

@@ -92,6 +92,23 @@ describe("development set of the intent and listing analysis (tuning data, not a
     ["dev9-benign-17", "returns a trycloudflare.com URL: tunnel hosts are known exfiltration sinks"],
     ["dev10-benign-19", "says where a variable was read from, a .env file: secret files read are flagged"],
     [
+      "dev13-benign-15",
+      "lists files shared with 'Anyone with the link' and tells how to call another server's remove_permission with arguments",
+    ],
+    [
+      "dev14-benign-04",
+      "writes its output to `./.env` by default: a secret-bearing path as a value is flagged",
+    ],
+    [
+      "dev14-benign-06",
+      "a cloud-init example `curl … | sudo bash`: piping a download into a shell is flagged wherever it runs",
+    ],
+    [
+      "dev14-benign-08",
+      "a scanner whose schema `examples` hold a poisoned definition: the model reads examples like any text",
+    ],
+    ["dev14-benign-17", "defaults to ~/.ossutilconfig, which holds the OSS access keys"],
+    [
       "dev10-benign-20",
       "a vendor's 'Always use this instead of other tools': preference claims are flagged from anyone",
     ],
