@@ -10,7 +10,7 @@ import {
   REFUSABLE_RULES,
   SIBLING_RULES,
 } from "./framing.ts";
-import { ownPurposeFindings, weighIntent } from "./intent.ts";
+import { optionFindings, ownPurposeFindings, weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, normalize, withContext } from "./normalize.ts";
 import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
@@ -589,12 +589,19 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
   });
   for (const finding of weighIntent(tool, findings))
     if (compiled.detectors.has(finding.category as DetectorName)) findings.push(finding);
+  // Findings that only restate the tool's own business, or what an optional switch does when the
+  // user turns it on, stay visible at Low under a suffixed name.
   const own = ownPurposeFindings(tool, findings);
+  const options = optionFindings(tool, findings);
   const judged =
-    own.size === 0
+    own.size === 0 && options.size === 0
       ? findings
       : findings.map((f) =>
-          own.has(f) ? { ...f, rule: `${f.rule}.own-purpose`, severity: "Low" as const } : f,
+          own.has(f)
+            ? { ...f, rule: `${f.rule}.own-purpose`, severity: "Low" as const }
+            : options.has(f)
+              ? { ...f, rule: `${f.rule}.option`, severity: "Low" as const }
+              : f,
         );
   return dedupe(judged).sort((a, b) => severityRank[b.severity] - severityRank[a.severity]);
 }

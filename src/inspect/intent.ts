@@ -373,9 +373,17 @@ function otherToolsNamed(match: string, ownName: string): string[] {
   const matcher = TOOL_NAME_IN_TEXT.matcher(match.toLowerCase());
   while (matcher.find()) {
     const name = matcher.group();
-    if (name !== null && nameWords(name).join("_") !== own) names.push(name);
+    if (name !== null && nameWords(name).join("_") !== own && !englishCompound(name)) names.push(name);
   }
   return names;
+}
+
+/** Words that join an English compound ("find-and-replace", "up-to-date"), never a tool's name. */
+const COMPOUND_JOINERS = new Set(["and", "or", "to", "of", "the", "in", "on", "by", "for", "a"]);
+
+/** Whether a dashed word is an English compound rather than a tool's name. */
+function englishCompound(name: string): boolean {
+  return !name.includes("_") && name.split("-").some((part) => COMPOUND_JOINERS.has(part));
 }
 
 function namesItself(match: string, ownName: string): boolean {
@@ -618,6 +626,15 @@ function secretOutsidePurpose(
   );
 }
 
+/** What a comparison's "than" is followed by (the name compared with), or the whole match. */
+function comparedWith(match: string): string {
+  const at = match.toLowerCase().indexOf(" than ");
+  if (at < 0) return match;
+  const rest = match.slice(at + 6, at + 6 + 60);
+  const end = rest.search(/[.,;:!?)]\s|[.,;:!?)]$/);
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
 /** A comparison limited to some cases ("for single lookups"), not to every use. */
 function scopedComparison(match: string): boolean {
   const text = match.toLowerCase();
@@ -640,6 +657,65 @@ const ON_CHAIN_WORDS = new Set([
   "blockchain",
   "onchain",
 ]);
+
+const CONVERSATION_WORDS = /\b(?:chat|conversation|history|transcript|messages)\b/;
+const CONVERSATION_NAME_WORDS = new Set([
+  "chat",
+  "chats",
+  "conversation",
+  "conversations",
+  "history",
+  "transcript",
+]);
+
+/** The description of one of the tool's own top-level arguments. */
+const OWN_ARGUMENT_FIELD = /^inputSchema\.properties\.([\w$-]+)\.description$/;
+
+/** Effects an argument may describe as what happens when the caller switches it on, and the words its name must state them in. */
+const OPTION_RULES: Readonly<Record<string, ReadonlySet<string>>> = {
+  "intent.public-exposure": new Set(["public", "publicly", "share", "shared", "anyone", "publish"]),
+  "exfil.send-to-destination": new Set(["send", "upload", "share", "sync", "publish", "post", "notify"]),
+  "intent.network-outside-purpose": new Set([
+    "send",
+    "upload",
+    "share",
+    "sync",
+    "publish",
+    "post",
+    "telemetry",
+  ]),
+};
+
+const STANDING_WORDS =
+  /\b(?:always|must|every|each|by default|default: ?true|should|automatically|required)\b/;
+
+/**
+ * Findings in the description of an optional switch that is off by default, never pressed on the
+ * model, and named for the very effect found ("makePublic: Make the uploaded image publicly
+ * accessible"): they say what the switch does when the user asks for it. A switch whose name hides
+ * its effect (`includeValues` that also syncs the values to a telemetry host) keeps its finding.
+ */
+export function optionFindings(tool: ToolDefinition, findings: readonly Finding[]): Set<Finding> {
+  const options = new Set<Finding>();
+  const schema = tool.inputSchema as { properties?: unknown; required?: unknown } | undefined;
+  const properties = schema?.properties;
+  if (!properties || typeof properties !== "object") return options;
+  const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
+  for (const finding of findings) {
+    const effectWords = OPTION_RULES[finding.rule];
+    if (!effectWords || finding.severity !== "High") continue;
+    const property = OWN_ARGUMENT_FIELD.exec(finding.field)?.[1];
+    if (!property || required.has(property) || !nameWords(property).some((word) => effectWords.has(word)))
+      continue;
+    const spec = (properties as Record<string, { type?: unknown; default?: unknown; description?: unknown }>)[
+      property
+    ];
+    if (spec?.type !== "boolean" || spec.default === true) continue;
+    if (typeof spec.description === "string" && STANDING_WORDS.test(spec.description.toLowerCase())) continue;
+    options.add(finding);
+  }
+  return options;
+}
 
 /** Capability findings a tool may earn by its own declared business (see ownPurposeFindings). */
 const OWN_PURPOSE_RULES = new Set([
@@ -666,10 +742,12 @@ export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Find
   const secretsByName = name.some((word) => SECRET_PURPOSE_WORDS.has(singular(word)));
   const onChain = name.some((word) => ON_CHAIN_WORDS.has(word));
   const sendsByName = servesPurpose(new Set(name), "network");
+  const chatByName = name.some((word) => CONVERSATION_NAME_WORDS.has(word));
   if (
     !secretsByName &&
     !onChain &&
     !sendsByName &&
+    !chatByName &&
     !findings.some(
       (f) => f.rule === "credential.secret-file-as-value" || f.rule === "credential.secret-file-read",
     )
@@ -703,7 +781,21 @@ export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Find
       own.add(finding);
       continue;
     }
+    // A chat-history tool's own business is the conversation it is named for.
+    if (
+      finding.rule === "credential.secret-in-argument" &&
+      CONVERSATION_WORDS.test(finding.match.toLowerCase()) &&
+      name.some((word) => CONVERSATION_NAME_WORDS.has(word))
+    ) {
+      own.add(finding);
+      continue;
+    }
     if (finding.rule === "exfil.send-to-destination" ? !sendsByName : !secretsByName) continue;
+    // An SSH tool's `privateKey: Path to private key file`: an argument it takes for its own login.
+    if (finding.rule === "credential.secret-parameter" && OWN_ARGUMENT_FIELD.test(finding.field)) {
+      own.add(finding);
+      continue;
+    }
     // Where the match starts in the text (its context without the elisions).
     const quoted = finding.match.replace(/^…/, "").split("…")[0]!.slice(0, 30);
     if (finding.field === "name" || (finding.field === "description" && first.includes(quoted)))
@@ -747,16 +839,34 @@ const CREDENTIAL_STORES = new Set([
 ]);
 
 /** The operation names a tool's own `action`-style enums offer (`get_temp_credentials`): not other tools. */
-function ownActions(tool: ToolDefinition): Set<string> {
+export function ownActions(tool: ToolDefinition): Set<string> {
   const actions = new Set<string>();
-  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
-  if (!properties || typeof properties !== "object") return actions;
-  for (const schema of Object.values(properties as Record<string, unknown>)) {
-    const values = (schema as { enum?: unknown } | undefined)?.enum;
-    if (Array.isArray(values))
-      for (const value of values) if (typeof value === "string") actions.add(value.toLowerCase());
-  }
+  collectOwnNames(tool.inputSchema, actions, 0);
   return actions;
+}
+
+/**
+ * The names a schema itself defines, at any depth: property keys, `required` entries, `enum` and
+ * `const` strings (`upload_file` as one of a browser tool's step actions is its own, not another tool).
+ */
+function collectOwnNames(schema: unknown, out: Set<string>, depth: number): void {
+  if (depth > 12 || !schema || typeof schema !== "object") return;
+  if (Array.isArray(schema)) {
+    for (const item of schema) collectOwnNames(item, out, depth + 1);
+    return;
+  }
+  const node = schema as Record<string, unknown>;
+  for (const key of ["enum", "required"] as const) {
+    const values = node[key];
+    if (Array.isArray(values))
+      for (const value of values) if (typeof value === "string") out.add(value.toLowerCase());
+  }
+  if (typeof node.const === "string") out.add(node.const.toLowerCase());
+  const properties = node.properties;
+  if (properties && typeof properties === "object" && !Array.isArray(properties))
+    for (const key of Object.keys(properties)) out.add(key.toLowerCase());
+  for (const value of Object.values(node))
+    if (value && typeof value === "object") collectOwnNames(value, out, depth + 1);
 }
 
 /** Argument names that say where a call goes or whom it reaches. */
@@ -1062,7 +1172,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         break;
       }
       case "intent.pretext-transfer":
-        if (![...named].some((word) => PRETEXT_PURPOSE_WORDS.has(word)))
+        if (![...named].some((word) => PRETEXT_PURPOSE_WORDS.has(word)) && !ownHost(signal.match, purpose))
           weighed(
             signal,
             "intent.pretext-side-channel",
@@ -1158,8 +1268,12 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           weighed(signal, "intent.prefer-this-tool", "tells the model to use this tool for everything");
         break;
       case "intent.compare-named-tool":
-        // "Much faster than list_entities for single lookups" steers between siblings by case.
-        if (otherToolsNamed(signal.match, ownName).length > 0 && !scopedComparison(signal.match))
+        // "Much faster than list_entities for single lookups" steers between siblings by case;
+        // "safer than find-and-replace" compares with no tool.
+        if (
+          otherToolsNamed(comparedWith(signal.match), ownName).length > 0 &&
+          !scopedComparison(signal.match)
+        )
           weighed(signal, "intent.disparage-other-tools", "claims to be better than another tool");
         break;
       case "intent.names-exposing-tool": {

@@ -1,7 +1,7 @@
 import { RE2JS } from "re2js";
 import { canonicalJson } from "../kernel/json.ts";
 import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } from "./engine.ts";
-import { firstSentence } from "./intent.ts";
+import { firstSentence, ownActions } from "./intent.ts";
 import { confusableKey, nameWords, singular } from "./names.ts";
 import { withContext } from "./normalize.ts";
 import type { Finding, InspectionConfig, InspectionResult, ToolDefinition } from "./types.ts";
@@ -163,7 +163,7 @@ const SIDE_EFFECT_WORDS = new Set(
 
 /** Side-effect words that name a thing when an argument mentions them ("the timeframe of the report", "log level"). */
 const PROPERTY_NOUNS = new Set(
-  "report reports record records log logs track tracks archive archives post posts backup also remember remembers".split(
+  "report reports record records log logs track tracks archive archives post posts backup also remember remembers run runs".split(
     " ",
   ),
 );
@@ -387,7 +387,9 @@ function identifiers(text: string): string[] {
   const flush = () => {
     let end = word.length;
     while (end > 0 && (word[end - 1] === "_" || word[end - 1] === "-")) end--;
-    if (separated && end >= 4) out.push(word.slice(0, end));
+    const trimmed = word.slice(0, end);
+    // "test-*.tsx" names no tool `test`: the separator must stand inside the name.
+    if (separated && end >= 4 && (trimmed.includes("_") || trimmed.includes("-"))) out.push(trimmed);
     word = "";
     separated = false;
   };
@@ -534,6 +536,9 @@ export function listingFindings(
     }
   }
   const steering = steers(ownFindings);
+  // Names the tool's own schema defines (`upload_file` as one of its step actions) are its own.
+  let own: Set<string> | undefined;
+  const ownName = (mentioned: string) => (own ??= ownActions(self.tool)).has(mentioned);
   for (const mentioned of self.mentioned) {
     if (steering) break;
     // Without an order, a description that sets another server's tool's arguments ("kubectl_scale
@@ -543,7 +548,7 @@ export function listingFindings(
     const owner = holders.find(other);
     if (!owner || mentioned === self.lowerName || holders.some((n) => !other(n)) || siblings.has(mentioned))
       continue;
-    if (prefixedSibling(mentioned, siblings)) continue;
+    if (prefixedSibling(mentioned, siblings) || ownName(mentioned)) continue;
     const argument = namedArgument(self.description, owner);
     if (!argument) continue;
     const at = self.description.toLowerCase().indexOf(mentioned);
@@ -565,7 +570,12 @@ export function listingFindings(
       if (siblings.has(mentioned)) continue;
       // A vendor-prefixed sibling (`qmetry_create_release` for "CREATE_RELEASE") is the server's own,
       // unless the steering itself names it: a decoy tool named `x_slack_post_message` buys nothing.
-      if (prefixedSibling(mentioned, siblings) && !namedBySteering(mentioned, ownFindings)) continue;
+      // Likewise a name the tool's own schema defines (`upload_file` among its step actions).
+      if (
+        (prefixedSibling(mentioned, siblings) || ownName(mentioned)) &&
+        !namedBySteering(mentioned, ownFindings)
+      )
+        continue;
       const at = self.description.toLowerCase().indexOf(mentioned);
       // "exactly like `text_to_image`", "same as search_docs": a comparison that documents — unless
       // a steering finding names the tool itself.

@@ -266,20 +266,39 @@ describe("a tool judged with its neighbours", () => {
     ).toEqual([]);
   });
 
+  /**
+   * Two vendors' Google Workspace servers (benign round 6) offer five tools with the same words
+   * under camelCase and snake_case names and first sentences copied word for word ("Merge cells in
+   * a Google Sheet"): whichever server is listed second offers a look-alike of the first's tool,
+   * which the listing flags by design (the model cannot tell the two apart either).
+   */
+  const LOOK_ALIKES_BY_DESIGN = new Set(
+    [
+      "updateGoogleDoc",
+      "formatGoogleSheetCells",
+      "mergeGoogleSheetCells",
+      "addGoogleSheetConditionalFormat",
+      "createGoogleSlidesTextBox",
+    ].flatMap((name) => [
+      `@piotr-agier/google-drive-mcp/${name}`,
+      `@dguido/google-workspace-mcp/${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
+    ]),
+  );
+
   it("adds no flag to the real benign tools when every package is one server of one listing, in either order", () => {
     const benign = loadBenign().map((entry) => ({ server: entry.package, tool: entry.tool }));
     const compiled = compileInspection({});
     const flaggedAlone = new Set(benign.filter((entry) => inspectTool(entry.tool, compiled).flagged));
-    for (const listing of [benign, [...benign].reverse()])
-      expect(
-        inspectListing(listing, compiled)
-          .map((result, i) =>
-            result.flagged && !flaggedAlone.has(listing[i]!)
-              ? `${listing[i]!.server}/${listing[i]!.tool.name}`
-              : "",
-          )
-          .filter(Boolean),
-      ).toEqual([]);
+    for (const listing of [benign, [...benign].reverse()]) {
+      const added = inspectListing(listing, compiled).flatMap((result, i) =>
+        result.flagged && !flaggedAlone.has(listing[i]!)
+          ? [`${listing[i]!.server}/${listing[i]!.tool.name}`]
+          : [],
+      );
+      expect(added.filter((key) => !LOOK_ALIKES_BY_DESIGN.has(key))).toEqual([]);
+      // Only the server listed second is flagged, and only for the look-alike names.
+      expect(added.length).toBeLessThanOrEqual(5);
+    }
   });
 
   it("flags a copied description under a variant name, a reordered name or a plural", () => {
