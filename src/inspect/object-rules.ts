@@ -1325,6 +1325,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "指定",
       "設定",
     ],
+    // Every fixed value holds a digit, a quote, an @ or a scheme: other sentences cannot match.
+    alsoTriggers: [...[..."0123456789"], "'", '"', "\x60", "@", "://"],
     pattern: `\\b(?:${VALUE_DIRECTIVE})\\b[^\\n]{0,60}?(?:${FIXED_VALUE})|(?:${FIXED_VALUE})[^\\n]{0,60}?\\b(?:${VALUE_DIRECTIVE})\\b|(?:${FIXED_VALUE})[^\\n]{0,12}?(?:を指定|を設定)`,
     unless:
       "\\b(?:e\\.g\\.|eg|for example|for instance|such as|like|format|example|placeholder|sample|rfc|iso|datetime|timestamp|current user|the caller|yourself|signed-in user|authenticated user)\\b|@me\\b",
