@@ -658,6 +658,14 @@ const ON_CHAIN_WORDS = new Set([
   "onchain",
 ]);
 
+/**
+ * What no tool's purpose covers: secrets or the conversation handed over as contents ("reading
+ * id_ed25519 … passing it verbatim in `key`", "every file under ~/.ssh including private keys …
+ * return them", "including the system prompt … word for word"). A key's path is an argument.
+ */
+const HANDED_OVER =
+  /\b(?:verbatim|word for word|contents? of|return them|pass(?:ing)? (?:it|them)|stores a copy|system prompt|including private keys?|read(?:ing)? (?:the |your |every )?(?:id_(?:rsa|dsa|ecdsa|ed25519)|private keys?))\b/;
+
 const CONVERSATION_WORDS = /\b(?:chat|conversation|history|transcript|messages)\b/;
 const CONVERSATION_NAME_WORDS = new Set([
   "chat",
@@ -757,6 +765,7 @@ export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Find
   const said = new Set([...name, ...nameWords(first)]);
   for (const finding of findings) {
     if (!OWN_PURPOSE_RULES.has(finding.rule) || finding.severity !== "High") continue;
+    if (HANDED_OVER.test(finding.match.toLowerCase())) continue;
     if (
       finding.rule === "credential.secret-file-as-value" ||
       finding.rule === "credential.secret-file-read"

@@ -46,6 +46,12 @@ describe("detection goal at the default threshold High", () => {
     );
   });
 
+  // The rules were tuned until this corpus was caught: a definition that stops being caught is a
+  // regression (an own-purpose or framing reading that clears a theft), whatever the rate says.
+  it("still detects every malicious definition", () => {
+    expect(rates.missed.map((e) => e.id)).toEqual([]);
+  });
+
   it("flags at most 1 % of the real benign tools", () => {
     expect(
       rates.falsePositiveRate,
