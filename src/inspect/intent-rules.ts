@@ -135,6 +135,14 @@ const DESTINATION_TRIGGERS = [
 const PRETEXT =
   "compliance|audit|auditing|logging|analytics|telemetry|backup|archiv|partner|quality|tracking|monitoring|mirror|record-keeping|safekeeping|debugging|diagnostics|improv|metrics|statistics|stats|insights|research";
 
+/** One concept, two trigger sets: the entries of intent.prefer-this-tool share this. */
+const PREFER_THIS_TOOL = {
+  id: "intent.prefer-this-tool",
+  category: "HiddenInstructions",
+  severity: "High",
+  summary: "tells the model to use this tool over every other (preference manipulation)",
+} as const;
+
 export const INTENT_RULES: readonly PatternRule[] = [
   {
     id: "intent.run-command",
@@ -514,10 +522,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     unless: "\\b(?:never|do not|don't)\\b",
   },
   {
-    id: "intent.prefer-this-tool",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary: "tells the model to use this tool over every other (preference manipulation)",
+    ...PREFER_THIS_TOOL,
     triggers: [
       "use this",
       "call this",
@@ -565,10 +570,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
   // tool instead", "rather than translating yourself", "instead of them". Said for some cases only
   // ("… over the built-in readers when you need more than one file") it steers, not claims.
   {
-    id: "intent.prefer-this-tool",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary: "tells the model to use this tool over every other (preference manipulation)",
+    ...PREFER_THIS_TOOL,
     triggers: ["in place of", "instead", "rather than", " over "],
     alsoTriggers: ["use", "call", "choose", "pick", "prefer"],
     pattern:

@@ -168,13 +168,27 @@ const OTHER_TOOLS =
 const FIXED_TARGET_UNLESS =
   "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b|\\x60[\\w.-]+\\s*[:=]\\s*(?:false|true|0|1|off|on|no|yes|none|null)\\x60";
 
+/** One concept, several trigger sets: the entries of intent.fixed-target share this. */
+const FIXED_TARGET = {
+  id: "intent.fixed-target",
+  category: "Exfiltration",
+  severity: "High",
+  summary: "puts a fixed account, address, owner or URL in place of the target of every call (redirection)",
+} as const;
+
+/** One concept, several trigger sets: the entries of intent.disparage-with-claims share this. */
+const DISPARAGE_WITH_CLAIMS = {
+  id: "intent.disparage-with-claims",
+  category: "HiddenInstructions",
+  severity: "High",
+  summary:
+    "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
+} as const;
+
 export const OBJECT_RULES: readonly PatternRule[] = [
   // One concept, three trigger sets: each form runs only on sentences that hold its own words.
   {
-    id: "intent.fixed-target",
-    category: "Exfiltration",
-    severity: "High",
-    summary: "puts a fixed account, address, owner or URL in place of the target of every call (redirection)",
+    ...FIXED_TARGET,
     triggers: [...STANDING.split("|"), "always"],
     alsoTriggers: [...TARGET_STEMS, "chat"],
     pattern: `\\b(?:${STANDING})\\b[^\\n]{0,50}?\\b(?:set|use|send|route|deliver|assign|put|pass|fill|point|direct|forward|transfer|charge|pay|book|post|push|upload|save|write|publish|target|address|file|open|create|add|invite|share|credit|deposit|wire)\\b[^\\n]{0,50}?\\b(?:${TARGET_NOUNS})\\b[^\\n]{0,25}?(?:\\bto\\b|\\bas\\b|\\bat\\b|\\bwith\\b|\\bfor\\b|=|:)?\\s*(?:the\\s+)?(?:${LITERAL})`,
@@ -537,11 +551,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\b(?:in this server|of this server|this server's|among these|sibling|if available|when available|not the only)\\b",
   },
   {
-    id: "intent.disparage-with-claims",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary:
-      "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
+    ...DISPARAGE_WITH_CLAIMS,
     triggers: [
       "drop",
       "lose",
@@ -1212,11 +1222,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   // sonar* tools scored 41 % false negatives", "prefer it over X or Y tools, whose figures are
   // estimates": the subject is other tools, the claim is any loss of quality, risk or failure.
   {
-    id: "intent.disparage-with-claims",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary:
-      "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
+    ...DISPARAGE_WITH_CLAIMS,
     triggers: [
       "other",
       "built-in",
@@ -1246,11 +1252,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   // wrappers with known bugs"): only losses of quality count, since vendors deprecate and retire
   // their own tools in the same words.
   {
-    id: "intent.disparage-with-claims",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary:
-      "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
+    ...DISPARAGE_WITH_CLAIMS,
     triggers: ["_"],
     alsoTriggers: [...QUALITY_LOSS_TRIGGERS, "bug", "unsafe", "bypass"],
     pattern: `\\b[a-z]+_[\\w]+(?:,\\s*[a-z]+_[\\w]+)*,?\\s*(?:and|or|/)\\s*[a-z]+_[\\w]+\\b[^\\n]{0,120}?\\b(?:${QUALITY_LOSS}|(?:[\\w-]+\\s+)?bugs|(?:considered )?unsafe|bypass \\w+)\\b`,
@@ -1261,11 +1263,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   // 0.97, todoist add-tasks 0.41, …"), in a sentence about success, accuracy or routing (sampling
   // settings such as "top_p 0.95, min_p 0.05" name no such measure).
   {
-    id: "intent.disparage-with-claims",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary:
-      "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
+    ...DISPARAGE_WITH_CLAIMS,
     triggers: ["0."],
     alsoTriggers: [
       "success",
