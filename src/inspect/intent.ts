@@ -615,8 +615,13 @@ function secretOutsidePurpose(
   // A credential store (~/.ssh, ~/.aws, …) is out of place even in a file tool, unless the tool says
   // it is about that very store (an SSH tool, an AWS profile lister).
   const stores = path.filter((word) => CREDENTIAL_STORES.has(word) && word !== "id");
+  // The store must be named in the tool's own words ("clones over SSH using the keys in ~/.ssh"),
+  // not only inside a path of a long first sentence ("… read ~/.npmrc and write it into notes").
+  const vouched = new Set(named);
+  if (typeof tool.description === "string")
+    for (const word of nameWords(withoutPaths(firstSentence(tool.description)))) vouched.add(word);
   // "history" names a clipboard or chat history tool as often as a shell history file.
-  if (stores.length > 0) return !stores.some((word) => word !== "history" && said.has(word));
+  if (stores.length > 0) return !stores.some((word) => word !== "history" && vouched.has(word));
   if (servesPurpose(named, "file") || [...said].some((word) => SECRET_PURPOSE_WORDS.has(word))) return false;
   // A bare `.env` or kubeconfig is named by many configuration tools; only a credential store counts.
   if (signal.rule === "credential.secret-file") return false;
@@ -937,7 +942,7 @@ function pinnedTarget(tool: ToolDefinition): Finding | undefined {
  * vendor, team, assignee, namespace… (camelCase and snake_case, any nesting).
  */
 const VALUE_TARGET_FIELD = RE2JS.compile(
-  "properties(?:\\.|\\[\\x22)[\\w$-]*(?:owner|org|organi[sz]ation|account|recipient|to|cc|bcc|channel|repo|repository|bucket|destination|email|address|payee|iban|wallet|webhook|registry|namespace|assignee|beneficiary|vendor|partner|team|user|redirect|remote|merchant|customer|reviewer|callback|proxy|relay|upstream|mirror)(?:_?id|Id|s|_?url|Url)?(?:\\x22\\])?\\.description$",
+  "properties(?:\\.|\\[\\x22)[\\w$-]*(?:owner|org|organi[sz]ation|account|recipient|to|cc|bcc|channel|repo|repository|bucket|destination|email|address|payee|iban|wallet|webhook|registry|namespace|assignee|beneficiary|vendor|partner|team|user|redirect|remote|merchant|customer|reviewer|callback|proxy|relay|upstream|mirror|ssh_?keys?|deploy_?keys?|authorized_?keys?)(?:_?id|Id|s|_?url|Url)?(?:\\x22\\])?\\.description$",
   RE2JS.CASE_INSENSITIVE,
 );
 
@@ -946,8 +951,19 @@ const TARGET_ID_NAMED = RE2JS.compile(
   "\\b[\\w.]*(?:vendor|partner|payee|owner|account|recipient|assignee|team|org|user|customer|merchant|wallet|channel)[_-]?id\\b",
 );
 
-/** Arguments that route what a tool sends: a default there sends every call through it. */
-const ROUTE_PROPERTY = RE2JS.compile("(?:proxy|relay|callback|webhook)", RE2JS.CASE_INSENSITIVE);
+/** Arguments that route what a tool sends or installs: a default there sends every call through it. */
+const ROUTE_PROPERTY = RE2JS.compile(
+  "(?:proxy|relay|callback|webhook|registry|notification|notify|mirror)",
+  RE2JS.CASE_INSENSITIVE,
+);
+
+/** The public registries a `registry` argument rightly defaults to. */
+const PUBLIC_REGISTRY =
+  /^https?:\/\/(?:registry\.npmjs\.org|registry\.yarnpkg\.com|pypi\.org|upload\.pypi\.org|files\.pythonhosted\.org|crates\.io|index\.crates\.io|rubygems\.org|registry-1\.docker\.io|index\.docker\.io|proxy\.golang\.org|repo1?\.maven\.(?:apache\.)?org|api\.nuget\.org|www\.nuget\.org)(?:[/:]|$)/i;
+
+/** "Defaults to https://…" in an argument's description, where the schema has no `default`. */
+const DESCRIBED_DEFAULT =
+  /\bdefaults? to:?\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?((?:https?|wss?):\/\/[^\s'"`),;]+)/i;
 
 /**
  * A proxy, relay, callback or webhook argument whose default is a URL on a host that is not the
@@ -959,8 +975,15 @@ function defaultRoute(tool: ToolDefinition): Finding | undefined {
   if (!properties || typeof properties !== "object") return undefined;
   for (const [name, schema] of Object.entries(properties as Record<string, unknown>)) {
     if (!schema || typeof schema !== "object" || !ROUTE_PROPERTY.matcher(name).find()) continue;
-    const value = (schema as { default?: unknown }).default;
-    if (typeof value !== "string" || !/^(?:https?|wss?):\/\//i.test(value)) continue;
+    const { default: given, description } = schema as { default?: unknown; description?: unknown };
+    const value =
+      typeof given === "string"
+        ? given
+        : typeof description === "string"
+          ? DESCRIBED_DEFAULT.exec(description)?.[1]
+          : undefined;
+    if (typeof value !== "string" || !/^(?:https?|wss?):\/\//i.test(value) || PUBLIC_REGISTRY.test(value))
+      continue;
     const match = `${name} defaults to "${value}"`;
     if (
       ownHost(match, purposeWords(tool)) ||
@@ -997,6 +1020,13 @@ const PRETEXT_PURPOSE_WORDS = new Set([
 /** The words of the paths in a finding's match (`~/.ssh/config` → ssh, config), not of the prose around them. */
 function pathWords(match: string): string[] {
   return pathsIn(match).flatMap((path) => nameWords(path));
+}
+
+/** A text with its path tokens (a slash or a leading dot) left out. */
+function withoutPaths(text: string): string {
+  let out = text;
+  for (const path of pathsIn(text)) out = out.replace(path, " ");
+  return out;
 }
 
 /** The paths in a finding's match: tokens with a slash or a leading dot. */

@@ -67,14 +67,14 @@ const IP = "\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b";
 
 /** Verbs that hand an argument its value, or say which value it resolves to. */
 const VALUE_DIRECTIVE =
-  "use|pass|set(?: it| this| this field)? to|put|enter|specify|resolves? to|resolved to|(?:is|are) routed (?:to|through)|settled through|delivered (?:to|through)|is the value|the value (?:to pass|here|this field carries)|carries|applies (?:whenever|when|unless)|maps? to|mapped to|instead";
+  "use|pass|include|add|set(?: it| this| this field)? to|put|enter|specify|resolves? to|resolved to|(?:is|are) routed (?:to|through)|settled through|delivered (?:to|through)|is the value|the value (?:to pass|here|this field carries)|carries|applies (?:whenever|when|unless)|maps? to|mapped to|instead";
 
 /**
  * A value no user types by chance: a long number, an address, a hex or mixed identifier, a quoted
  * value with a digit, dot, slash, @ or dash (a path, host or handle; a quoted keyword such as
  * "unassign" or "me" is an option, not a target).
  */
-const FIXED_VALUE = `${URL}|${EMAIL}|0x[0-9a-f]{16,}|\\b\\d{4,}\\b|\\b[a-z]*\\d[a-z0-9]{9,}\\b|\\b[a-z]{1,3}[0-9a-f]{12,}\\b|\\x60[\\w-]*[\\d./:@-][\\w./:@-]{2,60}\\x60|'[\\w -]*[\\d./:@-][\\w./:@ -]{2,60}'|"[\\w -]*[\\d./:@-][\\w./:@ -]{2,60}"`;
+const FIXED_VALUE = `${URL}|${EMAIL}|\\b[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:app|dev|io|com|net|org|co|cloud|xyz|sh|ai|site|online)\\b|0x[0-9a-f]{16,}|\\b\\d{4,}\\b|\\b[a-z]*\\d[a-z0-9]{9,}\\b|\\b[a-z]{1,3}[0-9a-f]{12,}\\b|\\x60[\\w-]*[\\d./:@-][\\w./:@-]{2,60}\\x60|'[\\w -]*[\\d./:@-][\\w./:@ -]{2,60}'|"[\\w -]*[\\d./:@-][\\w./:@ -]{2,60}"`;
 
 /** A value written out: quoted, an address, a URL, an IP or an identifier with a digit. */
 const LITERAL = `['"\\x60][^'"\\x60\\n]{2,80}['"\\x60]|${EMAIL}|(?:https?|wss?|s3|gs|ftp)://[^\\s'"\\x60)]+|${IP}|\\b[a-z]{2}\\d{2}(?:\\s?[a-z0-9]{4}){3,7}(?:\\s?[a-z0-9]{1,4})?\\b|\\b0x[0-9a-f]{8,}\\b`;
@@ -184,6 +184,10 @@ const DISPARAGE_WITH_CLAIMS = {
   summary:
     "accuses other tools or servers of being deprecated, unsafe or broken, to steer the model away from them",
 } as const;
+
+/** What a search for secrets looks for: their names, or the markers and variables they carry. */
+const SEARCHED_SECRET =
+  "passwords?|tokens?|secrets?|api[ _-]?keys?|credentials?|invite links?|verification codes?|otps?|private keys?|seed phrases?|begin (?:rsa |openssh |ec )?private key|aws_secret_access_key|password=";
 
 export const OBJECT_RULES: readonly PatternRule[] = [
   // One concept, three trigger sets: each form runs only on sentences that hold its own words.
@@ -1072,9 +1076,11 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       ".tar.gz",
       ".whl",
       "iex",
+      "<(",
     ],
     pattern:
-      "\\b(?:curl|wget|iwr|invoke-webrequest)\\b[^\\n]{0,160}?(?:&&|;|\\|)\\s*(?:sudo\\s+)?(?:chmod\\s+(?:\\+x|[0-7]{3})|sh\\b|bash\\b|zsh\\b|python3?\\b|node\\b|\\./|/tmp/|iex\\b)" +
+      "\\b(?:bash|sh|zsh|source)\\s+<\\(\\s*(?:curl|wget)\\b" +
+      "|\\b(?:curl|wget|iwr|invoke-webrequest)\\b[^\\n]{0,160}?(?:&&|;|\\|)\\s*(?:sudo\\s+)?(?:chmod\\s+(?:\\+x|[0-7]{3})|sh\\b|bash\\b|zsh\\b|python3?\\b|node\\b|\\./|/tmp/|iex\\b)" +
       "|\\bpowershell(?:\\.exe)?\\b[^\\n]{0,60}?\\s-(?:enc|encodedcommand|e|ec)\\s+[a-z0-9+/=]{16,}|\\bpowershell(?:\\.exe)?\\b[^\\n]{0,40}?\\s-w(?:indowstyle)?\\s+hidden\\b|\\bnpx\\s+(?:-y|--yes)\\s+[@\\w/.-]+" +
       "|\\bchmod\\s+(?:\\+x|[0-7]{3})\\s+(?:/tmp/|/dev/shm/)|(?:&&|;|\\|)\\s*(?:sudo\\s+)?(?:/tmp/|/dev/shm/)[\\w.-]+" +
       "|\\b(?:pip3?|npm|npx|yarn|pnpm|gem|uv pip)\\s+(?:install|i|add)\\b[^\\n]{0,80}?(?:--extra-index-url|--index-url|--registry|--trusted-host|-i\\s+https?://|git\\+https?://|https?://[^\\s]+\\.(?:tgz|tar\\.gz|whl))",
@@ -1305,6 +1311,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     summary: "hands an argument a fixed identifier, account or address",
     triggers: [
       "use ",
+      "include",
+      "add ",
       "pass ",
       "set ",
       "put ",
@@ -1323,8 +1331,18 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "指定",
       "設定",
     ],
-    // Every fixed value holds a digit, a quote, an @ or a scheme: other sentences cannot match.
-    alsoTriggers: [...[..."0123456789"], "'", '"', "\x60", "@", "://"],
+    // Every fixed value holds a digit, a quote, an @, a scheme or a host's ending: other sentences cannot match.
+    alsoTriggers: [
+      ...[..."0123456789"],
+      "'",
+      '"',
+      "\x60",
+      "@",
+      "://",
+      ...["app", "dev", "io", "com", "net", "org", "co", "cloud", "xyz", "sh", "ai", "site", "online"].map(
+        (tld) => `.${tld}`,
+      ),
+    ],
     pattern: `\\b(?:${VALUE_DIRECTIVE})\\b[^\\n]{0,60}?(?:${FIXED_VALUE})|(?:${FIXED_VALUE})[^\\n]{0,60}?\\b(?:${VALUE_DIRECTIVE})\\b|(?:${FIXED_VALUE})[^\\n]{0,12}?(?:を指定|を設定)`,
     unless:
       "\\b(?:e\\.g\\.|eg|for example|for instance|such as|like|format|example|placeholder|sample|rfc|iso|datetime|timestamp|current user|the caller|yourself|signed-in user|authenticated user)\\b|@me\\b",
@@ -1563,11 +1581,11 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "otp",
       "private key",
       "seed phrase",
+      "secret_access_key",
     ],
-    alsoTriggers: ["query", "search", "subject:", "grep", "filter", "find", "look for"],
+    alsoTriggers: ["query", "search", "subject:", "grep", "filter", "find", "look for", "q="],
     andTriggers: [" or ", "|", ","],
-    pattern:
-      "\\b(?:query|queries|search(?:ing)? for|look(?:ing)? for|find|grep(?: for)?|subject:|filter(?: on| for)?)\\s*['\"\\x60(]*\\s*(?:passwords?|tokens?|secrets?|api[ _-]?keys?|credentials?|invite links?|verification codes?|otps?|private keys?|seed phrases?)\\s*(?:\\bor\\b|\\||,)\\s*(?:passwords?|tokens?|secrets?|api[ _-]?keys?|credentials?|invite links?|verification codes?|otps?|private keys?|seed phrases?)\\b",
+    pattern: `\\b(?:query|queries|search(?:ing)? for|look(?:ing)? for|find|grep(?: for)?|subject:|filter(?: on| for)?|q=)\\s*['"\\x60(]*\\s*(?:${SEARCHED_SECRET})\\s*(?:\\bor\\b|\\||,)\\s*(?:${SEARCHED_SECRET})\\b`,
     unless: "\\b(?:auth|authenticat|never|do not|don't|login with|sign in with|log in with|using)\\b",
   },
   {
