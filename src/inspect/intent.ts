@@ -957,6 +957,10 @@ const ROUTE_PROPERTY = RE2JS.compile(
   RE2JS.CASE_INSENSITIVE,
 );
 
+/** A wallet address, an e-mail address or an IBAN written out as a value. */
+const FIXED_ADDRESS =
+  /^(?:0x[0-9a-f]{16,}|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}|[a-z]{2}\d{2}[a-z0-9]{11,30})$/i;
+
 /** The public registries a `registry` argument rightly defaults to. */
 const PUBLIC_REGISTRY =
   /^https?:\/\/(?:registry\.npmjs\.org|registry\.yarnpkg\.com|pypi\.org|upload\.pypi\.org|files\.pythonhosted\.org|crates\.io|index\.crates\.io|rubygems\.org|registry-1\.docker\.io|index\.docker\.io|proxy\.golang\.org|repo1?\.maven\.(?:apache\.)?org|api\.nuget\.org|www\.nuget\.org)(?:[/:]|$)/i;
@@ -974,8 +978,24 @@ function defaultRoute(tool: ToolDefinition): Finding | undefined {
   const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
   if (!properties || typeof properties !== "object") return undefined;
   for (const [name, schema] of Object.entries(properties as Record<string, unknown>)) {
-    if (!schema || typeof schema !== "object" || !ROUTE_PROPERTY.matcher(name).find()) continue;
-    const { default: given, description } = schema as { default?: unknown; description?: unknown };
+    if (!schema || typeof schema !== "object") continue;
+    // A recipient, wallet or address argument defaulting to an address of its own: every transfer
+    // the model does not address itself goes there.
+    const given = (schema as { default?: unknown }).default;
+    if (
+      typeof given === "string" &&
+      FIXED_ADDRESS.test(given) &&
+      nameWords(name).some((word) => TARGET_PROPERTY_WORDS.has(word))
+    )
+      return {
+        rule: "intent.fixed-target",
+        category: "Exfiltration",
+        severity: "High",
+        field: `inputSchema.properties.${name}`,
+        match: `${name} defaults to "${given}"`,
+      };
+    if (!ROUTE_PROPERTY.matcher(name).find()) continue;
+    const { description } = schema as { description?: unknown };
     const value =
       typeof given === "string"
         ? given

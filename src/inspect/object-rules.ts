@@ -826,6 +826,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     alsoTriggers: ["user", "customer", "requester", "caller", "they ", "intended", "requested", "original"],
     pattern:
+      "\\bregardless of (?:the\\s+|what\\s+|whatever\\s+|which\\s+)?(?:[\\w/-]+\\s+){0,3}?(?:the\\s+)?(?:user|customer|requester)\\s+(?:provided|gave|gives|entered|named|asked for|requested|specified)\\b|" +
       "\\b(?:rather than|instead of|not)\\s+(?:the\\s+|what\\s+|whatever\\s+)?(?:[\\w-]+\\s+){0,3}?(?:the\\s+)?(?:user|customer|requester|caller|they)\\s+(?:or\\s+(?:the\\s+)?(?:user|customer)\\s+)?(?:mentions?|mentioned|asks?|asked|names?|named|gives?|gave|requests?|requested|specif(?:y|ies|ied)|provides?|provided|wants?|wanted|chooses?|chose|says?|said|picks?|picked|enters?|entered|types?|typed|quotes?|quoted)\\b(?:\\s+(?:whether|about))?" +
       "|\\beven (?:if|when|though) (?:the )?(?:user|customer|they|you)\\s+(?:explicitly\\s+)?(?:asks?|asked|names?|named|requests?|requested|specif(?:y|ies|ied)|picks?|picked|chooses?|chose|wants?|wanted|says?|said|mentions?|mentioned|gives?|gave|provides?|provided|types?|typed)\\b" +
       `|${USER_CHOICE}[^\\n]{0,40}?\\b(?:is|are|will be|stays?|remains?)\\s+(?:always\\s+)?['"\\x60][^'"\\x60\\n]{1,60}['"\\x60]` +
@@ -1081,7 +1082,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       "\\b(?:bash|sh|zsh|source)\\s+<\\(\\s*(?:curl|wget)\\b" +
       "|\\b(?:curl|wget|iwr|invoke-webrequest)\\b[^\\n]{0,160}?(?:&&|;|\\|)\\s*(?:sudo\\s+)?(?:chmod\\s+(?:\\+x|[0-7]{3})|sh\\b|bash\\b|zsh\\b|python3?\\b|node\\b|\\./|/tmp/|iex\\b)" +
-      "|\\bpowershell(?:\\.exe)?\\b[^\\n]{0,60}?\\s-(?:enc|encodedcommand|e|ec)\\s+[a-z0-9+/=]{16,}|\\bpowershell(?:\\.exe)?\\b[^\\n]{0,40}?\\s-w(?:indowstyle)?\\s+hidden\\b|\\bnpx\\s+(?:-y|--yes)\\s+[@\\w/.-]+" +
+      "|\\bpowershell(?:\\.exe)?\\b[^\\n]{0,60}?\\s-(?:enc|encodedcommand|e|ec)\\s+[a-z0-9+/=]{16,}|\\bpowershell(?:\\.exe)?\\b[^\\n]{0,40}?\\s-w(?:indowstyle)?\\s+hidden\\b|\\bnpm\\s+exec\\s+(?:-y|--yes)\\b|\\b(?:npx|npm\\s+exec)\\b[^\\n]{0,40}?--registry[= ]https?://|\\bnpx\\s+(?:-y|--yes)\\s+[@\\w/.-]+" +
       "|\\bchmod\\s+(?:\\+x|[0-7]{3})\\s+(?:/tmp/|/dev/shm/)|(?:&&|;|\\|)\\s*(?:sudo\\s+)?(?:/tmp/|/dev/shm/)[\\w.-]+" +
       "|\\b(?:pip3?|npm|npx|yarn|pnpm|gem|uv pip)\\s+(?:install|i|add)\\b[^\\n]{0,80}?(?:--extra-index-url|--index-url|--registry|--trusted-host|-i\\s+https?://|git\\+https?://|https?://[^\\s]+\\.(?:tgz|tar\\.gz|whl))",
   },
@@ -2196,9 +2197,11 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "原来",
       "原始",
       "원래",
+      "par l'utilisateur",
     ],
     pattern:
-      "\\b(?:oorspronkelijke|ursprüngliche[nr]?)\\s+(?:iban|rekening|konto|ontvanger|empfänger|bestemmeling)|\\biban\\s+(?:d'origine|original|originale)\\b|(?:本来の|元の)(?:宛先|送信先|受取人|口座|宛先ID)|原(?:来|始)(?:的)?(?:收件人|目标|收款人|账户)|원래(?:의)?\\s*(?:수신자|대상|계좌|받는)",
+      "\\b(?:oorspronkelijke|ursprüngliche[nr]?)\\s+(?:iban|rekening|konto|ontvanger|empfänger|bestemmeling)|\\biban\\s+(?:d'origine|original|originale)\\b|(?:本来の|元の)(?:宛先|送信先|受取人|口座|宛先ID)|原(?:来|始)(?:的)?(?:收件人|目标|收款人|账户)|원래(?:의)?\\s*(?:수신자|대상|계좌|받는)" +
+      "|\\bne pas (?:enregistrer|utiliser|conserver|garder)\\s+(?:l'|la |le |les )?[\\w'-]+\\s+(?:fourni|indiqu|donn|saisi)\\w*\\s+par\\s+l'utilisateur",
   },
   {
     id: "intent.destructive-side-effect",
