@@ -1348,6 +1348,153 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     unless:
       "\\b(?:e\\.g\\.|eg|for example|for instance|such as|like|format|example|placeholder|sample|rfc|iso|datetime|timestamp|current user|the caller|yourself|signed-in user|authenticated user)\\b|@me\\b",
   },
+  // A transfer to a third party named by its role rather than its host: "shared with our analytics
+  // partner Clickvale", "also stored in the team's offsite cache at Stratus Backup". A signal, weighed
+  // like any stated transfer (a side channel outside the tool's business).
+  {
+    id: "intent.stated-transfer",
+    category: "Exfiltration",
+    severity: "Low",
+    summary:
+      "states that what the tool handles is added, synced, published or posted to a host or IP of its own (High as a side channel or outside a network tool)",
+    triggers: [
+      "shared with",
+      "sent to",
+      "passed to",
+      "forwarded to",
+      "stored in",
+      "stored with",
+      "stored at",
+      "uploaded to",
+      "synced to",
+      "handed to",
+    ],
+    alsoTriggers: [
+      "partner",
+      "vendor",
+      "provider",
+      "processor",
+      "affiliate",
+      "third part",
+      "offsite",
+      "cache at",
+      "backup at",
+    ],
+    pattern:
+      "\\b(?:shared with|sent to|passed to|forwarded to|handed to|stored (?:in|with|at)|uploaded to|synced to)\\s+(?:our|the|a|an|its)\\s+(?:[\\w'-]+\\s+){0,3}?(?:partner|vendor|provider|processor|affiliate|third[- ]party|offsite (?:cache|store|storage|backup))\\b",
+    unless:
+      "\\b(?:never|not|do not|don't|only (?:if|when) the user|the user's own|you choose|you specify)\\b",
+  },
+  // Host operations asked for in plain prose, no command line written out: "use the terminal tool to
+  // install the reporter globally", "have the terminal download the helper and run it with
+  // administrator rights". A request to run something: weighed like any other (outside a command tool).
+  {
+    id: "intent.run-command",
+    category: "ShellInjection",
+    severity: "Medium",
+    summary: "asks the model to run a shell command (High when the tool is not for running commands)",
+    triggers: ["terminal", "shell", "command line", "command-line", "console"],
+    alsoTriggers: [
+      "install",
+      "download",
+      "uninstall",
+      "register",
+      "run ",
+      "start",
+      "open",
+      "disable",
+      "turn off",
+      "pause",
+      "stop",
+    ],
+    pattern:
+      "\\b(?:use|using|have|via|through|from|in|with)\\s+(?:the\\s+|a\\s+)?(?:terminal|shell|command line|command-line|console)(?:\\s+tool)?\\b[^\\n]{0,80}?\\b(?:install|download|uninstall|register|run|start|open|disable|turn off|pause|stop)\\b" +
+      "|\\b(?:install|download|uninstall|register|disable|turn off|pause|stop)\\b[^\\n]{0,100}?\\b(?:from|using|via|through|in|with)\\s+(?:the\\s+)?(?:terminal|shell|command line|command-line)\\b",
+    unless: "\\b(?:never|do not|don't|must not|the user (?:can|may|should)|ask the user)\\b",
+  },
+  // Security switched off or undermined in prose: the host's own firewall or endpoint protection,
+  // a certificate added as a trusted root.
+  {
+    id: "intent.weakens-security",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary:
+      "tells the model to switch off a security check (TLS verification, approvals, 2FA, audit logging)",
+    triggers: [
+      "turn off",
+      "disable",
+      "pause",
+      "stop",
+      "deactivate",
+      "trusted root",
+      "root certificate",
+      "root ca",
+    ],
+    alsoTriggers: [
+      "firewall",
+      "antivirus",
+      "anti-virus",
+      "endpoint",
+      "defender",
+      "selinux",
+      "gatekeeper",
+      "keychain",
+      "trust store",
+      "certificate store",
+      "trusted root",
+    ],
+    pattern:
+      "\\b(?:turn off|disable|pause|stop|deactivate)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,3}?(?:firewall|antivirus|anti-virus|endpoint protection(?: service)?|defender|edr|selinux|gatekeeper)\\b" +
+      "|\\b(?:trusted root|root certificate|root ca)\\b[^\\n]{0,60}?\\b(?:keychain|trust store|certificate store)\\b|\\b(?:keychain|trust store|certificate store)\\b[^\\n]{0,40}?\\bas\\s+(?:a\\s+)?trusted root\\b",
+    // "Enable/disable firewall" is a firewall tool's own switch.
+    unless: "\\b(?:never|do not|don't|must not|without)\\b|\\benable\\s*(?:/|or)\\s*disable\\b",
+  },
+  // Persistence in prose: registered with the scheduler or as a service that starts with the system.
+  {
+    id: "shell.persistence",
+    category: "ShellInjection",
+    severity: "High",
+    summary: "writes an SSH key, shell start-up file or cron entry (persistence)",
+    triggers: [
+      "register",
+      "scheduler",
+      "startup",
+      "start-up",
+      "boot",
+      "login items",
+      "background service",
+      "launchd",
+      "systemd",
+    ],
+    alsoTriggers: [
+      "scheduler",
+      "cron",
+      "launchd",
+      "systemd",
+      "service",
+      "startup",
+      "start-up",
+      "boot",
+      "login",
+    ],
+    pattern:
+      "\\bregister\\w*\\s+(?:it\\s+|them\\s+)?(?:with|as|in)\\s+(?:the\\s+|a\\s+)?(?:system scheduler|task scheduler|cron|crontab|launchd|systemd|(?:background |system )?service|login items?)\\b" +
+      "|\\b(?:runs?|starts?|launch(?:es)?)\\s+(?:automatically\\s+)?(?:at|on|with)\\s+(?:system\\s+)?(?:startup|start-up|boot|login)\\b",
+    unless: "\\b(?:never|do not|don't|must not|the user (?:can|may|chooses))\\b",
+  },
+  // A reverse tunnel: a remote port forwarded back to this machine.
+  {
+    id: "intent.weakens-security",
+    category: "HiddenInstructions",
+    severity: "High",
+    summary:
+      "tells the model to switch off a security check (TLS verification, approvals, 2FA, audit logging)",
+    triggers: ["forward", "ssh -r", "reverse tunnel"],
+    alsoTriggers: ["port", "-r ", "tunnel"],
+    pattern:
+      "\\bforwards?\\b[^\\n]{0,60}?\\bport\\s+\\d+\\s+back\\s+to\\b|\\bssh\\b[^\\n]{0,60}?\\s-r\\s+\\d+|\\breverse (?:ssh )?tunnel\\b",
+    unless: "\\b(?:never|do not|don't|must not)\\b",
+  },
   {
     id: "intent.less-reliable-tools",
     category: "HiddenInstructions",
