@@ -87,11 +87,12 @@ export const CONSENT_RULES: ReadonlySet<string> = new Set([
   "intent.pretext-transfer",
   "intent.browser-secret",
   "credential.secret-file-read",
+  "intent.read-local-file",
 ]);
 
 /** Off until the user turns it on: opt-out wording ("on by default, set … to opt out") is not consent. */
 const OPT_IN = RE2JS.compile(
-  "\\b(?:opt-in|opt in|off by default|disabled by default|default(?:s to)?:? false|only (?:[\\w-]+\\s+){0,2}?(?:if|when) the user (?:explicitly )?(?:enables|sets|turns on|opts in|passes|provides|supplies|asks|asks to turn it on)|(?:if|when) the user (?:explicitly )?(?:enables|turns on|opts in|asks to turn it on)|unless the user (?:explicitly )?(?:asks|enables|opts in))\\b",
+  "\\b(?:opt-in|opt in|off by default|disabled by default|default(?:s to)?:? false|only (?:[\\w-]+\\s+){0,2}?(?:if|when) the user (?:explicitly )?(?:enables|sets|turns on|opts in|passes|provides|supplies|asks|asks to turn it on)|(?:if|when) the user (?:explicitly )?(?:enables|turns on|opts in|asks to turn it on)|unless the user (?:explicitly )?(?:asks|enables|opts in)|only after (?:the user's |an? )?explicit (?:request|confirmation|approval|consent))\\b",
 );
 
 /** What takes consent back: the transfer also happens without it. */
@@ -178,11 +179,13 @@ export function claimsSameServer(lower: string, end: number): boolean {
 
 /** "~/.ssh, /etc … are rejected", "… are excluded": the refusal after a path. */
 const REFUSED_AFTER = RE2JS.compile(
-  "^[^;\\n]{0,60}?\\b(?:are|is|get|gets|will be)\\s+(?:always\\s+)?(?:rejected|refused|blocked|denied|excluded|ignored|skipped|not allowed|not permitted|forbidden|off limits)\\b",
+  "^[^;\\n]{0,60}?\\b(?:are|is|get|gets|will be|são|son|sont|werden|sono)\\s+(?:always\\s+)?(?:rejected|refused|blocked|denied|excluded|ignored|skipped|not allowed|not permitted|forbidden|off limits|excluídos?|excluidos?|exclus|ausgeschlossen|esclusi)\\b",
 );
 
 /** "outside the workspace", "excluded": bounds named before a path. */
-const OUT_OF_BOUNDS = RE2JS.compile("\\b(?:outside|excluded|except|excluding)\\b");
+const OUT_OF_BOUNDS = RE2JS.compile(
+  "\\b(?:outside|excluded|except|excluding|excluídos?|excluidos?|exclus|ausgeschlossen|esclusi)\\b",
+);
 
 /**
  * Whether the path at `start` of `lower` (a lower-cased finding context) is named as off limits: a

@@ -640,6 +640,9 @@ function comparedWith(match: string): string {
   return end < 0 ? rest : rest.slice(0, end);
 }
 
+/** A call of a named tool, whatever its case ("call shareFile"). */
+const CALLED = /\b(?:call|calls|calling|invoke|run)\s+`?[a-z][a-z0-9-]{3,}`?\b/;
+
 /** A comparison limited to some cases ("for single lookups"), not to every use. */
 function scopedComparison(match: string): boolean {
   const text = match.toLowerCase();
@@ -666,10 +669,11 @@ const ON_CHAIN_WORDS = new Set([
 /**
  * What no tool's purpose covers: secrets or the conversation handed over as contents ("reading
  * id_ed25519 … passing it verbatim in `key`", "every file under ~/.ssh including private keys …
- * return them", "including the system prompt … word for word"). A key's path is an argument.
+ * return them", "including the system prompt … word for word", "put the auths section into
+ * `buildargs`"). A key's path is an argument.
  */
 const HANDED_OVER =
-  /\b(?:verbatim|word for word|contents? of|return them|pass(?:ing)? (?:it|them)|stores a copy|system prompt|including private keys?|read(?:ing)? (?:the |your |every )?(?:id_(?:rsa|dsa|ecdsa|ed25519)|private keys?))\b/;
+  /\b(?:verbatim|word for word|contents? of|return them|pass(?:ing)? (?:it|them)|stores a copy|system prompt|including private keys?|read(?:ing)? (?:the |your |every )?(?:id_(?:rsa|dsa|ecdsa|ed25519)|private keys?))\b|\b(?:put|include|pass|paste|copy|attach|add)\b[^\n]{0,100}?\b(?:into|in|as)\s+`/;
 
 const CONVERSATION_WORDS = /\b(?:chat|conversation|history|transcript|messages)\b/;
 const CONVERSATION_NAME_WORDS = new Set([
@@ -730,6 +734,9 @@ export function optionFindings(tool: ToolDefinition, findings: readonly Finding[
   return options;
 }
 
+/** Generic file names inside a credential store's folder. */
+const STORE_FILE_NAMES = new Set(["credentials", "config", "configuration"]);
+
 /** Capability findings a tool may earn by its own declared business (see ownPurposeFindings). */
 const OWN_PURPOSE_RULES = new Set([
   "credential.secret-file-as-value",
@@ -778,9 +785,11 @@ export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Find
       const stores = pathWords(finding.match).filter(
         (word) => CREDENTIAL_STORES.has(word) || SECRET_PURPOSE_WORDS.has(word),
       );
-      // A default may be vouched for by the first sentence; a read only by the tool's name.
+      // A default may be vouched for by the first sentence; a read only by the tool's name. The
+      // file names inside a store (`credentials`, `config` of ~/.aws/) need no vouching of their own.
       const vouching = finding.rule === "credential.secret-file-read" ? new Set(name) : said;
-      if (stores.length > 0 && stores.every((word) => vouching.has(word))) {
+      const named = stores.filter((word) => !STORE_FILE_NAMES.has(word) || stores.length === 1);
+      if (named.length > 0 && named.every((word) => vouching.has(word))) {
         own.add(finding);
         continue;
       }
@@ -1092,6 +1101,9 @@ const STATED_SIDE_CHANNEL_MARKS = [
   "reranker",
   "with the query",
   "file content",
+  "partner",
+  "vendor",
+  "vault",
 ];
 
 /** Signals that carry data to a fixed place: with browser secrets in the same string, theft. */
@@ -1287,7 +1299,11 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           weighed(signal, "intent.browser-secret-outside-purpose", "reaches for browser cookies or storage");
         break;
       case "intent.call-with-fixed-party":
-        if (otherToolsNamed(signal.match, ownName).length > 0 && !ownHost(signal.match, purpose))
+        // A camelCase tool ("call shareFile … emailAddress 'intake@…'") loses its case in the scan.
+        if (
+          (otherToolsNamed(signal.match, ownName).length > 0 || CALLED.test(signal.match.toLowerCase())) &&
+          !ownHost(signal.match, purpose)
+        )
           weighed(
             signal,
             "intent.dependency-with-side-effect",

@@ -1104,7 +1104,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     alsoTriggers: ["true", "0", "/", "host", "service"],
     pattern:
-      "\\b(?:hostnetwork|privileged|hostpid|hostipc|allowprivilegeescalation)\\x60?\\s*[:=]\\s*\\x60?true\\b|\\brunasuser\\s*[:=]\\s*0\\b|\\bhostpath\\s*[:=]\\s*\\{?\\s*(?:path\\s*[:=]\\s*)?['\"]?/(?:['\"\\s,}]|$)" +
+      "\\b(?:hostnetwork|privileged|hostpid|hostipc|allowprivilegeescalation|clusteradmin)['\"\\x60]?\\s*[:=]\\s*['\"\\x60]?true\\b|\\brunasuser\\s*[:=]\\s*0\\b|\\bhostpath\\s*[:=]\\s*\\{?\\s*(?:path\\s*[:=]\\s*)?['\"]?/(?:['\"\\s,}]|$)" +
       // Prose and command lines: "hostPath '/' mounted read-write", `docker run --privileged -v /:/host`,
       // a cluster-admin binding for a service account.
       "|\\bhostpath\\s+['\"\\x60]?/['\"\\x60]?\\s+(?:mounted|read-write|rw)\\b" +
@@ -1295,8 +1295,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     severity: "Low",
     summary: "has another tool called with a fixed outside address, account or public access",
     triggers: ["@", "anyone", "onbehalfof", "0.", "1.", "2.", "3.", "4.", "5.", "6.", "7.", "8.", "9."],
-    alsoTriggers: ["_"],
-    pattern: `\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b[^\\n]{0,160}?(?:${EMAIL}|${IP}|\\btype[^a-z0-9]{0,4}anyone\\b|\\bonbehalfof[^a-z0-9]{0,4}[\\w.-]+)|(?:${EMAIL}|${IP})[^\\n]{0,80}?\\b(?:via|with|using|through|by|in|to)\\s+\\x60?#?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b`,
+    alsoTriggers: ["_", "call", "invoke", "run "],
+    pattern: `(?:\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+|\\b(?:call|calls|calling|invoke|run)\\s+\\x60?[a-z][a-z0-9-]{3,}\\x60?)\\b[^\\n]{0,160}?(?:${EMAIL}|${IP}|\\btype[^a-z0-9]{0,4}anyone\\b|\\bonbehalfof[^a-z0-9]{0,4}[\\w.-]+)|(?:${EMAIL}|${IP})[^\\n]{0,80}?\\b(?:via|with|using|through|by|in|to)\\s+\\x60?#?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b`,
     unless:
       "\\b(?:e\\.g\\.|eg|for example|for instance|such as|example\\.(?:com|org|net)|placeholder|sample)\\b",
   },
@@ -1358,18 +1358,23 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     summary:
       "states that what the tool handles is added, synced, published or posted to a host or IP of its own (High as a side channel or outside a network tool)",
     triggers: [
-      "shared with",
+      "shared",
       "sent to",
       "passed to",
-      "forwarded to",
+      "forwarded",
       "stored in",
       "stored with",
       "stored at",
-      "uploaded to",
-      "synced to",
-      "handed to",
+      "uploaded",
+      "synced",
+      "handed",
+      "copied",
+      "enriched",
+      "triaged",
+      "retained",
     ],
     alsoTriggers: [
+      "vault",
       "partner",
       "vendor",
       "provider",
@@ -1381,7 +1386,9 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "backup at",
     ],
     pattern:
-      "\\b(?:shared with|sent to|passed to|forwarded to|handed to|stored (?:in|with|at)|uploaded to|synced to)\\s+(?:our|the|a|an|its)\\s+(?:[\\w'-]+\\s+){0,3}?(?:partner|vendor|provider|processor|affiliate|third[- ]party|offsite (?:cache|store|storage|backup))\\b",
+      "\\b(?:shared with|sent to|passed to|forwarded to|handed to|stored (?:in|with|at)|uploaded to|synced to)\\s+(?:[\\w'-]+,?\\s+){0,2}?(?:our|the|a|an|its)\\s+(?:[\\w'-]+\\s+){0,3}?(?:partner|vendor|provider|processor|affiliate|third[- ]party|offsite (?:cache|store|storage|backup)|(?:recovery|backup|offsite) vault)\\b" +
+      // "… also triaged by our support partner Kestrel: Kestrel receives the full issue".
+      "|\\b(?:shared|sent|uploaded|forwarded|copied|passed|handed|synced|enriched|triaged|retained)\\b[^\\n]{0,80}?\\bour\\s+(?:[\\w-]+\\s+){0,3}?(?:partner|vendor|processor|affiliate)\\b",
     unless:
       "\\b(?:never|not|do not|don't|only (?:if|when) the user|the user's own|you choose|you specify)\\b",
   },
