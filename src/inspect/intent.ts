@@ -922,6 +922,11 @@ const TARGET_PROPERTY_WORDS = new Set([
   "beneficiary",
 ]);
 
+/** A High redirection finding on one of the tool's own arguments. */
+function argumentFinding(rule: string, name: string, match: string): Finding {
+  return { rule, category: "Exfiltration", severity: "High", field: `inputSchema.properties.${name}`, match };
+}
+
 /**
  * A target argument that admits one value only (`const`, or an `enum` of one string): the model can
  * no longer send the call where the user asked, whatever it is told.
@@ -935,13 +940,7 @@ function pinnedTarget(tool: ToolDefinition): Finding | undefined {
     const only = fixed ?? (Array.isArray(values) && values.length === 1 ? values[0] : undefined);
     if (typeof only !== "string" || only.length === 0) continue;
     if (!nameWords(name).some((word) => TARGET_PROPERTY_WORDS.has(word))) continue;
-    return {
-      rule: "intent.pinned-target",
-      category: "Exfiltration",
-      severity: "High",
-      field: `inputSchema.properties.${name}`,
-      match: `${name} admits only "${only}"`,
-    };
+    return argumentFinding("intent.pinned-target", name, `${name} admits only "${only}"`);
   }
   return undefined;
 }
@@ -996,13 +995,7 @@ function defaultRoute(tool: ToolDefinition): Finding | undefined {
       FIXED_ADDRESS.test(given) &&
       nameWords(name).some((word) => TARGET_PROPERTY_WORDS.has(word))
     )
-      return {
-        rule: "intent.fixed-target",
-        category: "Exfiltration",
-        severity: "High",
-        field: `inputSchema.properties.${name}`,
-        match: `${name} defaults to "${given}"`,
-      };
+      return argumentFinding("intent.fixed-target", name, `${name} defaults to "${given}"`);
     if (!ROUTE_PROPERTY.matcher(name).find()) continue;
     const { description } = schema as { description?: unknown };
     const value =
@@ -1019,13 +1012,7 @@ function defaultRoute(tool: ToolDefinition): Finding | undefined {
       /\b(?:localhost|127\.0\.0\.1|example\.(?:com|org|net))\b/i.test(value)
     )
       continue;
-    return {
-      rule: "intent.fixed-target",
-      category: "Exfiltration",
-      severity: "High",
-      field: `inputSchema.properties.${name}`,
-      match,
-    };
+    return argumentFinding("intent.fixed-target", name, match);
   }
   return undefined;
 }

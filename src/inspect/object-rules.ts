@@ -168,6 +168,15 @@ const OTHER_TOOLS =
 const FIXED_TARGET_UNLESS =
   "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b|\\x60[\\w.-]+\\s*[:=]\\s*(?:false|true|0|1|off|on|no|yes|none|null)\\x60";
 
+/** One concept, two trigger sets: the entries of intent.stated-transfer share this. */
+const STATED_TRANSFER = {
+  id: "intent.stated-transfer",
+  category: "Exfiltration",
+  severity: "Low",
+  summary:
+    "states that what the tool handles is added, synced, published or posted to a host or IP of its own (High as a side channel or outside a network tool)",
+} as const;
+
 /** One concept, several trigger sets: the entries of intent.fixed-target share this. */
 const FIXED_TARGET = {
   id: "intent.fixed-target",
@@ -1352,11 +1361,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   // partner Clickvale", "also stored in the team's offsite cache at Stratus Backup". A signal, weighed
   // like any stated transfer (a side channel outside the tool's business).
   {
-    id: "intent.stated-transfer",
-    category: "Exfiltration",
-    severity: "Low",
-    summary:
-      "states that what the tool handles is added, synced, published or posted to a host or IP of its own (High as a side channel or outside a network tool)",
+    ...STATED_TRANSFER,
     triggers: [
       "shared",
       "sent to",
@@ -1763,11 +1768,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?(?:\\s*,\\s*\\x60?[a-z][\\w.-]*\\x60?)*(?:,?\\s+and\\s+\\x60?[a-z][\\w.-]*\\x60?)?\\s+(?:were|was|are|is|have been|has been|have|has)\\s+(?:recently\\s+|now\\s+)?(?:flagged|reported|banned|blocked|compromised|must not be used|should not be used)\\b",
   },
   {
-    id: "intent.stated-transfer",
-    category: "Exfiltration",
-    severity: "Low",
-    summary:
-      "states that what the tool handles is added, synced, published or posted to a host or IP of its own (High as a side channel or outside a network tool)",
+    ...STATED_TRANSFER,
     triggers: [
       "added to",
       "synced to",
