@@ -538,7 +538,10 @@ export function listingFindings(
   const steering = steers(ownFindings);
   // Names the tool's own schema defines (`upload_file` as one of its step actions) are its own.
   let own: Set<string> | undefined;
-  const ownName = (mentioned: string) => (own ??= ownActions(self.tool)).has(mentioned);
+  const ownName = (mentioned: string) => {
+    own ??= ownActions(self.tool);
+    return own.has(mentioned);
+  };
   for (const mentioned of self.mentioned) {
     if (steering) break;
     // Without an order, a description that sets another server's tool's arguments ("kubectl_scale
