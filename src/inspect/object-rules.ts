@@ -168,6 +168,14 @@ const OTHER_TOOLS =
 const FIXED_TARGET_UNLESS =
   "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b|\\x60[\\w.-]+\\s*[:=]\\s*(?:false|true|0|1|off|on|no|yes|none|null)\\x60";
 
+/** One concept, several trigger sets: the entries of intent.weakens-security share this. */
+const WEAKENS_SECURITY = {
+  id: "intent.weakens-security",
+  category: "HiddenInstructions",
+  severity: "High",
+  summary: "tells the model to switch off a security check (TLS verification, approvals, 2FA, audit logging)",
+} as const;
+
 /** One concept, two trigger sets: the entries of intent.stated-transfer share this. */
 const STATED_TRANSFER = {
   id: "intent.stated-transfer",
@@ -380,11 +388,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern: `${URL.slice(0, -1)}*?[?&/=](?:[\\w-]+=)?(?:\\{\\{?\\s*|<|\\$\\{?|\\[)(?:[\\w.]*_)?(?:${CONTEXT_PLACEHOLDER})(?:_[\\w]+)?\\s*(?:\\}\\}?|>|\\]|\\b)`,
   },
   {
-    id: "intent.weakens-security",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary:
-      "tells the model to switch off a security check (TLS verification, approvals, 2FA, audit logging)",
+    ...WEAKENS_SECURITY,
     triggers: [
       "disable",
       "turn off",
@@ -1427,11 +1431,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   // Security switched off or undermined in prose: the host's own firewall or endpoint protection,
   // a certificate added as a trusted root.
   {
-    id: "intent.weakens-security",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary:
-      "tells the model to switch off a security check (TLS verification, approvals, 2FA, audit logging)",
+    ...WEAKENS_SECURITY,
     triggers: [
       "turn off",
       "disable",
@@ -1496,11 +1496,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   },
   // A reverse tunnel: a remote port forwarded back to this machine.
   {
-    id: "intent.weakens-security",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary:
-      "tells the model to switch off a security check (TLS verification, approvals, 2FA, audit logging)",
+    ...WEAKENS_SECURITY,
     triggers: ["forward", "ssh -r", "reverse tunnel"],
     alsoTriggers: ["port", "-r ", "tunnel"],
     pattern:
