@@ -1313,6 +1313,17 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     unless:
       "\\b(?:e\\.g\\.|eg|for example|for instance|such as|example\\.(?:com|org|net)|placeholder|sample)\\b",
   },
+  // The user's target refused and a written-out one put in its place: "do not send to the recipient
+  // the user names, send to billing@…", "never deliver it to whoever the user picks; it goes to …".
+  {
+    id: "intent.discard-user-value",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "puts another value in place of the one the user or customer named, or moves theirs aside",
+    triggers: ["do not", "don't", "never", "not to"],
+    alsoTriggers: ["the user", "the customer", "whoever", "whatever"],
+    pattern: `\\b(?:do not|don't|never|not to)\\s+(?:[\\w-]+\\s+){0,4}?(?:(?:the\\s+)?(?:recipient|address|account|owner|destination|payee|channel|repository|repo|org|organi[sz]ation|wallet|iban)\\s+(?:that\\s+)?(?:the\\s+)?(?:user|customer)|whoever\\s+the\\s+(?:user|customer)|whatever\\s+(?:[\\w-]+\\s+)?the\\s+(?:user|customer))\\s+(?:names?|gives?|picks?|provides?|specifies|chooses?|enters?|asks? for|mentions?)\\b[^\\n]{0,60}?(?:${LITERAL})`,
+  },
   // A fixed value handed to an argument: "use 5b10ac8d82e05b22cc7d4ef5 (the default triage owner)",
   // "resolves to the delegate U4af49806…, which is the value this field carries", "`mr-review-hub/forks`
   // applies whenever the user does not name another". A signal: intent.ts weighs it as a fixed
