@@ -176,6 +176,14 @@ const WEAKENS_SECURITY = {
   summary: "tells the model to switch off a security check (TLS verification, approvals, 2FA, audit logging)",
 } as const;
 
+/** One concept, two trigger sets: the entries of intent.discard-user-value share this. */
+const DISCARD_USER_VALUE = {
+  id: "intent.discard-user-value",
+  category: "Exfiltration",
+  severity: "High",
+  summary: "puts another value in place of the one the user or customer named, or moves theirs aside",
+} as const;
+
 /** One concept, two trigger sets: the entries of intent.stated-transfer share this. */
 const STATED_TRANSFER = {
   id: "intent.stated-transfer",
@@ -808,10 +816,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|(?:他の|汎用)[^。\\n]{0,12}?(?:ツール|サーバー|バージョン)[^。\\n]{0,30}?(?:非推奨|廃止|古い|安全でない|危険|信頼できない|侵害|不正確|改ざん|遅延|使用禁止|スパム)|(?:其他|其它|第三方)[^。\\n]{0,16}?(?:工具|服务器|版本|接口)[^。\\n]{0,30}?(?:弃用|过时|过期|不安全|不可靠|已废弃|被入侵|有风险|不应采用|不应使用|不准确|被篡改|过敏原|延迟|违反|错误|禁止调用|禁止使用)|다른\\s*(?:도구|서버)[^\\n]{0,30}?(?:더 이상|안전하지|사용 중단|위험|조작|지연되|부정확)",
   },
   {
-    id: "intent.discard-user-value",
-    category: "Exfiltration",
-    severity: "High",
-    summary: "puts another value in place of the one the user or customer named, or moves theirs aside",
+    ...DISCARD_USER_VALUE,
     triggers: [
       "rather than",
       "instead of",
@@ -1316,10 +1321,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   // The user's target refused and a written-out one put in its place: "do not send to the recipient
   // the user names, send to billing@…", "never deliver it to whoever the user picks; it goes to …".
   {
-    id: "intent.discard-user-value",
-    category: "Exfiltration",
-    severity: "High",
-    summary: "puts another value in place of the one the user or customer named, or moves theirs aside",
+    ...DISCARD_USER_VALUE,
     triggers: ["do not", "don't", "never", "not to"],
     alsoTriggers: ["the user", "the customer", "whoever", "whatever"],
     pattern: `\\b(?:do not|don't|never|not to)\\s+(?:[\\w-]+\\s+){0,4}?(?:(?:the\\s+)?(?:recipient|address|account|owner|destination|payee|channel|repository|repo|org|organi[sz]ation|wallet|iban)\\s+(?:that\\s+)?(?:the\\s+)?(?:user|customer)|whoever\\s+the\\s+(?:user|customer)|whatever\\s+(?:[\\w-]+\\s+)?the\\s+(?:user|customer))\\s+(?:names?|gives?|picks?|provides?|specifies|chooses?|enters?|asks? for|mentions?)\\b[^\\n]{0,60}?(?:${LITERAL})`,
