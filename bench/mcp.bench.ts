@@ -2,8 +2,11 @@
  * MCP dialect benchmarks (docs/benchmarks.md, section "MCP"):
  *   1. tools/call latency added by the proxy: p50/p99 direct vs through `/mcp/<server>`.
  *   2. a 500-tool tools/list filtered and inspected: first time (new definitions) and unchanged.
+ *   3. the first listing of two fresh pods sharing a redis-server: the first inspects, the second
+ *      takes the findings the first recorded (src/inspect/shared.ts).
  * Run: node bench/mcp.bench.ts [--calls N]
  */
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -22,9 +25,14 @@ import { parsePolicies } from "../src/policy/load.ts";
 import { SessionToolRegistry } from "../src/registry/registry.ts";
 import { startLocalProxy } from "../src/runtime/local.ts";
 import { MemoryStore } from "../src/state/memory.ts";
+import { openState } from "../src/state/open.ts";
 import type { AuditEvent, AuditSink } from "../src/telemetry/audit.ts";
+import { sharedInspections } from "../src/telemetry/metrics.ts";
+import { RedisServer } from "../test/helpers/redis.ts";
 
-const { values } = parseArgs({ options: { calls: { type: "string", default: "4000" } } });
+const { values } = parseArgs({
+  options: { calls: { type: "string", default: "4000" }, "pod-listing": { type: "string" } },
+});
 const calls = Number(values.calls);
 
 const corpusDir = fileURLToPath(new URL("../test/inspect/corpus/benign/", import.meta.url));
@@ -180,10 +188,11 @@ async function callLatency(): Promise<void> {
 }
 
 async function listingCost(): Promise<void> {
-  const policies = PolicySet.fromDocuments(parsePolicies(policyYaml(1), "bench.yaml").policies);
+  const load = () => PolicySet.fromDocuments(parsePolicies(policyYaml(1), "bench.yaml").policies);
+  let policies = load();
   const upstream = new Upstream();
   const context = createProxyContext({
-    policies,
+    policies: () => policies,
     audit: quietAudit,
     registry: new SessionToolRegistry(),
     upstream,
@@ -213,6 +222,10 @@ async function listingCost(): Promise<void> {
   const same = fiveHundredTools("fresh");
   const unchanged: { wall: number; cpu: number }[] = [];
   for (let i = 0; i < 50; i++) unchanged.push(await time(same));
+  // A policy update (the same inspection config, compiled anew): the pod's findings come back from
+  // the store instead of the rules.
+  policies = load();
+  const afterUpdate = await time(same);
   const wall = unchanged.map((u) => u.wall).sort((a, b) => a - b);
   const cpu = unchanged.map((u) => u.cpu).sort((a, b) => a - b);
   const row = (label: string, t: { wall: number; cpu: number }) =>
@@ -224,11 +237,95 @@ async function listingCost(): Promise<void> {
       "|---|---|---|",
       row("first listing of the process (inspection rules compiled on first use)", cold),
       row("first time these 500 definitions are seen", fresh),
+      row("the same listing after a policy update (inspection config unchanged)", afterUpdate),
       row("unchanged, p50 of 50", { wall: percentile(wall, 50), cpu: percentile(cpu, 50) }),
       row("unchanged, p99 of 50", { wall: percentile(wall, 99), cpu: percentile(cpu, 99) }),
     ].join("\n"),
   );
   await upstream.close();
+}
+
+/** One fresh pod (this script in a child process): its first 500-tool listing with the store at `redisUrl`. */
+async function podListing(redisUrl: string): Promise<void> {
+  const policies = PolicySet.fromDocuments(parsePolicies(policyYaml(1), "bench.yaml").policies);
+  const guard = await openState({ redisUrl, log: () => {}, timeoutMs: 5000 });
+  if (!(await guard.store.waitUntilReachable(5000))) throw new Error("redis-server did not answer");
+  const upstream = new Upstream();
+  const context = createProxyContext({
+    policies,
+    audit: quietAudit,
+    registry: new SessionToolRegistry(),
+    upstream,
+    identity: { namespace: "bench", pod: "pod", session: "pod" },
+  });
+  const gate = new McpGate(
+    context,
+    new ToolCatalog({ policies: () => policies, store: guard.store, namespace: "bench", audit: quietAudit }),
+  );
+  const result = JSON.parse(JSON.stringify({ tools: fiveHundredTools("pods") }));
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await gate.filterResult({ server: "bench", requestId: "pod" }, "tools/list", undefined, result);
+  const used = process.cpuUsage(cpu);
+  const shared = (await sharedInspections.get()).values;
+  const count = (outcome: string) => shared.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+  console.log(
+    JSON.stringify({
+      wall: performance.now() - started,
+      cpu: (used.user + used.system) / 1000,
+      shared: count("shared"),
+      inspected: count("inspected"),
+    }),
+  );
+  await upstream.close();
+  await guard.close();
+}
+
+async function podsSharingFindings(): Promise<void> {
+  let server: RedisServer;
+  try {
+    server = await RedisServer.start();
+  } catch (error) {
+    console.log(`\n(fresh pods sharing findings: skipped, ${(error as Error).message})`);
+    return;
+  }
+  const pod = () => {
+    const out = execFileSync(
+      process.execPath,
+      [fileURLToPath(import.meta.url), "--pod-listing", server.url],
+      {
+        encoding: "utf8",
+      },
+    );
+    return JSON.parse(out.trim().split("\n").at(-1)!) as {
+      wall: number;
+      cpu: number;
+      shared: number;
+      inspected: number;
+    };
+  };
+  try {
+    const first = pod();
+    const second = pod();
+    const row = (label: string, t: { wall: number; cpu: number; shared: number; inspected: number }) =>
+      `| ${label} | ${ms(t.wall)} | ${ms(t.cpu)} | ${t.inspected} | ${t.shared} |`;
+    console.log(
+      [
+        "\n### First 500-tool tools/list of a fresh pod, findings shared through redis-server (gate only)\n",
+        "| | wall | CPU | inspected here | taken from the store |",
+        "|---|---|---|---|---|",
+        row("first pod of the cluster to see these definitions", first),
+        row("next fresh pod", second),
+      ].join("\n"),
+    );
+  } finally {
+    await server.dispose();
+  }
+}
+
+if (values["pod-listing"]) {
+  await podListing(values["pod-listing"]);
+  process.exit(0);
 }
 
 console.log(
@@ -237,4 +334,5 @@ console.log(
     .join(" ")}, ${new Date().toISOString()}`,
 );
 await listingCost();
+await podsSharingFindings();
 await callLatency();

@@ -66,6 +66,8 @@ interface CachedResult {
 interface CompiledCustom {
   rule: string;
   severity: Severity;
+  /** As written in the policy: part of what a definition's findings depend on (shared.ts). */
+  pattern: string;
   regex: RE2JS;
 }
 
@@ -75,12 +77,10 @@ export interface CompiledInspection {
   readonly detectors: ReadonlySet<DetectorName>;
   readonly threshold: Severity;
   readonly action: "Alert" | "Block";
-  readonly patterns: readonly CompiledPattern[];
+  /** The built-in rules for these detectors, shared by every config with the same detectors. */
+  readonly rules: RulePrograms;
   readonly compounds: readonly CompoundRule[];
   readonly customs: readonly CompiledCustom[];
-  /** Literal id → [pattern index, trigger group (0, 1 or 2)]. */
-  readonly literalOwners: readonly (readonly [number, number])[];
-  readonly literals: LiteralSet;
   /** Tool name → recent definitions of that name (as definitionTokens) and their results. */
   readonly cache: Map<string, CachedResult[]>;
   /** Findings per distinct string (without field), see analyzeString. */
@@ -194,9 +194,7 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
   const action = config.action ?? "Alert";
   if (action !== "Alert" && action !== "Block") throw new InspectionConfigError(`unknown action '${action}'`);
   // A disabled config never inspects: it compiles no rule programs (a quarter second of RE2 at start-up).
-  const { patterns, literalOwners, literals } = rulePrograms(
-    config.enabled === false ? new Set() : detectors,
-  );
+  const rules = rulePrograms(config.enabled === false ? new Set() : detectors);
   const customs: CompiledCustom[] = [];
   for (const custom of config.customPatterns ?? []) {
     const severity = custom.severity ?? "High";
@@ -205,6 +203,7 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     customs.push({
       rule: `custom.${custom.name}`,
       severity,
+      pattern: custom.pattern,
       regex: compileRe2(custom.pattern, `customPatterns '${custom.name}'`),
     });
   }
@@ -213,11 +212,9 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     detectors,
     threshold,
     action,
-    patterns,
+    rules,
     compounds: COMPOUND_RULES.filter((rule) => detectors.has(rule.category)),
     customs,
-    literalOwners,
-    literals,
     cache: new CappedMap(CACHE_LIMIT),
     strings: [new Map(), new Map(), new Map(), new Map()],
   };
@@ -226,10 +223,27 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
   return compiled;
 }
 
-interface RulePrograms {
-  patterns: CompiledPattern[];
-  literalOwners: [number, number][];
-  literals: LiteralSet;
+class RulePrograms {
+  readonly patterns: readonly CompiledPattern[];
+  /** Literal id → [pattern index, trigger group (0, 1 or 2)]. */
+  readonly literalOwners: readonly (readonly [number, number])[];
+  readonly #literalList: readonly string[];
+  #literals: LiteralSet | undefined;
+
+  constructor(patterns: CompiledPattern[], literalOwners: [number, number][], literalList: string[]) {
+    this.patterns = patterns;
+    this.literalOwners = literalOwners;
+    this.#literalList = literalList;
+  }
+
+  /**
+   * The trigger prefilter, built on the first text to scan: a pod answering every definition from
+   * the cluster's shared findings (shared.ts) never needs it (building it costs tens of milliseconds).
+   */
+  get literals(): LiteralSet {
+    this.#literals ??= new LiteralSet(this.#literalList);
+    return this.#literals;
+  }
 }
 
 /**
@@ -266,7 +280,7 @@ function rulePrograms(detectors: ReadonlySet<DetectorName>): RulePrograms {
       literalOwners.push([index, 2]);
     }
   }
-  const programs = { patterns, literalOwners, literals: new LiteralSet(literalList) };
+  const programs = new RulePrograms(patterns, literalOwners, literalList);
   programsByDetectors.set(key, programs);
   return programs;
 }
@@ -290,7 +304,7 @@ export function resolveCompiled(
     defaultCompiled ??= compileInspection({});
     return defaultCompiled;
   }
-  return "literals" in config ? config : compileInspection(config);
+  return "rules" in config ? config : compileInspection(config);
 }
 
 /** `read_ssh_keys`, `readSshKeys` → `read ssh keys`. */
@@ -443,9 +457,10 @@ function scanText(
   // pattern index × sentence → trigger groups seen there.
   const groups = new Map<number, number>();
   let sentence = 0;
-  compiled.literals.scan(lower, (id, end) => {
+  const { literals, literalOwners, patterns } = compiled.rules;
+  literals.scan(lower, (id, end) => {
     while (end >= ends[sentence]!) sentence++;
-    const [index, group] = compiled.literalOwners[id]!;
+    const [index, group] = literalOwners[id]!;
     const key = index * SENTENCE_KEY + Math.min(sentence, SENTENCE_KEY - 1);
     groups.set(key, (groups.get(key) ?? 0) | (1 << group));
   });
@@ -464,7 +479,7 @@ function scanText(
   // Map iteration follows insertion, i.e. text order, so each rule reports its first match.
   for (const [key, seen] of groups) {
     const index = Math.floor(key / SENTENCE_KEY);
-    const pattern = compiled.patterns[index]!;
+    const pattern = patterns[index]!;
     if (reported.has(index) || seen !== requiredMask(pattern.rule)) continue;
     const s = key % SENTENCE_KEY;
     const sentenceStart = s === 0 ? 0 : ends[s - 1]!;
@@ -653,13 +668,50 @@ export function inspectTool(
   config?: InspectionConfig | CompiledInspection,
 ): InspectionResult {
   const compiled = resolveCompiled(config);
-  const key = typeof tool.name === "string" ? tool.name : "";
-  const cached = cachedResult(compiled, key, tool);
+  const cached = cachedInspection(tool, compiled);
   if (cached) return cached;
-  const findings = compiled.enabled ? inspectUncached(compiled, tool) : [];
   const { hash, cacheable } = hashForCache(tool);
+  return inspectHashed(tool, compiled, hash, cacheable);
+}
+
+/** The result this compiled config already holds for exactly this definition, if any (no hashing). */
+export function cachedInspection(
+  tool: ToolDefinition,
+  compiled: CompiledInspection,
+): InspectionResult | undefined {
+  return cachedResult(compiled, typeof tool.name === "string" ? tool.name : "", tool);
+}
+
+/** Inspects a definition whose hash the caller has computed (hashForCache) and remembers the result. */
+export function inspectHashed(
+  tool: ToolDefinition,
+  compiled: CompiledInspection,
+  hash: string,
+  cacheable: boolean,
+): InspectionResult {
+  return adoptFindings(
+    tool,
+    compiled,
+    hash,
+    cacheable,
+    compiled.enabled ? inspectUncached(compiled, tool) : [],
+  );
+}
+
+/**
+ * Takes the findings another process computed for this definition under the same rules and config
+ * (src/inspect/shared.ts) as if inspected here: threshold and action are this config's.
+ */
+export function adoptFindings(
+  tool: ToolDefinition,
+  compiled: CompiledInspection,
+  hash: string,
+  cacheable: boolean,
+  findings: Finding[],
+): InspectionResult {
   const result = resultOf(compiled, hash, findings);
-  if (cacheable) remember(compiled, key, definitionTokens(tool), result);
+  if (cacheable)
+    remember(compiled, typeof tool.name === "string" ? tool.name : "", definitionTokens(tool), result);
   return result;
 }
 

@@ -48,6 +48,12 @@ export const judgeOutcomes = new Counter({
   labelNames: ["outcome"] as const,
 });
 
+export const sharedInspections = new Counter({
+  name: "toolwall_inspection_shared_total",
+  help: "Tool definitions new to this pod: findings taken from the state store (shared), run through the rules here (inspected), and store reads or writes that failed (store_error).",
+  labelNames: ["outcome"] as const,
+});
+
 export const definitionChanges = new Counter({
   name: "toolwall_tool_definition_changes_total",
   help: "Tool definitions that no longer match their pin (rug pulls), by server.",

@@ -196,8 +196,8 @@ describe("configuration", () => {
   });
 
   it("compiles no rule programs for a disabled config (the sidecar builds one at start-up)", () => {
-    expect(compileInspection({ enabled: false }).patterns).toHaveLength(0);
-    expect(compileInspection({ enabled: true }).patterns.length).toBeGreaterThan(0);
+    expect(compileInspection({ enabled: false }).rules.patterns).toHaveLength(0);
+    expect(compileInspection({ enabled: true }).rules.patterns.length).toBeGreaterThan(0);
   });
 
   it("compiles a config object once and answers an unchanged definition from the cache", () => {

@@ -9,6 +9,7 @@ import {
 } from "../../inspect/judge.ts";
 import { ListingNeighbours } from "../../inspect/listing.ts";
 import { diffToolDefinitions } from "../../inspect/pinning.ts";
+import { inspectWithStore } from "../../inspect/shared.ts";
 import type { Finding, InspectionResult, ToolDefinition } from "../../inspect/types.ts";
 import { CappedMap } from "../../kernel/bounded-map.ts";
 import type { CompiledPolicy } from "../../policy/compile.ts";
@@ -24,6 +25,7 @@ import {
   detections,
   judgeCalls,
   judgeOutcomes,
+  sharedInspections,
 } from "../../telemetry/metrics.ts";
 
 export type PinStatus = "new" | "unchanged" | "changed";
@@ -145,7 +147,7 @@ export class ToolCatalog {
     const known = this.#known.get(server) ?? new CappedMap<string, Known>(maxToolsPerServer);
     this.#known.set(server, known);
     const config = this.#configuration();
-    const inspections = tools.map((tool) => this.#inspect(config, tool));
+    const inspections = await this.#inspect(config, tools);
     if (config.inspecting.length > 0) this.#judgeWithNeighbours(server, tools, inspections);
     if (config.inspecting.some((policy) => policy.spec.inspection.judge?.enabled))
       await this.#judgeWithModel(context, tools, inspections);
@@ -177,18 +179,26 @@ export class ToolCatalog {
     return reviews;
   }
 
-  #inspect(
+  /**
+   * Every inspecting policy's result per tool. Definitions new to this pod take the findings another
+   * pod recorded under the same rules (one store read per policy), or are inspected here and recorded.
+   */
+  async #inspect(
     config: PinningConfig,
-    tool: ToolDefinition,
-  ): {
-    hash: string;
-    results: { policy: CompiledPolicy; result: InspectionResult }[];
-  } {
-    const results = config.inspecting.map((policy) => ({
-      policy,
-      result: inspectTool(tool, compileInspection(policy.spec.inspection)),
-    }));
-    return { hash: results[0]?.result.hash ?? inspectTool(tool, disabledInspection).hash, results };
+    tools: readonly ToolDefinition[],
+  ): Promise<{ hash: string; results: { policy: CompiledPolicy; result: InspectionResult }[] }[]> {
+    const perPolicy: InspectionResult[][] = [];
+    for (const policy of config.inspecting) {
+      const shared = await inspectWithStore(tools, compileInspection(policy.spec.inspection), this.#verdicts);
+      if (shared.shared > 0) sharedInspections.inc({ outcome: "shared" }, shared.shared);
+      if (shared.inspected > 0) sharedInspections.inc({ outcome: "inspected" }, shared.inspected);
+      if (shared.storeFailed) sharedInspections.inc({ outcome: "store_error" });
+      perPolicy.push(shared.results);
+    }
+    return tools.map((tool, i) => {
+      const results = config.inspecting.map((policy, p) => ({ policy, result: perPolicy[p]![i]! }));
+      return { hash: results[0]?.result.hash ?? inspectTool(tool, disabledInspection).hash, results };
+    });
   }
 
   #judgeWithNeighbours(

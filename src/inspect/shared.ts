@@ -1,0 +1,161 @@
+// Findings shared across the cluster: a definition is run through the rules by the first process
+// that sees it; every other pod with the same rules and config takes the findings from the state
+// store (one MGET per listing) instead of compiling and running the rule programs itself.
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { adoptFindings, type CompiledInspection, cachedInspection, inspectHashed } from "./engine.ts";
+import type { VerdictStore } from "./judge.ts";
+import { hashForCache } from "./pinning.ts";
+import {
+  type Category,
+  DETECTORS,
+  type Finding,
+  type InspectionResult,
+  SEVERITIES,
+  type ToolDefinition,
+} from "./types.ts";
+
+/** How long findings stay shared: long enough for every pod of a rollout, bounded for the store. */
+export const SHARED_FINDINGS_TTL_MS = 7 * 24 * 3600_000;
+/** A stored entry larger than any the rules produce is not trusted (definitions hold at most a few dozen). */
+const MAX_SHARED_FINDINGS = 512;
+const CATEGORIES = new Set<string>([...DETECTORS, "Custom"]);
+
+let codeDigest: string | undefined;
+
+/**
+ * SHA-256 of the code in this folder (.ts when run from source, .js in the image): findings come
+ * from the rules and the code around them, so a pod running another build never takes them.
+ */
+function inspectionCode(): string {
+  if (codeDigest === undefined) {
+    const hash = createHash("sha256");
+    const files = readdirSync(import.meta.dirname)
+      .filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith(".d.ts"))
+      .sort();
+    for (const file of files)
+      hash
+        .update(file)
+        .update("\0")
+        .update(readFileSync(join(import.meta.dirname, file)));
+    codeDigest = hash.digest("hex");
+  }
+  return codeDigest;
+}
+
+const fingerprints = new WeakMap<CompiledInspection, string>();
+
+/** The store key prefix of a compiled config: code, detectors and custom patterns — what findings depend on. */
+export function findingsFingerprint(compiled: CompiledInspection): string {
+  let fingerprint = fingerprints.get(compiled);
+  if (fingerprint === undefined) {
+    fingerprint = createHash("sha256")
+      .update(
+        JSON.stringify([
+          inspectionCode(),
+          DETECTORS.filter((name) => compiled.detectors.has(name)),
+          compiled.customs.map((custom) => [custom.rule, custom.severity, custom.pattern]),
+        ]),
+      )
+      .digest("hex")
+      .slice(0, 32);
+    fingerprints.set(compiled, fingerprint);
+  }
+  return fingerprint;
+}
+
+/**
+ * Findings read back from the store, or undefined when the entry is not exactly what this code
+ * writes (then the definition is inspected here): the store is trusted like the pins it holds, but a
+ * garbled entry must never turn into "no findings".
+ */
+export function decodeFindings(json: string): Finding[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value) || value.length > MAX_SHARED_FINDINGS) return undefined;
+  const findings: Finding[] = [];
+  for (const item of value) {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) return undefined;
+    const { rule, category, severity, field, match } = item as Record<string, unknown>;
+    if (typeof rule !== "string" || typeof field !== "string" || typeof match !== "string") return undefined;
+    if (typeof category !== "string" || !CATEGORIES.has(category)) return undefined;
+    if (!SEVERITIES.includes(severity as never)) return undefined;
+    findings.push({
+      rule,
+      category: category as Category,
+      severity: severity as Finding["severity"],
+      field,
+      match,
+    });
+  }
+  return findings;
+}
+
+export interface SharedInspection {
+  /** Per tool, in input order. */
+  results: InspectionResult[];
+  /** Definitions answered from the store. */
+  shared: number;
+  /** Definitions run through the rules here (and offered to the store). */
+  inspected: number;
+  /** The store could not be read or written: the definitions were inspected here all the same. */
+  storeFailed: boolean;
+}
+
+/**
+ * Inspects a listing with the findings other processes recorded: definitions this config already
+ * answered cost nothing, the rest one store read for all of them; what the store does not hold (or
+ * holds garbled, or cannot be asked) is inspected here and written back. Never less inspection than
+ * inspectTool: a store failure only means more local work.
+ */
+export async function inspectWithStore(
+  tools: readonly ToolDefinition[],
+  compiled: CompiledInspection,
+  store: VerdictStore,
+): Promise<SharedInspection> {
+  const results: (InspectionResult | undefined)[] = tools.map((tool) => cachedInspection(tool, compiled));
+  const outcome: SharedInspection = { results: [], shared: 0, inspected: 0, storeFailed: false };
+  const prefix = `rules:${findingsFingerprint(compiled)}:`;
+  const missing: { index: number; hash: string; cacheable: boolean; stored?: string; asked: boolean }[] = [];
+  results.forEach((result, index) => {
+    if (result) return;
+    const { hash, cacheable } = hashForCache(tools[index]!);
+    // Definitions with index-like or __proto__ keys (not cacheable) are never shared: inspected here.
+    missing.push({ index, hash, cacheable, asked: compiled.enabled && cacheable });
+  });
+  const asked = missing.filter((entry) => entry.asked);
+  if (asked.length > 0) {
+    try {
+      const stored = await store.getVerdicts(asked.map((entry) => prefix + entry.hash));
+      asked.forEach((entry, i) => {
+        entry.stored = stored[i];
+      });
+    } catch {
+      outcome.storeFailed = true;
+    }
+  }
+  const writes: Promise<void>[] = [];
+  for (const { index, hash, cacheable, stored } of missing) {
+    const tool = tools[index]!;
+    const findings = stored === undefined ? undefined : decodeFindings(stored);
+    if (findings) {
+      results[index] = adoptFindings(tool, compiled, hash, cacheable, findings);
+      outcome.shared++;
+      continue;
+    }
+    const result = inspectHashed(tool, compiled, hash, cacheable);
+    results[index] = result;
+    outcome.inspected++;
+    if (compiled.enabled && cacheable && !outcome.storeFailed)
+      writes.push(store.putVerdict(prefix + hash, JSON.stringify(result.findings), SHARED_FINDINGS_TTL_MS));
+  }
+  const written = await Promise.allSettled(writes);
+  if (written.some((write) => write.status === "rejected")) outcome.storeFailed = true;
+  outcome.results = results as InspectionResult[];
+  return outcome;
+}
