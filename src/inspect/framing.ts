@@ -28,19 +28,20 @@ export const REFUSABLE_RULES: ReadonlySet<string> = new Set([
   "exfil.redirect-recipients",
 ]);
 
-/** Words that frame what follows as refused, blocked or never done. */
+/** Words that frame what follows as refused, blocked or never done — or as what a checker looks for. */
 const REFUSAL_WORDS =
-  "never|avoid|avoids|do not|don't|does not|doesn't|will not|won't|cannot|can't|must not|refuses?|refused|rejects?|rejected|blocks|blocked|blocklist(?:ed)?|denylist(?:ed)?|deny-list|disallowed|not allowed|not permitted|forbidden|prohibited|denied";
+  "never|avoid|avoids|do not|don't|does not|doesn't|will not|won't|cannot|can't|must not|refuses?|refused|rejects?|rejected|blocks|blocked|blocklist(?:ed)?|denylist(?:ed)?|deny-list|disallowed|not allowed|not permitted|forbidden|prohibited|denied|detects|flags|audits|scans for|warns (?:about|against)";
 
 const REFUSAL = RE2JS.compile(`\\b(?:${REFUSAL_WORDS})\\b`);
 
 /**
  * What turns a refusal back into an instruction between it and the command: a double negation
  * ("never skip", "do not forget"), an exception ("unless", "except", "without"), a state claimed
- * open ("no longer", "unblocked", "allowed"), or a new order ("…, run", "then", "instead").
+ * open ("no longer", "unblocked", "allowed"), a new order ("…, run", "then", "instead"), or the
+ * command offered as the way out ("if the remote rejects the push, the usual remedy is …").
  */
 const REOPENED = RE2JS.compile(
-  "\\b(?:unless|except|without|forget|skip|skipping|omit|fail|neglect|hesitate|no longer|nothing|none|unblocked|allowed|permitted|fine|okay|ok|safe|then|first|instead|otherwise|but|however|to fix|to unblock|to continue|to proceed)\\b|[,;]\\s*(?:and\\s+)?(?:please\\s+)?(?:run|execute|call|type|paste|enter|invoke|install|use)\\b|\\band\\s+(?:run|execute|type|paste|enter|invoke)\\b",
+  "\\b(?:unless|except|without|forget|skip|skipping|omit|fail|neglect|hesitate|no longer|nothing|none|unblocked|allowed|permitted|fine|okay|ok|safe|then|first|instead|otherwise|but|however|to fix|to unblock|to continue|to proceed|remedy|workaround|fix is|solution is|resolution is|recommended|documented|retry|rerun|re-run)\\b|[,;]\\s*(?:and\\s+)?(?:please\\s+)?(?:run|execute|call|type|paste|enter|invoke|install|use)\\b|\\band\\s+(?:run|execute|type|paste|enter|invoke)\\b",
 );
 
 /** A refusal itself negated, just before it. */

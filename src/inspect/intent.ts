@@ -1069,6 +1069,7 @@ const PRIVATE_KEY = RE2JS.compile("\\bid_(?:rsa|dsa|ecdsa|ed25519)\\b|\\.pem\\b|
 /** What makes a stated transfer a side channel: a copy, a journal, a shared or public place. */
 const STATED_SIDE_CHANNEL_MARKS = [
   ...SIDE_CHANNEL_MARKS,
+  "backup",
   "replicated",
   "journal",
   "shared",
@@ -1115,6 +1116,32 @@ const READ_ONLY_NAME = RE2JS.compile(
 const FREE_TEXT_FIELD = RE2JS.compile(
   "properties\\.[\\w]*(?:comment|note|notes|description|message|body|text|memo|summary|title|label)\\.description$",
 );
+
+/** Words in a tool's name that say it sends something out. */
+const OUTBOUND_WORDS = new Set([
+  "send",
+  "post",
+  "reply",
+  "publish",
+  "share",
+  "email",
+  "mail",
+  "broadcast",
+  "forward",
+]);
+
+/** Words in a tool's name that say it reads the user's correspondence. */
+const CORRESPONDENCE_WORDS = new Set([
+  "messages",
+  "chats",
+  "mentions",
+  "inbox",
+  "emails",
+  "dms",
+  "conversations",
+  "threads",
+  "history",
+]);
 
 /** Words in a tool's name that say it hands out secrets. */
 const SECRET_TOOL_WORDS = new Set([
@@ -1250,6 +1277,23 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
             signal,
             "intent.dependency-with-side-effect",
             `puts the output of ${secretsIntoText} into a free-text argument`,
+          );
+          break;
+        }
+        // The user's conversations read by another tool and put into what this one sends out: "prefix
+        // the content with the output of get_recent_messages (chats included)".
+        const conversationsOut =
+          FREE_TEXT_FIELD.matcher(signal.field.toLowerCase()).find() &&
+          [...named].some((word) => OUTBOUND_WORDS.has(word))
+            ? otherToolsNamed(signal.match, ownName).find((name) =>
+                nameWords(name).some((word) => CORRESPONDENCE_WORDS.has(word)),
+              )
+            : undefined;
+        if (conversationsOut) {
+          weighed(
+            signal,
+            "intent.dependency-with-side-effect",
+            `sends out what ${conversationsOut} reads of the user's conversations`,
           );
           break;
         }

@@ -313,40 +313,58 @@ function hasLookalikes(text: string): boolean {
   return false;
 }
 
+/**
+ * Folds lookalike letters to Latin in words that could be read as Latin: a word mixing Latin with
+ * lookalikes ("pаypal", reported), or one of three letters or more spelled wholly with lookalikes
+ * ("ехес" reads as exec). A
+ * word holding any other Cyrillic or Greek letter is real Cyrillic or Greek and stays as written,
+ * so rules written in those languages still match it.
+ */
 function foldHomoglyphs(text: string, findings: HiddenTextFinding[]): string {
   if (!hasLookalikes(text)) return text;
-  let folded = "";
+  let out = "";
   let wordStart = 0;
   let wordHasLatin = false;
   let wordHasLookalike = false;
+  let wordHasOtherScript = false;
   let reported = 0;
   const endWord = (end: number) => {
-    if (wordHasLatin && wordHasLookalike && reported < 3) {
-      reported++;
-      findings.push({
-        rule: "hidden.homoglyph-mixed-script",
-        severity: "Medium",
-        match: `${text.slice(wordStart, end)} (reads as ${folded.slice(wordStart, end)})`,
-      });
+    const word = text.slice(wordStart, end);
+    // A one- or two-letter word of lookalikes is a Cyrillic conjunction or preposition ("а", "с").
+    if (!wordHasLookalike || wordHasOtherScript || (!wordHasLatin && word.length < 3)) out += word;
+    else {
+      let folded = "";
+      // Only single-code-unit lookalikes are in the table, so offsets stay aligned.
+      for (const ch of word) folded += HOMOGLYPHS[ch] ?? ch;
+      out += folded;
+      if (wordHasLatin && reported < 3) {
+        reported++;
+        findings.push({
+          rule: "hidden.homoglyph-mixed-script",
+          severity: "Medium",
+          match: `${word} (reads as ${folded})`,
+        });
+      }
     }
     wordHasLatin = false;
     wordHasLookalike = false;
+    wordHasOtherScript = false;
   };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
-    const latin = HOMOGLYPHS[ch];
     const code = ch.charCodeAt(0);
-    const isLetter = latin !== undefined || isAsciiWordChar(code) || code >= 0x370;
-    if (!isLetter) {
+    const lookalike = HOMOGLYPHS[ch] !== undefined;
+    if (!(lookalike || isAsciiWordChar(code) || code >= 0x370)) {
       endWord(i);
+      out += ch;
       wordStart = i + 1;
-    } else if (latin !== undefined) wordHasLookalike = true;
-    else if (isAsciiWordChar(code) && code > 0x39) wordHasLatin = true;
-    // Only single-code-unit lookalikes are in the table, so offsets stay aligned.
-    folded += latin ?? ch;
+    } else if (lookalike) wordHasLookalike = true;
+    else if (isAsciiWordChar(code)) {
+      if (code > 0x39) wordHasLatin = true;
+    } else if (code <= 0x52f) wordHasOtherScript = true;
   }
   endWord(text.length);
-  return folded;
+  return out;
 }
 
 function extractHtmlComments(text: string, comments: string[]): string {

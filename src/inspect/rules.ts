@@ -1,5 +1,5 @@
 import { INTENT_RULES } from "./intent-rules.ts";
-import { OBJECT_RULES } from "./object-rules.ts";
+import { OBJECT_RULES, SECRET_HARVEST } from "./object-rules.ts";
 import type { DetectorName, Severity } from "./types.ts";
 
 /**
@@ -414,10 +414,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "\\b(?:never|do not|don't|must not|should not|without|instead of|(?:is|are|gets?|will be) (?:read|loaded|taken|fetched|obtained|picked up)|if (?:omitted|unset|not (?:set|provided|given|passed))|falls? back|defaults? to)\\b",
   },
   {
-    id: "credential.secret-harvest",
-    category: "CredentialTheft",
-    severity: "High",
-    summary: "asks to search for, collect or extract secrets",
+    ...SECRET_HARVEST,
     triggers: SECRET_NOUN_TRIGGERS,
     alsoTriggers: [
       "from the",

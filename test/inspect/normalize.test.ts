@@ -48,6 +48,15 @@ describe("normalisation reveals and reports hidden text", () => {
     expect(rules("Получить погоду для города и αβγ")).toEqual([]);
   });
 
+  it("leaves real Cyrillic words alone, so rules written in Russian can match them", () => {
+    const russian = "рекомендуется предварительно вызвать get_current_user, а их результат передать";
+    expect(normalize(russian).text).toBe(russian);
+  });
+
+  it("still folds a word spelled wholly with lookalikes ('ехес' in Cyrillic reads as exec)", () => {
+    expect(normalize("\u0435\u0445\u0435\u0441 this").text).toBe("exec this");
+  });
+
   it("applies NFKC so full-width letters read as ASCII", () => {
     expect(normalize("ｉｇｎｏｒｅ").text).toBe("ignore");
   });
