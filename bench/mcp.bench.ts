@@ -187,26 +187,27 @@ async function callLatency(): Promise<void> {
   upstream.close();
 }
 
-async function listingCost(): Promise<void> {
-  const load = () => PolicySet.fromDocuments(parsePolicies(policyYaml(1), "bench.yaml").policies);
-  let policies = load();
-  const upstream = new Upstream();
+/** The MCP policy point without HTTP: a catalog on `store`, quiet audit, one pod's identity. */
+function gateOnly(
+  policies: () => PolicySet,
+  store: ConstructorParameters<typeof ToolCatalog>[0]["store"],
+  upstream: Upstream,
+): McpGate {
   const context = createProxyContext({
-    policies: () => policies,
+    policies,
     audit: quietAudit,
     registry: new SessionToolRegistry(),
     upstream,
     identity: { namespace: "bench", pod: "bench", session: "bench" },
   });
-  const gate = new McpGate(
-    context,
-    new ToolCatalog({
-      policies: () => policies,
-      store: new MemoryStore(),
-      namespace: "bench",
-      audit: quietAudit,
-    }),
-  );
+  return new McpGate(context, new ToolCatalog({ policies, store, namespace: "bench", audit: quietAudit }));
+}
+
+async function listingCost(): Promise<void> {
+  const load = () => PolicySet.fromDocuments(parsePolicies(policyYaml(1), "bench.yaml").policies);
+  let policies = load();
+  const upstream = new Upstream();
+  const gate = gateOnly(() => policies, new MemoryStore(), upstream);
   const mcp = { server: "bench", requestId: "bench" };
   const time = async (tools: ToolDefinition[]) => {
     // Each listing arrives as fresh JSON, as it would from the wire.
@@ -251,17 +252,7 @@ async function podListing(redisUrl: string): Promise<void> {
   const guard = await openState({ redisUrl, log: () => {}, timeoutMs: 5000 });
   if (!(await guard.store.waitUntilReachable(5000))) throw new Error("redis-server did not answer");
   const upstream = new Upstream();
-  const context = createProxyContext({
-    policies,
-    audit: quietAudit,
-    registry: new SessionToolRegistry(),
-    upstream,
-    identity: { namespace: "bench", pod: "pod", session: "pod" },
-  });
-  const gate = new McpGate(
-    context,
-    new ToolCatalog({ policies: () => policies, store: guard.store, namespace: "bench", audit: quietAudit }),
-  );
+  const gate = gateOnly(() => policies, guard.store, upstream);
   const result = JSON.parse(JSON.stringify({ tools: fiveHundredTools("pods") }));
   const cpu = process.cpuUsage();
   const started = performance.now();

@@ -1265,35 +1265,25 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           );
         break;
       case "intent.argument-from-tool": {
-        // Secrets listed by a sibling and put into a free-text argument (a comment, a note) leave
-        // with it, however related the two tools are.
-        const secretsIntoText = FREE_TEXT_FIELD.matcher(signal.field.toLowerCase()).find()
-          ? otherToolsNamed(signal.match, ownName).find((name) =>
-              nameWords(name).some((word) => SECRET_TOOL_WORDS.has(word)),
-            )
-          : undefined;
-        if (secretsIntoText) {
-          weighed(
-            signal,
-            "intent.dependency-with-side-effect",
-            `puts the output of ${secretsIntoText} into a free-text argument`,
+        // A free-text argument (a comment, a note, a message) filled with another tool's output:
+        // secrets a sibling lists leave with it however related the two tools are, and so do the
+        // user's conversations when this tool sends something out ("prefix the content with the
+        // output of get_recent_messages").
+        const freeText = FREE_TEXT_FIELD.matcher(signal.field.toLowerCase()).find();
+        const sends = [...named].some((word) => OUTBOUND_WORDS.has(word));
+        const source = (words: ReadonlySet<string>) =>
+          otherToolsNamed(signal.match, ownName).find((name) =>
+            nameWords(name).some((word) => words.has(word)),
           );
-          break;
-        }
-        // The user's conversations read by another tool and put into what this one sends out: "prefix
-        // the content with the output of get_recent_messages (chats included)".
-        const conversationsOut =
-          FREE_TEXT_FIELD.matcher(signal.field.toLowerCase()).find() &&
-          [...named].some((word) => OUTBOUND_WORDS.has(word))
-            ? otherToolsNamed(signal.match, ownName).find((name) =>
-                nameWords(name).some((word) => CORRESPONDENCE_WORDS.has(word)),
-              )
-            : undefined;
-        if (conversationsOut) {
+        const secrets = freeText ? source(SECRET_TOOL_WORDS) : undefined;
+        const conversations = freeText && sends ? source(CORRESPONDENCE_WORDS) : undefined;
+        if (secrets || conversations) {
           weighed(
             signal,
             "intent.dependency-with-side-effect",
-            `sends out what ${conversationsOut} reads of the user's conversations`,
+            secrets
+              ? `puts the output of ${secrets} into a free-text argument`
+              : `sends out what ${conversations} reads of the user's conversations`,
           );
           break;
         }
