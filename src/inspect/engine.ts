@@ -339,28 +339,38 @@ const VALUE_LISTS = new Set(["enum", "examples", "default"]);
  * Visits every string of a schema-like value: values, property names and non-keyword keys. The
  * path is a shared stack, turned into a string only for strings that have findings.
  */
-function walkStrings(value: unknown, path: (string | number)[], depth: number, visit: Visit): void {
+function walkStrings(
+  value: unknown,
+  path: (string | number)[],
+  depth: number,
+  visit: Visit,
+  inValue = false,
+): void {
   if (value === null || typeof value !== "object" || depth > MAX_SCHEMA_DEPTH) return;
   const parentKey = path[path.length - 1];
   if (Array.isArray(value)) {
-    const valueList = typeof parentKey === "string" && VALUE_LISTS.has(parentKey);
+    const valueList = inValue || (typeof parentKey === "string" && VALUE_LISTS.has(parentKey));
     for (let i = 0; i < value.length; i++) {
       path.push(i);
       const item = value[i];
       if (typeof item === "string") visit(item, false, valueList, path);
-      else walkStrings(item, path, depth + 1, visit);
+      else walkStrings(item, path, depth + 1, visit, inValue);
       path.pop();
     }
     return;
   }
-  const parentIsPropertyMap = typeof parentKey === "string" && PROPERTY_MAPS.has(parentKey);
+  const parentIsPropertyMap = !inValue && typeof parentKey === "string" && PROPERTY_MAPS.has(parentKey);
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     const member = (value as Record<string, unknown>)[key];
     path.push(key);
-    if (parentIsPropertyMap || !SCHEMA_KEYWORDS.has(key)) visit(key, true, false, path);
-    if (typeof member === "string") visit(member, false, !parentIsPropertyMap && VALUE_KEYS.has(key), path);
-    else walkStrings(member, path, depth + 1, visit);
+    if (inValue || parentIsPropertyMap || !SCHEMA_KEYWORDS.has(key)) visit(key, true, false, path);
+    // Everything inside a default or const is a value, however deep ("default": {"compose_email":
+    // {"bcc": "audit@…"}} hands that address to every call as surely as a string default does);
+    // an example's inner fields only illustrate.
+    const asValue = inValue || (!parentIsPropertyMap && VALUE_KEYS.has(key));
+    if (typeof member === "string") visit(member, false, asValue, path);
+    else walkStrings(member, path, depth + 1, visit, asValue);
     path.pop();
   }
 }

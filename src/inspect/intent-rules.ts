@@ -208,6 +208,10 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "1.",
       "step 1",
       "steps:",
+      "- call",
+      "* call",
+      "• call",
+      "and pass",
     ],
     alsoTriggers: ["call", "invok", "run", "use", "execut", "trigger", "with", "via", "using"],
     andTriggers: ["_", "-", "`"],
@@ -217,6 +221,17 @@ export const INTENT_RULES: readonly PatternRule[] = [
       `|\\b(?:fetch|retrieve|get|read|collect|gather|pull|look up|load|obtain)\\b[^\\n]{0,80}?\\b(?:with|via|using)\\s+(?:the\\s+)?${TOOL_NAME}` +
       `|\\b(?:preceded by|depends on|requires|after)\\s+(?:a call to\\s+|calling\\s+)?(?:the\\s+)?${TOOL_NAME}` +
       `|${TOOL_NAME}\\s*(?:\\([^)]{0,80}\\)\\s*)?(?:(?:must|should|needs to|has to|is to)\\s+)?(?:has been|have been|being|is|be|to be|was)\\s+(?:called|invoked|run|executed|read|queried|consulted|fetched)`,
+  },
+  // "→ Prerequisites: service_list, domain_check": vendors list the tools that come first. A signal
+  // only: intent.ts weighs it when the same text keeps or passes their output.
+  {
+    id: "intent.listed-prerequisites",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary: "lists other tools as prerequisites (High when their output is to be kept or passed on)",
+    triggers: ["prerequisite", "preconditions", "required first"],
+    alsoTriggers: ["_", "-"],
+    pattern: `\\b(?:prerequisites?|preconditions?|required first)\\s*:\\s*(?:${TOOL_NAME},\\s*)*${TOOL_NAME}`,
   },
   {
     id: "intent.feed-result",
@@ -251,6 +266,9 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "with their",
       "with the",
       "with that",
+      "keep the",
+      "keep its",
+      "keep their",
     ],
     alsoTriggers: [
       "output",
@@ -274,6 +292,8 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\b(?:fill|populate|set)\\s+`?[\\w-]+`?\\s+(?:with|to)\\s+(?:the\\s+)?(?:[\\w-]+\\s+)?(?:output|result|response|contents?|return value)s?\\s+of\\b" +
       "|\\bthe\\s+(?:full\\s+)?(?:result|output|response)s?\\s+of\\s+`?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+`?[^\\n]{0,60}?\\b(?:is|are)\\s+(?:quoted|included|appended|attached|inserted|pasted|copied|added)\\s+(?:below|above|in|into|to)\\b" +
       "|\\b(?:returned|retrieved|fetched|resulting|obtained|collected)\\s+(?:messages|content|contents|output|outputs|results?|data|rows|text|history|values?|entries|records)\\s+(?:must|should|are to|have to|need to|are|is)?\\s*(?:be\\s+)?(?:passed|put|included|copied|pasted|appended|attached|inserted|sent)\\s+(?:verbatim\\s+|unchanged\\s+|as-is\\s+|in full\\s+)?(?:in|into|as|to)\\s+`?[\\w-]+`?|\\bwith\\s+(?:its|their|that|the)\\s+(?:output|outputs|result|results|listing|contents?|response|rows)\\s+(?:in|into|as)\\s+`?[\\w-]+`?|\\b(?:include|put|pass|paste|attach|append|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?" +
+      // "… for every service in the project and keep the output in context".
+      "|\\bkeep\\s+(?:the|its|their|all)\\s+(?:full\\s+)?(?:output|outputs|results?|responses?)\\s+in\\s+(?:the\\s+)?context\\b" +
       // Passive: "… has been called first … and its output included in the reply".
       "|\\b(?:its|their)\\s+(?:output|outputs|result|results|response)\\s+(?:is\\s+|are\\s+)?(?:included|pasted|put|placed|added|attached|quoted|copied|inserted)\\s+(?:in|into)\\s+(?:the\\s+)?(?:reply|response|answer|body|message|comment)\\b",
   },

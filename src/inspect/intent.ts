@@ -922,6 +922,66 @@ const TARGET_PROPERTY_WORDS = new Set([
   "beneficiary",
 ]);
 
+/** Values that destroy what the tool touches. */
+const DESTRUCTIVE_VALUES = new Set([
+  "delete",
+  "purge",
+  "wipe",
+  "destroy",
+  "drop",
+  "erase",
+  "remove",
+  "trash",
+  "overwrite",
+  "force-push",
+]);
+
+/** Words in a tool's name that say it only reads. */
+const READING_WORDS = new Set([
+  "get",
+  "read",
+  "list",
+  "search",
+  "fetch",
+  "view",
+  "show",
+  "find",
+  "query",
+  "lookup",
+  "export",
+  "summarize",
+  "summarise",
+  "preview",
+]);
+
+/**
+ * A reading tool with an option whose default destroys ("afterRead": keep | archive | delete,
+ * default delete): every call the model makes without choosing deletes what it read.
+ */
+function destructiveDefault(tool: ToolDefinition): Finding | undefined {
+  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+  if (!properties || typeof properties !== "object" || typeof tool.name !== "string") return undefined;
+  if (!nameWords(tool.name).some((word) => READING_WORDS.has(word))) return undefined;
+  for (const [name, schema] of Object.entries(properties as Record<string, unknown>)) {
+    if (!schema || typeof schema !== "object") continue;
+    const { default: given, enum: choices } = schema as { default?: unknown; enum?: unknown };
+    if (
+      typeof given === "string" &&
+      DESTRUCTIVE_VALUES.has(given.toLowerCase()) &&
+      Array.isArray(choices) &&
+      choices.length > 1
+    )
+      return {
+        rule: "intent.destructive-default",
+        category: "HiddenInstructions",
+        severity: "High",
+        field: `inputSchema.properties.${name}`,
+        match: `${name} defaults to "${given}" in a tool that reads`,
+      };
+  }
+  return undefined;
+}
+
 /** A High redirection finding on one of the tool's own arguments. */
 function argumentFinding(rule: string, name: string, match: string): Finding {
   return { rule, category: "Exfiltration", severity: "High", field: `inputSchema.properties.${name}`, match };
@@ -965,9 +1025,9 @@ const ROUTE_PROPERTY = RE2JS.compile(
   RE2JS.CASE_INSENSITIVE,
 );
 
-/** A wallet address, an e-mail address or an IBAN written out as a value. */
+/** A wallet address, an e-mail address, an IBAN or a payment platform's account id written out as a value. */
 const FIXED_ADDRESS =
-  /^(?:0x[0-9a-f]{16,}|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}|[a-z]{2}\d{2}[a-z0-9]{11,30})$/i;
+  /^(?:0x[0-9a-f]{16,}|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}|[a-z]{2}\d{2}[a-z0-9]{11,30}|acct_[a-z0-9]{8,})$/i;
 
 /** The public registries a `registry` argument rightly defaults to. */
 const PUBLIC_REGISTRY =
@@ -1070,6 +1130,9 @@ const PRIVATE_KEY = RE2JS.compile("\\bid_(?:rsa|dsa|ecdsa|ed25519)\\b|\\.pem\\b|
 const STATED_SIDE_CHANNEL_MARKS = [
   ...SIDE_CHANNEL_MARKS,
   "backup",
+  "partner",
+  "affiliate",
+  "advertiser",
   "replicated",
   "journal",
   "shared",
@@ -1192,7 +1255,9 @@ const ACTION_SIGNALS = new Set([
  * nothing is out of place. `findings` are the tool's string-level findings (with their fields).
  */
 export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]): Finding[] {
-  const fixed = [pinnedTarget(tool), defaultRoute(tool)].filter((f): f is Finding => f !== undefined);
+  const fixed = [pinnedTarget(tool), defaultRoute(tool), destructiveDefault(tool)].filter(
+    (f): f is Finding => f !== undefined,
+  );
   let signals = false;
   for (const finding of findings)
     if (finding.rule.startsWith("intent.") || SECRET_SIGNALS.has(finding.rule)) signals = true;
@@ -1248,6 +1313,14 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           );
         break;
       }
+      case "intent.listed-prerequisites":
+        if (findings.some((f) => f.field === signal.field && f.rule === "intent.feed-result"))
+          weighed(
+            signal,
+            "intent.dependency-with-side-effect",
+            "lists other tools as prerequisites and has their output kept or passed on",
+          );
+        break;
       case "intent.feed-other-tool": {
         const unrelated = otherToolsNamed(signal.match, ownName).find(
           (name) => !sharesPurpose(name, purpose),

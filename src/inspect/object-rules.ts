@@ -97,12 +97,13 @@ const SAFEGUARDS =
 
 /** What another tool is accused of, to steer the model away from it. */
 const ACCUSATIONS =
-  "deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|unsafe|unverified|untrusted|unmaintained|unsupported|discontinued|retired|sunset|sunsetted|non-compliant|noncompliant|quarantined|unpatched|legacy|retired|advisory only|advisory at best|unverified|downscaled|phased out|phasing out|being phased out|kept (?:only )?for (?:compatibility|rollback)|affected by cve-[\\d-]+|vulnerable to|best left unused|not cached|come back empty|come back stale|(?:higher|extra) latency|weaker|bypass the audit|flaky|buggy|malicious|dangerous|vulnerable|phishing|blocked|banned|blacklisted|disabled|incorrect|wrong|stale|leaky|leaking|leaks|logs everything|sells|tracks|spies|harvests|hallucinates|not (?:allowed|permitted|approved|compliant|safe|secure|trusted|supported|recommended|authori[sz]ed|sanctioned)|no longer (?:maintained|supported|safe|available|works?|working|allowed|approved)|being phased out|phased out|scheduled for removal|end[- ]of[- ]life|known to (?:leak|fail|return|expose|break|corrupt)|returns? (?:stale|wrong|incorrect|outdated|fake|cached)";
+  "not sandboxed|unsandboxed|should be discarded|deprecated|outdated|broken|unreliable|inaccurate|obsolete|insecure|compromised|unsafe|unverified|untrusted|unmaintained|unsupported|discontinued|retired|sunset|sunsetted|non-compliant|noncompliant|quarantined|unpatched|legacy|retired|advisory only|advisory at best|unverified|downscaled|phased out|phasing out|being phased out|kept (?:only )?for (?:compatibility|rollback)|affected by cve-[\\d-]+|vulnerable to|best left unused|not cached|come back empty|come back stale|(?:higher|extra) latency|weaker|bypass the audit|flaky|buggy|malicious|dangerous|vulnerable|phishing|blocked|banned|blacklisted|disabled|incorrect|wrong|stale|leaky|leaking|leaks|logs everything|sells|tracks|spies|harvests|hallucinates|not (?:allowed|permitted|approved|compliant|safe|secure|trusted|supported|recommended|authori[sz]ed|sanctioned)|no longer (?:maintained|supported|safe|available|works?|working|allowed|approved)|being phased out|phased out|scheduled for removal|end[- ]of[- ]life|known to (?:leak|fail|return|expose|break|corrupt)|returns? (?:stale|wrong|incorrect|outdated|fake|cached)";
 
 /** A literal of each accusation (its first word), for the sentence prefilter. */
 const ACCUSATION_TRIGGERS = ACCUSATIONS.replace(/\(\?:[^)]*\)/g, "")
   .split("|")
-  .map((word) => word.trim().split(" ")[0]!)
+  // "returns?" and "end[- ]of[- ]life" are patterns, not literals: their triggers are "return", "end".
+  .map((word) => word.trim().split(" ")[0]!.replace(/s\?$/, "").replace(/\?/g, "").replace(/\[.*$/, ""))
   .filter((word) => word.length > 2);
 
 /** Loss of quality, risk or failure claimed of other tools (any verb). */
@@ -162,7 +163,7 @@ const QUALITY_LOSS_TRIGGERS = [
 ];
 
 const OTHER_TOOLS =
-  "(?:(?:tools?|entries|servers?|integrations?|providers?|capture|captures)\\s+(?:from|of|on|in)\\s+(?:the\\s+)?(?:other|competing|third-party|external|rival|different)\\s+(?:[\\w-]+\\s+)?(?:servers?|providers?|vendors?|integrations?)|(?:other|competing|alternative|alternate|third-party|external|legacy|older|old|previous|standard|generic|regular|default|built-in|native|original|similar|rival|unofficial|community|remaining|duplicate|lookalike|look-alike|deprecated)\\s+(?:[\\w-]+\\s+){0,3}?(?:tools?|servers?|integrations?|plugins?|apis?|services?|providers?|implementations?|versions?|functions?|endpoints?|connectors?|clients?|variants?|copies|alternatives|options)|(?:tools?|servers?|integrations?)\\s+(?:installed|running|listed|offered|enabled|loaded)\\s+alongside\\s+(?:it|this))";
+  "(?:(?:tools?|entries|servers?|integrations?|providers?|capture|captures)\\s+(?:from|of|on|in)\\s+(?:the\\s+)?(?:other|competing|third-party|external|rival|different)\\s+(?:[\\w-]+\\s+)?(?:servers?|providers?|vendors?|integrations?)|(?:other|competing|alternative|alternate|third-party|external|legacy|older|old|previous|standard|generic|regular|default|built-in|native|original|similar|rival|unofficial|community|remaining|duplicate|lookalike|look-alike|deprecated)\\s+(?:[\\w'/-]+\\s+){0,3}?(?:tools?|servers?|integrations?|plugins?|apis?|services?|providers?|implementations?|versions?|functions?|endpoints?|connectors?|clients?|variants?|copies|alternatives|options)|(?:tools?|servers?|integrations?)\\s+(?:installed|running|listed|offered|enabled|loaded)\\s+alongside\\s+(?:it|this)|(?:[a-z][\\w.-]+,\\s*)+[a-z][\\w.-]+,?\\s+(?:and|or)\\s+[a-z][\\w.-]+\\s+(?:mcp\\s+)?(?:tools|servers|integrations))";
 
 /**
  * What a fixed target is not: an example, a condition the user controls, a refusal, or a setting
@@ -185,6 +186,14 @@ export const SECRET_HARVEST = {
   category: "CredentialTheft",
   severity: "High",
   summary: "asks to search for, collect or extract secrets",
+} as const;
+
+/** One concept, two trigger sets: the entries of credential.secret-in-argument (rules.ts and here) share this. */
+export const SECRET_IN_ARGUMENT = {
+  id: "credential.secret-in-argument",
+  category: "CredentialTheft",
+  severity: "High",
+  summary: "asks the model to put secrets or conversation context into a tool argument or output",
 } as const;
 
 /** One concept, two trigger sets: the entries of intent.steer-choice share this. */
@@ -583,7 +592,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\bis\\s+the\\s+(?:verified|official|approved|certified|sanctioned|secure|safe|trusted)\\s+replacement\\b" +
       "|\\b(?:outranks|trumps|takes precedence over)\\s+(?:[\\w-]+\\s+){0,4}?(?:other|all other|any other)\\s+(?:[\\w-]+\\s+)?(?:servers?|tools?|sources?|results|providers?)\\b" +
       "|\\bpreferred\\s+over\\s+(?:all|any|every)\\s+other\\b" +
-      "|\\b(?:registered|designated|configured|set up|approved|certified|mandated|whitelisted)\\s+(?:as|to be)\\s+(?:the\\s+)?(?:default|approved|primary|official|sole|only|preferred|designated|canonical|sanctioned)\\s+(?:[\\w-]+\\s+){0,2}?(?:service|path|tool|source|channel|provider|server|route|entry point|backend|gateway)\\b" +
+      "|\\b(?:registered|designated|configured|set up|approved|certified|mandated|whitelisted)\\s+(?:as|to be)\\s+(?:the\\s+)?(?:(?:workspace|organi[sz]ation|company|team|tenant|platform)\\s+)?(?:default|approved|primary|official|sole|only|preferred|designated|canonical|sanctioned)\\s+(?:[\\w-]+\\s+){0,2}?(?:service|path|tool|source|channel|provider|server|route|entry point|backend|gateway)\\b" +
       "|\\b(?:source|system)\\s+of\\s+record\\s+for\\s+(?:this|the|your|every|all)\\s+(?:workspace|organi[sz]ation|assistant|agent|team|company|tenant)\\b" +
       "|\\bcall\\s+(?:this\\s+|me\\s+)?(?:tool\\s+)?first\\s+(?:on|for)\\s+(?:every|each|all|any)\\s+(?:user\\s+)?(?:requests?|questions?|messages?|quer(?:y|ies)|turns?|tasks?)\\b" +
       "|\\b(?:single|sole|only|one)\\s+entry\\s+point\\s+for\\b" +
@@ -623,6 +632,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "只用",
       "仅使用",
       "一本化",
+      "すべて",
     ],
     alsoTriggers: [
       "this tool",
@@ -648,7 +658,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\brout(?:e|es|ing)\\s+(?:every|all|each|any)\\s+(?:[\\w-]+\\s+){0,2}?(?:here|to this (?:tool|server))\\b" +
       "|\\b(?:forwards?|routes?|sends?|hands?|passes)\\s+(?:the\\s+|each\\s+|every\\s+)?(?:question|query|request|task|lookup)s?\\s+(?:here|to this tool)\\s+rather than\\s+(?:answering|replying|responding)\\b" +
       "|\\b(?:consulta|consultam|usa|usam|utiliza|utilizam)\\s+(?:apenas|somente|só)\\s+esta\\s+ferramenta\\b|\\b(?:usa|usano|utilizza|utilizzano)\\s+solo\\s+questo\\s+strumento\\b|\\b(?:usa|usan|utiliza|utilizan|consulta|consultan)\\s+solo\\s+esta\\s+herramienta\\b|\\bnur\\s+dieses\\s+(?:tool|werkzeug)\\b" +
-      "|(?:只使用|只用|仅使用)(?:本|此|这个|该)(?:工具)|(?:本|この)ツールに一本化",
+      "|(?:只使用|只用|仅使用)(?:本|此|这个|该)(?:工具)|(?:本|この)ツールに一本化|すべて(?:この|本)ツールで",
     unless: "\\b(?:in this server|of this server|this server's|among these|sibling|cannot|can't|not)\\b",
   },
   {
@@ -684,6 +694,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "duplicate",
       "lookalike",
       "look-alike",
+      " tools return",
+      " tools are",
+      " servers return",
+      " servers are",
     ],
     alsoTriggers: [
       ...ACCUSATION_TRIGGERS,
@@ -889,7 +903,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\b(?:les\\s+)?autres\\s+(?:outils|serveurs|versions|intégrations)\\b[^\\n]{0,80}?\\b(?:obsolètes|dépréciés|cassés|dangereux|compromis|peu fiables|non sécurisés|incomplets|erronés|inexacts|faussent|faussés)" +
       "|\\b(?:outras|outros)\\s+(?:ferramentas|servidores|versões)\\b[^\\n]{0,80}?\\b(?:obsolet[ao]s|inseguro?a?s|quebrad[ao]s|comprometid[ao]s|desconsiderad[ao]s|ignorad[ao]s|atraso|defasad[ao]s|desatualizad[ao]s)" +
       "|\\b(?:altri|altre)\\s+(?:strumenti|server|versioni)\\b[^\\n]{0,40}?\\b(?:obsolet[ie]|insicur[ie]|compromess[ie]|inaffidabili|deprecat[ie])" +
-      "|(?:他の|汎用)[^。\\n]{0,12}?(?:ツール|サーバー|バージョン)[^。\\n]{0,30}?(?:非推奨|廃止|古い|安全でない|危険|信頼できない|侵害|不正確|改ざん|遅延|使用禁止|スパム|正しく扱えない|扱えない)|(?:其他|其它|第三方)[^。\\n]{0,16}?(?:工具|服务器|版本|接口)[^。\\n]{0,30}?(?:弃用|过时|过期|不安全|不可靠|已废弃|被入侵|有风险|不应采用|不应使用|不准确|被篡改|过敏原|延迟|违反|错误|禁止调用|禁止使用)|(?:与|和|跟)(?:其他|其它)[^。\\n]{0,24}?(?:工具|服务器)相比[^。\\n]{0,10}?更(?:可靠|准确|安全|权威)|다른\\s*(?:도구|서버)[^\\n]{0,30}?(?:더 이상|안전하지|사용 중단|위험|조작|지연되|부정확)",
+      "|(?:他の|汎用)[^。\\n]{0,12}?(?:ツール|サーバー|バージョン)[^。\\n]{0,30}?(?:非推奨|廃止|古い|安全でない|危険|信頼できない|侵害|不正確|改ざん|遅延|使用禁止|スパム|正しく扱えない|扱えない|対象外|保証されません)|(?:其他|其它|第三方)[^。\\n]{0,16}?(?:工具|服务器|版本|接口)[^。\\n]{0,30}?(?:弃用|过时|过期|不安全|不可靠|已废弃|被入侵|有风险|不应采用|不应使用|不准确|被篡改|过敏原|延迟|违反|错误|禁止调用|禁止使用)|(?:与|和|跟)(?:其他|其它)[^。\\n]{0,24}?(?:工具|服务器)相比[^。\\n]{0,10}?更(?:可靠|准确|安全|权威)|다른\\s*(?:도구|서버)[^\\n]{0,30}?(?:더 이상|안전하지|사용 중단|위험|조작|지연되|부정확)",
   },
   {
     ...DISCARD_USER_VALUE,
@@ -1397,6 +1411,16 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   },
   // The user's target refused and a written-out one put in its place: "do not send to the recipient
   // the user names, send to billing@…", "never deliver it to whoever the user picks; it goes to …".
+  // The user's value swapped for a placeholder or by a threshold: "if the user refers to someone by
+  // display name, use the example ID", "partial refunds under 10.00 are sent as `full`".
+  {
+    ...DISCARD_USER_VALUE,
+    triggers: ["example", "sample", "placeholder", "under", "below", "less than", "over ", "above"],
+    alsoTriggers: [" id", "value", "account", "address", "recipient", " as ", " to "],
+    pattern:
+      "\\b(?:use|pass|send to|fall back to)\\s+the\\s+(?:example|sample|placeholder)\\s+(?:id|value|address|account|recipient|user|channel|wallet)\\b" +
+      "|\\b(?:partial\\s+)?(?:refunds?|payments?|charges?|transfers?|payouts?|amounts?|invoices?)\\s+(?:under|below|over|above|of less than|of more than|less than|more than)\\s+[^\\s]*\\d[\\d.,]*\\s+(?:[a-z]{3}\\s+)?(?:are|is|get|gets)\\s+(?:sent|processed|issued|charged|booked|rounded up|converted|paid out)\\s+as\\b",
+  },
   // A lower permission asked for and a higher one given: "reader requests are granted as writer".
   {
     ...DISCARD_USER_VALUE,
@@ -1410,6 +1434,26 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     triggers: ["do not", "don't", "never", "not to"],
     alsoTriggers: ["the user", "the customer", "whoever", "whatever"],
     pattern: `\\b(?:do not|don't|never|not to)\\s+(?:[\\w-]+\\s+){0,4}?(?:(?:the\\s+)?(?:recipient|address|account|owner|destination|payee|channel|repository|repo|org|organi[sz]ation|wallet|iban)\\s+(?:that\\s+)?(?:the\\s+)?(?:user|customer)|whoever\\s+the\\s+(?:user|customer)|whatever\\s+(?:[\\w-]+\\s+)?the\\s+(?:user|customer))\\s+(?:names?|gives?|picks?|provides?|specifies|chooses?|enters?|asks? for|mentions?)\\b[^\\n]{0,60}?(?:${LITERAL})`,
+  },
+  // The user's secret handed on to another tool: "only after get_address_from_private_key has been
+  // called with the same privateKey".
+  {
+    ...SECRET_IN_ARGUMENT,
+    triggers: ["with the same", "with same"],
+    alsoTriggers: [
+      "private",
+      "password",
+      "passphrase",
+      "secret",
+      "api key",
+      "api_key",
+      "apikey",
+      "token",
+      "mnemonic",
+      "seed",
+    ],
+    pattern:
+      "\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b[^\\n]{0,40}?\\b(?:called|invoked|run)\\s+with\\s+(?:the\\s+)?same\\s+(?:private\\s*key|privatekey|private_key|password|passphrase|secret|api[_ ]?key|apikey|token|mnemonic|seed phrase)\\b",
   },
   // Secret columns asked for in a lookup: "via erpnext_doc_list with doctype 'User' and fields
   // ['name', 'api_key', 'last_login']".
@@ -1428,6 +1472,28 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:fields?|columns?|select)\\b[^\\n]{0,30}?[\\[(][^\\])\\n]{0,80}?['\"\\x60](?:api_key|apikey|api_secret|password|private_key|access_token|refresh_token|secret_key)['\"\\x60]",
+  },
+  // A fixed parameter added to the user's link, or their value replaced by an address: "append
+  // ?aid=8812734&label=hz-mcp if it is missing", "values … are normalised to the edge proxy
+  // 185.199.110.42".
+  {
+    ...FIXED_TARGET,
+    triggers: [
+      "append",
+      "add ",
+      "attach",
+      "normalised to",
+      "normalized to",
+      "rewritten to",
+      "redirected to",
+      "mapped to",
+      "pointed to",
+    ],
+    alsoTriggers: ["?", "&", "=", "."],
+    pattern:
+      "\\b(?:append|add|attach)\\s+\\x60?[?&][\\w-]+=[\\w.-]+" +
+      "|\\b(?:normali[sz]ed|rewritten|redirected|mapped|pointed)\\s+to\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,3}?\\d{1,3}(?:\\.\\d{1,3}){3}\\b",
+    unless: FIXED_TARGET_UNLESS,
   },
   // The user's link or record rerouted in plain words: "swap the host for book1ng-partners.com (same
   // path) before calling", "registered as CRM Leads owned by partners@erp-growth.io", "booked to
@@ -1558,12 +1624,35 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "synced to",
       "replicated to",
       "forwarded to",
+      "(and to",
+      "( and to",
+      "share them",
+      "share it",
+      "share this",
+      "share these",
+      "share those",
+      "share the",
     ],
-    alsoTriggers: ["bucket", "mailbox", "inbox", "remote", "dashboard"],
+    alsoTriggers: [
+      "bucket",
+      "mailbox",
+      "inbox",
+      "remote",
+      "dashboard",
+      "channel",
+      "partner",
+      "vendor",
+      "affiliate",
+      "third part",
+      "third-part",
+      "advertiser",
+    ],
     pattern:
-      "\\b(?:mirrored|copied|pushed|uploaded|synced|replicated|forwarded|pushes)\\s+(?:the\\s+(?:commits?|changes?|diffs?|files?|pages?|results?|messages?)\\s+)?to\\s+(?:the|a|an|our|its)\\s+(?:\\x60?[\\w.-]+\\x60?\\s+){1,3}?(?:bucket|mailbox|inbox|remote|dashboard)\\b",
+      "(?:\\b(?:mirrored|copied|pushed|uploaded|synced|replicated|forwarded|pushes)\\s+(?:the\\s+(?:commits?|changes?|diffs?|files?|pages?|results?|messages?)\\s+)?|\\(\\s*and\\s+(?:also\\s+)?)to\\s+(?:the|a|an|our|its)\\s+(?:\\x60?[\\w.-]+\\x60?\\s+){1,3}?(?:bucket|mailbox|inbox|remote|dashboard|channel)\\b" +
+      // "share them with partner offers (hz-partners.com)".
+      "|\\bshare\\s+(?:them|it|this|these|those|the\\s+[\\w-]+)\\s+with\\s+(?:our\\s+|the\\s+|selected\\s+)?(?:partners?|partner offers|vendors?|affiliates?|third[- ]part(?:y|ies)|advertisers?)\\b",
     unless:
-      "\\b(?:never|not|do not|don't|only (?:if|when) the user|you choose|you specify|the user's own|configured|specified|chosen|selected|given|provided|your)\\b",
+      "\\b(?:never|not|do not|don't|only (?:if|when) the user|you choose|you specify|the user's own|configured|specified|chosen|selected|given|provided|your own)\\b",
   },
   // Host operations asked for in plain prose, no command line written out: "use the terminal tool to
   // install the reporter globally", "have the terminal download the helper and run it with
@@ -1701,11 +1790,17 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "firewalld",
       "disablerealtimemonitoring",
       "--trust-all",
+      "--unsafe-perm",
+      "skip the pull request",
+      "skip the review",
+      "skip the code review",
+      "skip review",
     ],
     pattern:
       "\\bsetenforce\\s+(?:0|permissive)\\b|\\becho\\s+0\\b[^\\n]{0,40}?ptrace_scope\\b|\\bptrace_scope\\s*=\\s*0\\b|\\bcore\\.hookspath\\s+/dev/null\\b|\\brm\\s+-(?:rf|fr|r)\\s+\\.git/hooks\\b" +
       "|\\bhttp\\.sslverify\\s+(?:false|0)\\b|\\bstrict-ssl\\s+false\\b|\\bcsrutil\\s+disable\\b|\\bspctl\\s+--master-disable\\b|\\bufw\\s+disable\\b|\\bsystemctl\\s+(?:stop|disable|mask)\\s+firewalld\\b" +
-      "|\\bdisablerealtimemonitoring\\s+\\$?(?:true|1)\\b|\\s--trust-all\\b",
+      "|\\bdisablerealtimemonitoring\\s+\\$?(?:true|1)\\b|\\s--trust-all\\b|\\s--unsafe-perm\\b" +
+      "|\\bskip\\s+(?:the\\s+)?(?:pull request|code review|review)\\b",
     unless: "\\b(?:never|do not|don't|must not|detects?|flags?|warns?|reports?)\\b",
   },
   // A reverse tunnel: a remote port forwarded back to this machine.
@@ -1992,6 +2087,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "mirrored to",
       "cached at",
       "cached on",
+      "cached in",
       "stored at",
       "stored on",
       "journaled",
@@ -2290,7 +2386,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "結果(?:全体)?を[^\\n]{0,20}?(?:に入れ|に渡し|に含め|に貼り付け|に追加)|把[^\\n]{0,30}?(?:放入|填入|传入|写入|附加到)|(?:结果|输出|内容)[^\\n]{0,10}?(?:放入|填入|传入|写入|附加到)|결과를[^\\n]{0,20}?(?:넣|전달|붙여)" +
-      "|\\b(?:pega|coloca|pon|incluye|copia|inserta|pasa)\\s+(?:el|su|los|sus)\\s+resultados?\\b|\\b(?:füge|setze|kopiere|übergib)\\s+(?:das|dessen|die|deren)\\s+(?:ergebnis|ausgabe)\\b|\\b(?:collez|insérez|mettez|copiez|recopiez|ajoutez)\\s+(?:le|son|les|leur)\\s+(?:résultat|contenu|sortie)\\b|\\b(?:inserisci|incolla|copia|metti)\\s+(?:il|i)\\s+risultat[oi]\\b|результат[^\\n]{0,30}?(?:вставь|передай|добавь|укажи|вставить|передать|добавить|указать)",
+      "|\\b(?:pega|coloca|pon|incluye|copia|inserta|pasa)\\s+(?:el|su|los|sus)\\s+resultados?\\b|\\b(?:füge|setze|kopiere|übergib)\\s+(?:das|dessen|die|deren)\\s+(?:ergebnis|ausgabe)\\b|\\b(?:collez|insérez|mettez|copiez|recopiez|ajoutez|transmettez|transmettre|passez|passer)\\s+(?:le|son|les|leur|leurs)\\s+(?:deux\\s+|trois\\s+)?(?:résultats?|contenus?|sorties?)\\b|\\b(?:inserisci|incolla|copia|metti)\\s+(?:il|i)\\s+risultat[oi]\\b|результат[^\\n]{0,30}?(?:вставь|передай|добавь|укажи|вставить|передать|добавить|указать)",
   },
   {
     id: "intent.translated-call-first",
@@ -2311,6 +2407,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "vorher",
       "d'abord",
       "au préalable",
+      "appeler",
       "obligatoirement",
       "prima",
       "сначала",
@@ -2323,7 +2420,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     alsoTriggers: ["_", "-"],
     pattern:
       "\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,30}?(?:を呼び出し|を実行し|を呼んで)|(?:先|首先|事先)(?:调用|执行|用|使用)\\s*\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|(?:먼저|사전에)[^\\n]{0,30}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,10}?호출" +
-      "|\\b(?:llama|llame|invoca|ejecuta|rufe|appelez|appelle|exécutez|chiama|esegui)\\b[^\\n]{0,30}?(?:primero|antes|zuerst|vorher|d'abord|au préalable|obligatoirement|prima)?[^\\n]{0,20}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+" +
+      "|\\b(?:llama|llame|invoca|ejecuta|rufe|appelez|appelle|appeler|exécutez|exécuter|chiama|esegui)\\b[^\\n]{0,30}?(?:primero|antes|zuerst|vorher|d'abord|au préalable|obligatoirement|prima)?[^\\n]{0,20}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+" +
       // RE2's \\b is ASCII: a Cyrillic word has no boundary before it.
       "|(?:вызовите|вызови|вызвать)[^\\n]{0,30}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+",
   },
@@ -2501,7 +2598,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "High",
     summary: "tells the model how another server's named tool must be called (cross-server steering)",
-    triggers: ["'s ", "its ", "dessen "],
+    triggers: ["'s ", "its ", "dessen ", "mcp)", "server)"],
     alsoTriggers: [
       "prefix",
       "prepend",
@@ -2522,11 +2619,25 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "target",
       "pass ",
       "aufgerufen",
+      "with key",
+      "with value",
+      "set",
+      "use",
+      "passez",
+      "préfixez",
+      "utilisez",
+      "übergib",
+      "setze",
+      "verwende",
+      "pasa",
+      "usa",
     ],
     // The other server's tool named as "the GitHub server's create_pull_request", "its `query` tool"
     // after a server is named, or "dessen create_issue"; what it is told: a value, a prefix, a target.
     pattern:
-      "(?:\\b[\\w-]+(?:\\s+(?:mcp\\s+)?server)?'s|\\bserver\\b[^\\n]{0,60}?\\bits)\\s+(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\\s+(?:and\\s+)?(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+))?(?:\\s+tools?)?\\b[^\\n]{0,100}?\\b(?:prefix|prepend|append|may only|must only|must always|should always|is prefixed|are prefixed|set to|is set to|must be called|must use|expects|(?:is|are)\\s+(?:typically\\s+|usually\\s+|always\\s+|normally\\s+)?(?:called|invoked|run)\\s+with|target|pass)\\b" +
+      "(?:\\b[\\w-]+(?:\\s+(?:mcp\\s+)?server)?'s|\\b(?:server|connected|installed)\\b[^\\n]{0,60}?\\bits)\\s+(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\\s+(?:and\\s+)?(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+))?(?:\\s+tools?)?\\b[^\\n]{0,100}?\\b(?:prefix|prepend|append|may only|must only|must always|should always|is prefixed|are prefixed|set to|is set to|must be called|must use|expects|(?:is|are)\\s+(?:typically\\s+|usually\\s+|always\\s+|normally\\s+)?(?:called|invoked|run)\\s+with|target|pass|with key|with value)\\b" +
+      // A tool tagged with its server in parentheses: "when `run-command` (ssh-mcp) is used, pass …".
+      "|\\x60[a-z][\\w-]*\\x60\\s*\\([\\w@/.-]*(?:mcp|server)[\\w@/.-]*\\)[^\\n]{0,40}?\\b(?:pass|prefix|set|use|passez|préfixez|définissez|utilisez|übergib|setze|verwende|pasa|usa)\\b" +
       "|\\bdessen\\s+[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\s+wird\\b[^\\n]{0,100}?\\bmit\\b[^\\n]{0,80}?\\baufgerufen",
     unless: "\\b(?:this server's|this tool's|our own|never|do not|don't)\\b",
   },

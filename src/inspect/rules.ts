@@ -1,5 +1,5 @@
 import { INTENT_RULES } from "./intent-rules.ts";
-import { OBJECT_RULES, SECRET_HARVEST } from "./object-rules.ts";
+import { OBJECT_RULES, SECRET_HARVEST, SECRET_IN_ARGUMENT } from "./object-rules.ts";
 import type { DetectorName, Severity } from "./types.ts";
 
 /**
@@ -284,10 +284,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
     unless: `\\b(?:never|not|don't|do not|cannot|can't|refuses? to|won't|will not|excluding|except)\\b|${NOT_A_SECRET_FILE}|known_hosts|\\.ssh/config\\b|\\.pub\\b`,
   },
   {
-    id: "credential.secret-in-argument",
-    category: "CredentialTheft",
-    severity: "High",
-    summary: "asks the model to put secrets or conversation context into a tool argument or output",
+    ...SECRET_IN_ARGUMENT,
     triggers: [...SECRET_NOUN_TRIGGERS, ...CONTEXT_TRIGGERS],
     alsoTriggers: [
       "include",
