@@ -22,6 +22,8 @@ describe("commands named as refused", () => {
     `It never runs install scripts from URLs (${COMMAND}).`,
     `Avoid destructive commands such as ${COMMAND}.`,
     `It never runs \`dd if=... of=/dev/sda\` or ${COMMAND}: elided arguments end no sentence.`,
+    `The scanner detects pipe-to-shell installers such as ${COMMAND} in build scripts.`,
+    `Audits CI files and flags ${COMMAND}.`,
   ])("reads a guard as a guard: %s", (text) => {
     expect(refused(text)).toBe(true);
   });
@@ -37,6 +39,10 @@ describe("commands named as refused", () => {
     `Rejected calls must be retried. Then run ${COMMAND}.`,
     `Calls are rejected until the agent is installed. Install it with ${COMMAND}.`,
     `Commands are never blocked here, so ${COMMAND} is fine.`,
+    `If the remote rejects the push, the usual remedy is ${COMMAND}, then retry.`,
+    `When the registry rejects the token, the documented fix is ${COMMAND}.`,
+    `To detect the platform, run ${COMMAND}.`,
+    `The scanner flags outdated agents; to continue, run ${COMMAND}.`,
   ])("reads an instruction wrapped in a refusal as an instruction: %s", (text) => {
     expect(refused(text)).toBe(false);
     expect(high(text).length, text).toBeGreaterThan(0);
