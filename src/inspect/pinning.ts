@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { canonicalJson, canonicalJsonOf } from "../kernel/json.ts";
+import { canonicalJson, canonicalJsonOf, matchJsonTokens, pushJsonTokens } from "../kernel/json.ts";
 import type { ToolDefinition } from "./types.ts";
 
 /** The fields a pin covers: hashing the description alone would miss schema changes. */
@@ -36,60 +36,23 @@ export function hashForCache(tool: ToolDefinition): { hash: string; cacheable: b
   return { hash: createHash("sha256").update(text).digest("hex"), cacheable: viaCopy };
 }
 
-const OBJECT_START = Symbol("object");
-const OBJECT_END = Symbol("end");
-const ARRAY_START = Symbol("array");
-
 /**
- * The pinned fields as a flat token list in the order they arrived (keys, leaf values, structure
- * marks). `sameTokens` walks a later definition against it sequentially: no serialising, hashing
- * or keyed lookups, which makes an unchanged listing cheap. Order-sensitive, so stricter than
- * JSON equality: a reordered definition is merely inspected again.
+ * The pinned fields as a flat token list in the order they arrived (kernel/json.ts's
+ * pushJsonTokens). `sameTokens` walks a later definition against it sequentially: no serialising,
+ * hashing or keyed lookups, which makes an unchanged listing cheap. Order-sensitive, so stricter
+ * than JSON equality: a reordered definition is merely inspected again.
  */
 export function definitionTokens(tool: ToolDefinition): unknown[] {
   const out: unknown[] = [];
-  for (const field of PINNED_FIELDS) pushTokens(tool[field], out);
+  for (const field of PINNED_FIELDS) pushJsonTokens(tool[field], out);
   return out;
-}
-
-function pushTokens(value: unknown, out: unknown[]): void {
-  if (value === null || typeof value !== "object") {
-    out.push(value);
-    return;
-  }
-  if (Array.isArray(value)) {
-    out.push(ARRAY_START, value.length);
-    for (let i = 0; i < value.length; i++) pushTokens(value[i], out);
-    return;
-  }
-  out.push(OBJECT_START);
-  for (const key in value) {
-    out.push(key);
-    pushTokens((value as Record<string, unknown>)[key], out);
-  }
-  out.push(OBJECT_END);
 }
 
 /** Whether a definition produces exactly these tokens (see definitionTokens). */
 export function sameTokens(tool: ToolDefinition, tokens: readonly unknown[]): boolean {
   const cursor = { at: 0 };
-  for (const field of PINNED_FIELDS) if (!matchTokens(tool[field], tokens, cursor)) return false;
+  for (const field of PINNED_FIELDS) if (!matchJsonTokens(tool[field], tokens, cursor)) return false;
   return cursor.at === tokens.length;
-}
-
-function matchTokens(value: unknown, tokens: readonly unknown[], cursor: { at: number }): boolean {
-  if (value === null || typeof value !== "object") return value === tokens[cursor.at++];
-  if (Array.isArray(value)) {
-    if (tokens[cursor.at++] !== ARRAY_START || tokens[cursor.at++] !== value.length) return false;
-    for (let i = 0; i < value.length; i++) if (!matchTokens(value[i], tokens, cursor)) return false;
-    return true;
-  }
-  if (tokens[cursor.at++] !== OBJECT_START) return false;
-  for (const key in value) {
-    if (tokens[cursor.at++] !== key) return false;
-    if (!matchTokens((value as Record<string, unknown>)[key], tokens, cursor)) return false;
-  }
-  return tokens[cursor.at++] === OBJECT_END;
 }
 
 export interface FieldChange {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { sameJson } from "../../src/dialects/mcp/gate.ts";
 import { classify, idKey, maxJsonDepth, parseBody, parseJson } from "../../src/dialects/mcp/jsonrpc.ts";
 import { type McpRouteError, proxyPathFor, resolveTarget } from "../../src/dialects/mcp/routing.ts";
 import type { DeclaredServer } from "../../src/policy/servers.ts";
@@ -124,15 +123,5 @@ describe("routing /mcp/<server>", () => {
     );
     const github = servers.get("github") as Parameters<typeof proxyPathFor>[1];
     expect(proxyPathFor("/mcp", github, new URL("https://mcp.github.com/elsewhere"))).toBeUndefined();
-  });
-});
-
-describe("sameJson", () => {
-  it("compares parsed JSON deeply, key order included", () => {
-    expect(sameJson({ a: [1, { b: "x" }] }, { a: [1, { b: "x" }] })).toBe(true);
-    expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
-    expect(sameJson([1, 2], [1, 2, 3])).toBe(false);
-    expect(sameJson({ a: null }, { a: {} })).toBe(false);
-    expect(sameJson([], {})).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import type { CallRequest, Decided } from "../../engine/decide.ts";
 import type { SessionToolRegistry } from "../../engine/registry.ts";
 import type { ToolDefinition } from "../../inspect/types.ts";
 import { CappedMap } from "../../kernel/bounded-map.ts";
+import { jsonTokens, sameAsJsonTokens } from "../../kernel/json.ts";
 import type { PolicySet } from "../../policy/evaluate.ts";
 import { type Decision, isBlocked } from "../../policy/types.ts";
 import type { ToolCatalog } from "./catalog.ts";
@@ -45,27 +46,6 @@ export const judgedMethods = new Set(["tools/call", "resources/read", "prompts/g
 const forward: RequestVerdict = { forward: true };
 const maxRememberedListings = 200;
 
-/** Deep equality of parsed JSON, key order included; cheaper than comparing serialisations. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
-  if (keysA.length !== keysB.length) return false;
-  for (let i = 0; i < keysA.length; i++) {
-    const key = keysA[i]!;
-    if (key !== keysB[i]) return false;
-    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
-  }
-  return true;
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
@@ -79,7 +59,7 @@ export class McpGate {
   readonly #deps: GateDependencies;
   readonly #catalog: ToolCatalog;
   /** server + cursor → the latest listing page seen and which of its entries the client may see. */
-  readonly #listings = new CappedMap<string, { listed: unknown[]; policies: PolicySet; visible: boolean[] }>(
+  readonly #listings = new CappedMap<string, { tokens: unknown[]; policies: PolicySet; visible: boolean[] }>(
     maxRememberedListings,
   );
 
@@ -257,11 +237,11 @@ export class McpGate {
     // A listing identical to the previous one of this page needs no inspection, pinning or events.
     const previous = this.#listings.get(key);
     let visible: boolean[];
-    if (previous && previous.policies === policies && sameJson(previous.listed, listed)) {
+    if (previous && previous.policies === policies && sameAsJsonTokens(listed, previous.tokens)) {
       visible = previous.visible;
     } else {
       visible = await this.#reviewListing(context, policies, listed);
-      this.#listings.set(key, { listed, policies, visible });
+      this.#listings.set(key, { tokens: jsonTokens(listed), policies, visible });
     }
     const names: string[] = [];
     for (const tool of listed) {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher } from "undici";
+import { sameJson } from "../../kernel/json.ts";
 import {
   type ProxyContext,
   type RouteContext,
@@ -10,7 +11,7 @@ import { forwardableRequestHeaders, type UpstreamRequest } from "../../net/upstr
 import type { DeclaredServer } from "../../policy/servers.ts";
 import type { StateStore } from "../../state/types.ts";
 import { ToolCatalog } from "./catalog.ts";
-import { judgedMethods, listingMethods, type McpContext, McpGate, sameJson } from "./gate.ts";
+import { judgedMethods, listingMethods, type McpContext, McpGate } from "./gate.ts";
 import {
   contentType,
   header,
