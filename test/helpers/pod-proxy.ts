@@ -20,6 +20,10 @@ export async function startPodProxy(options: {
   /** An MCPPolicy in namespace `agents` declaring `server`. */
   policyYaml: string;
   server: string;
+  /** The state store's log lines ("state store unavailable" …); dropped by default. */
+  log?: (line: string) => void;
+  /** The state store's timeout; openProxyState's default when left out. */
+  timeoutMs?: number;
 }) {
   const { policies } = parsePolicies(options.policyYaml, "policy.yaml");
   const identity = { namespace: "agents", pod: options.name, session: options.name };
@@ -30,10 +34,9 @@ export async function startPodProxy(options: {
     redisUrl: options.redisUrl,
     identity,
     audit,
-    log: () => {},
+    log: options.log ?? (() => {}),
     registry: new Registry(),
-    // Not a failure test: a timeout that a stalled shared machine does not trip.
-    timeoutMs: 2000,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
   const proxy = await startLocalProxy({
     policies: PolicySet.fromDocuments(policies),
@@ -49,6 +52,8 @@ export async function startPodProxy(options: {
   const client = new Client({ name: "agent", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp/${options.server}`)));
   return {
+    url: proxy.url,
+    state,
     events,
     client,
     async close() {

@@ -1,20 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { PassThrough } from "node:stream";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openProxyState } from "../../src/dataplane/proxy-state.ts";
-import { mcpRoute } from "../../src/dialects/mcp/route.ts";
-import { PolicySet } from "../../src/policy/evaluate.ts";
-import { parsePolicies } from "../../src/policy/load.ts";
-import { startLocalProxy } from "../../src/runtime/local.ts";
-import { JsonLineAuditSink } from "../../src/telemetry/audit.ts";
+import { startPodProxy } from "../helpers/pod-proxy.ts";
 import { RedisServer, skipWithoutRedis } from "../helpers/redis.ts";
 
 /** A full GC before each heap reading, so the bound is on what is retained, not on pending garbage. */
@@ -54,8 +47,13 @@ afterAll(async () => {
 
 describe.skipIf(skipRedis)("Redis failing under load through the proxy", () => {
   it("answers every tool call while Redis is killed and restarted empty, with bounded memory", async () => {
-    const { policies } = parsePolicies(
-      `
+    const lines: string[] = [];
+    const pod = await startPodProxy({
+      name: "agent-0",
+      redisUrl: redis!.url,
+      server: "catalog",
+      log: (line) => lines.push(line),
+      policyYaml: `
 apiVersion: toolwall.io/v1alpha1
 kind: MCPPolicy
 metadata: { name: catalog, namespace: agents }
@@ -65,33 +63,12 @@ spec:
   rateLimits: [{ name: roomy, servers: [catalog], perMinute: 1000000, burst: 1000000 }]
   onStateUnavailable: Local
 `,
-      "policy.yaml",
-    );
-    const identity = { namespace: "agents", pod: "agent-0", session: "agent-0" };
-    const lines: string[] = [];
-    const audit = new JsonLineAuditSink(new PassThrough().resume());
-    const state = await openProxyState({
-      redisUrl: redis!.url,
-      identity,
-      audit,
-      log: (line) => lines.push(line),
-      registry: new Registry(),
     });
-    const proxy = await startLocalProxy({
-      policies: PolicySet.fromDocuments(policies),
-      audit,
-      providers: [],
-      listen: { host: "127.0.0.1", port: 0 },
-      routes: [mcpRoute({ store: state.store, namespace: identity.namespace })],
-      stateful: state.stateful,
-      registry: state.registry,
-      identity,
-      log: () => {},
-    });
+    const { state } = pod;
     const clients = await Promise.all(
       Array.from({ length: 4 }, async () => {
         const client = new Client({ name: "load", version: "1.0.0" });
-        await client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp/catalog`)));
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${pod.url}/mcp/catalog`)));
         return client;
       }),
     );
@@ -127,8 +104,7 @@ spec:
       const recovered = Date.now() + 10_000;
       while (!state.store.available && Date.now() < recovered) await new Promise((r) => setTimeout(r, 20));
       for (const client of clients) await client.close();
-      await proxy.close(1000);
-      await state.close();
+      await pod.close();
     }
     expect(failures).toEqual([]);
     expect(calls).toBeGreaterThan(20);

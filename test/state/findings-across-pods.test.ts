@@ -31,6 +31,8 @@ function pod(name: string) {
   return startPodProxy({
     name,
     redisUrl: redis!.url,
+    // Not a failure test: a timeout that a stalled shared machine does not trip.
+    timeoutMs: 2000,
     server: "notes",
     policyYaml: `
 apiVersion: toolwall.io/v1alpha1

@@ -34,6 +34,8 @@ function pod(name: string, upstream: ToolServer) {
   return startPodProxy({
     name,
     redisUrl: redis!.url,
+    // Not a failure test: a timeout that a stalled shared machine does not trip.
+    timeoutMs: 2000,
     server: "github",
     policyYaml: `
 apiVersion: toolwall.io/v1alpha1
