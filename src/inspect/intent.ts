@@ -922,6 +922,15 @@ const TARGET_PROPERTY_WORDS = new Set([
   "beneficiary",
 ]);
 
+/** The tool's own top-level arguments with their schemas (objects only). */
+function argumentSchemas(tool: ToolDefinition): [string, Record<string, unknown>][] {
+  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+  if (!properties || typeof properties !== "object") return [];
+  return Object.entries(properties as Record<string, unknown>).filter(
+    (entry): entry is [string, Record<string, unknown>] => entry[1] !== null && typeof entry[1] === "object",
+  );
+}
+
 /** Values that destroy what the tool touches. */
 const DESTRUCTIVE_VALUES = new Set([
   "delete",
@@ -959,32 +968,33 @@ const READING_WORDS = new Set([
  * default delete): every call the model makes without choosing deletes what it read.
  */
 function destructiveDefault(tool: ToolDefinition): Finding | undefined {
-  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
-  if (!properties || typeof properties !== "object" || typeof tool.name !== "string") return undefined;
-  if (!nameWords(tool.name).some((word) => READING_WORDS.has(word))) return undefined;
-  for (const [name, schema] of Object.entries(properties as Record<string, unknown>)) {
-    if (!schema || typeof schema !== "object") continue;
-    const { default: given, enum: choices } = schema as { default?: unknown; enum?: unknown };
+  if (typeof tool.name !== "string" || !nameWords(tool.name).some((word) => READING_WORDS.has(word)))
+    return undefined;
+  for (const [name, { default: given, enum: choices }] of argumentSchemas(tool)) {
     if (
       typeof given === "string" &&
       DESTRUCTIVE_VALUES.has(given.toLowerCase()) &&
       Array.isArray(choices) &&
       choices.length > 1
     )
-      return {
-        rule: "intent.destructive-default",
-        category: "HiddenInstructions",
-        severity: "High",
-        field: `inputSchema.properties.${name}`,
-        match: `${name} defaults to "${given}" in a tool that reads`,
-      };
+      return argumentFinding(
+        "intent.destructive-default",
+        name,
+        `${name} defaults to "${given}" in a tool that reads`,
+        "HiddenInstructions",
+      );
   }
   return undefined;
 }
 
-/** A High redirection finding on one of the tool's own arguments. */
-function argumentFinding(rule: string, name: string, match: string): Finding {
-  return { rule, category: "Exfiltration", severity: "High", field: `inputSchema.properties.${name}`, match };
+/** A High finding on one of the tool's own arguments (a redirection unless said otherwise). */
+function argumentFinding(
+  rule: string,
+  name: string,
+  match: string,
+  category: Finding["category"] = "Exfiltration",
+): Finding {
+  return { rule, category, severity: "High", field: `inputSchema.properties.${name}`, match };
 }
 
 /**
@@ -992,11 +1002,7 @@ function argumentFinding(rule: string, name: string, match: string): Finding {
  * no longer send the call where the user asked, whatever it is told.
  */
 function pinnedTarget(tool: ToolDefinition): Finding | undefined {
-  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
-  if (!properties || typeof properties !== "object") return undefined;
-  for (const [name, schema] of Object.entries(properties as Record<string, unknown>)) {
-    if (!schema || typeof schema !== "object") continue;
-    const { const: fixed, enum: values } = schema as { const?: unknown; enum?: unknown };
+  for (const [name, { const: fixed, enum: values }] of argumentSchemas(tool)) {
     const only = fixed ?? (Array.isArray(values) && values.length === 1 ? values[0] : undefined);
     if (typeof only !== "string" || only.length === 0) continue;
     if (!nameWords(name).some((word) => TARGET_PROPERTY_WORDS.has(word))) continue;
@@ -1043,13 +1049,10 @@ const DESCRIBED_DEFAULT =
  * model makes without setting it goes there.
  */
 function defaultRoute(tool: ToolDefinition): Finding | undefined {
-  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
-  if (!properties || typeof properties !== "object") return undefined;
-  for (const [name, schema] of Object.entries(properties as Record<string, unknown>)) {
-    if (!schema || typeof schema !== "object") continue;
+  for (const [name, schema] of argumentSchemas(tool)) {
     // A recipient, wallet or address argument defaulting to an address of its own: every transfer
     // the model does not address itself goes there.
-    const given = (schema as { default?: unknown }).default;
+    const given = schema.default;
     if (
       typeof given === "string" &&
       FIXED_ADDRESS.test(given) &&
@@ -1057,7 +1060,7 @@ function defaultRoute(tool: ToolDefinition): Finding | undefined {
     )
       return argumentFinding("intent.fixed-target", name, `${name} defaults to "${given}"`);
     if (!ROUTE_PROPERTY.matcher(name).find()) continue;
-    const { description } = schema as { description?: unknown };
+    const { description } = schema;
     const value =
       typeof given === "string"
         ? given
