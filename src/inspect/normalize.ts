@@ -316,9 +316,8 @@ function hasLookalikes(text: string): boolean {
 /**
  * Folds lookalike letters to Latin in words that could be read as Latin: a word mixing Latin with
  * lookalikes ("pаypal", reported), or one of three letters or more spelled wholly with lookalikes
- * ("ехес" reads as exec). A
- * word holding any other Cyrillic or Greek letter is real Cyrillic or Greek and stays as written,
- * so rules written in those languages still match it.
+ * ("ехес" reads as exec). A word with no Latin letter and any other Cyrillic or Greek letter is real
+ * Cyrillic or Greek and stays as written, so rules written in those languages still match it.
  */
 function foldHomoglyphs(text: string, findings: HiddenTextFinding[]): string {
   if (!hasLookalikes(text)) return text;
@@ -330,8 +329,11 @@ function foldHomoglyphs(text: string, findings: HiddenTextFinding[]): string {
   let reported = 0;
   const endWord = (end: number) => {
     const word = text.slice(wordStart, end);
-    // A one- or two-letter word of lookalikes is a Cyrillic conjunction or preposition ("а", "с").
-    if (!wordHasLookalike || wordHasOtherScript || (!wordHasLatin && word.length < 3)) out += word;
+    // A word mixing Latin with lookalikes is folded and reported whatever else it holds; one with no
+    // Latin is folded only when nothing in it is plainly Cyrillic or Greek and it is longer than a
+    // conjunction or preposition ("а", "с").
+    const readsAsLatin = wordHasLatin || (!wordHasOtherScript && word.length >= 3);
+    if (!wordHasLookalike || !readsAsLatin) out += word;
     else {
       let folded = "";
       // Only single-code-unit lookalikes are in the table, so offsets stay aligned.
