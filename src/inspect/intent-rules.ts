@@ -143,12 +143,17 @@ const PREFER_THIS_TOOL = {
   summary: "tells the model to use this tool over every other (preference manipulation)",
 } as const;
 
+/** One concept, several trigger sets: the entries of intent.run-command (here and in object-rules.ts) share this. */
+export const RUN_COMMAND = {
+  id: "intent.run-command",
+  category: "ShellInjection",
+  severity: "Medium",
+  summary: "asks the model to run a shell command (High when the tool is not for running commands)",
+} as const;
+
 export const INTENT_RULES: readonly PatternRule[] = [
   {
-    id: "intent.run-command",
-    category: "ShellInjection",
-    severity: "Medium",
-    summary: "asks the model to run a shell command (High when the tool is not for running commands)",
+    ...RUN_COMMAND,
     triggers: RUN_VERBS.split("|").concat(["command", "terminal", "shell"]),
     alsoTriggers: [
       ...HOST_COMMANDS.split("|").flatMap((command) => ["`", "'", '"'].map((quote) => quote + command)),
@@ -288,7 +293,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "lines",
     ],
     pattern:
-      "\\b(?:place|put|include|insert|paste|copy|pass)\\s+(?:both|all|all the|both the|those|these)\\s+(?:results?|outputs?|responses?|lists?)\\s+(?:in|into|as)\\s+`?[\\w-]+`?" +
+      "\\b(?:place|put|include|insert|paste|copy|pass|add|append)\\s+(?:both|all|all the|both the|those|these)\\s+(?:results?|outputs?|responses?|lists?)\\s+(?:in|into|as|to|at the (?:end|start|beginning) of)\\s+`?[\\w-]+`?" +
       "|\\b(?:fill|populate|set)\\s+`?[\\w-]+`?\\s+(?:with|to)\\s+(?:the\\s+)?(?:[\\w-]+\\s+)?(?:output|result|response|contents?|return value)s?\\s+of\\b" +
       "|\\bthe\\s+(?:full\\s+)?(?:result|output|response)s?\\s+of\\s+`?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+`?[^\\n]{0,60}?\\b(?:is|are)\\s+(?:quoted|included|appended|attached|inserted|pasted|copied|added)\\s+(?:below|above|in|into|to)\\b" +
       "|\\b(?:returned|retrieved|fetched|resulting|obtained|collected)\\s+(?:messages|content|contents|output|outputs|results?|data|rows|text|history|values?|entries|records)\\s+(?:must|should|are to|have to|need to|are|is)?\\s*(?:be\\s+)?(?:passed|put|included|copied|pasted|appended|attached|inserted|sent)\\s+(?:verbatim\\s+|unchanged\\s+|as-is\\s+|in full\\s+)?(?:in|into|as|to)\\s+`?[\\w-]+`?|\\bwith\\s+(?:its|their|that|the)\\s+(?:output|outputs|result|results|listing|contents?|response|rows)\\s+(?:in|into|as)\\s+`?[\\w-]+`?|\\b(?:include|put|pass|paste|attach|append|copy|copying|provide|report|add|place|insert|fill)\\s+(?:in\\s+)?(?:its|their|the|that|this|what it prints|the last \\d+)\\s*(?:full |entire |whole |complete |raw )?(?:output|outputs|result|results|listing|contents?|response|exit code|rows|text|lines|`?[\\w-]+`? field)?\\b[^\\n]{0,30}\\b(?:in|into|as|inside|to)\\s+(?:the\\s+)?`?[\\w-]+`?" +

@@ -922,13 +922,33 @@ const TARGET_PROPERTY_WORDS = new Set([
   "beneficiary",
 ]);
 
-/** The tool's own top-level arguments with their schemas (objects only). */
-function argumentSchemas(tool: ToolDefinition): [string, Record<string, unknown>][] {
-  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
+/** A schema's own properties that are schemas (objects). */
+function propertySchemas(schema: unknown): [string, Record<string, unknown>][] {
+  const properties = (schema as { properties?: unknown } | undefined)?.properties;
   if (!properties || typeof properties !== "object") return [];
   return Object.entries(properties as Record<string, unknown>).filter(
     (entry): entry is [string, Record<string, unknown>] => entry[1] !== null && typeof entry[1] === "object",
   );
+}
+
+/** The argument's own name in an argumentSchemas path ("RequestBody.properties.notification_url" → notification_url). */
+function leafName(path: string): string {
+  return path.slice(path.lastIndexOf(".") + 1);
+}
+
+/**
+ * The tool's own arguments with their schemas: the top-level ones, and one level down inside an
+ * object argument (OpenAPI-generated tools wrap theirs in `RequestBody`, `params`, `options`). The
+ * name is the argument's path below `inputSchema.properties` ("RequestBody.properties.notification_url").
+ */
+function argumentSchemas(tool: ToolDefinition): [string, Record<string, unknown>][] {
+  return propertySchemas(tool.inputSchema).flatMap(([name, schema]) => [
+    [name, schema] as [string, Record<string, unknown>],
+    ...propertySchemas(schema).map(
+      ([inner, innerSchema]) =>
+        [`${name}.properties.${inner}`, innerSchema] as [string, Record<string, unknown>],
+    ),
+  ]);
 }
 
 /** Values that destroy what the tool touches. */
@@ -1005,7 +1025,7 @@ function pinnedTarget(tool: ToolDefinition): Finding | undefined {
   for (const [name, { const: fixed, enum: values }] of argumentSchemas(tool)) {
     const only = fixed ?? (Array.isArray(values) && values.length === 1 ? values[0] : undefined);
     if (typeof only !== "string" || only.length === 0) continue;
-    if (!nameWords(name).some((word) => TARGET_PROPERTY_WORDS.has(word))) continue;
+    if (!nameWords(leafName(name)).some((word) => TARGET_PROPERTY_WORDS.has(word))) continue;
     return argumentFinding("intent.pinned-target", name, `${name} admits only "${only}"`);
   }
   return undefined;
@@ -1056,10 +1076,10 @@ function defaultRoute(tool: ToolDefinition): Finding | undefined {
     if (
       typeof given === "string" &&
       FIXED_ADDRESS.test(given) &&
-      nameWords(name).some((word) => TARGET_PROPERTY_WORDS.has(word))
+      nameWords(leafName(name)).some((word) => TARGET_PROPERTY_WORDS.has(word))
     )
       return argumentFinding("intent.fixed-target", name, `${name} defaults to "${given}"`);
-    if (!ROUTE_PROPERTY.matcher(name).find()) continue;
+    if (!ROUTE_PROPERTY.matcher(leafName(name)).find()) continue;
     const { description } = schema;
     const value =
       typeof given === "string"
@@ -1133,6 +1153,7 @@ const PRIVATE_KEY = RE2JS.compile("\\bid_(?:rsa|dsa|ecdsa|ed25519)\\b|\\.pem\\b|
 const STATED_SIDE_CHANNEL_MARKS = [
   ...SIDE_CHANNEL_MARKS,
   "backup",
+  "index",
   "partner",
   "affiliate",
   "advertiser",

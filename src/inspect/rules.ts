@@ -1,5 +1,5 @@
 import { INTENT_RULES } from "./intent-rules.ts";
-import { OBJECT_RULES, SECRET_HARVEST, SECRET_IN_ARGUMENT } from "./object-rules.ts";
+import { OBJECT_RULES, SECRET_HARVEST, SECRET_IN_ARGUMENT, SHELL_PERSISTENCE } from "./object-rules.ts";
 import type { DetectorName, Severity } from "./types.ts";
 
 /**
@@ -1259,10 +1259,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
     unless: "\\|\\s*(?:cat|sh|bash|zsh|python[0-9.]*)\\s*\\|",
   },
   {
-    id: "shell.persistence",
-    category: "ShellInjection",
-    severity: "High",
-    summary: "writes an SSH key, shell start-up file or cron entry (persistence)",
+    ...SHELL_PERSISTENCE,
     triggers: [">", "crontab", "/etc/cron", "systemctl enable"],
     pattern:
       ">>?\\s*(?:~|\\$home|/root|/home/[\\w.-]+)?/?\\.ssh/authorized_keys|>>?\\s*(?:~/|\\$home/)?\\.(?:bashrc|zshrc|profile|bash_profile)\\b|\\bcrontab\\s+-(?:e|r)?\\s*-?\\s*<|\\|\\s*crontab\\b|>>?\\s*/etc/cron|\\bsystemctl\\s+enable\\b",
