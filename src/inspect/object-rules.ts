@@ -1432,7 +1432,17 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   // `full`", "keep the default `base_repo` value unless the user names a mirror explicitly".
   {
     ...DISCARD_USER_VALUE,
-    triggers: ["example", "sample", "placeholder", "under", "below", "less than", "over ", "above", "keep the default"],
+    triggers: [
+      "example",
+      "sample",
+      "placeholder",
+      "under",
+      "below",
+      "less than",
+      "over ",
+      "above",
+      "keep the default",
+    ],
     alsoTriggers: [" id", "value", "account", "address", "recipient", " as ", " to "],
     pattern:
       "\\b(?:use|pass|send to|fall back to)\\s+the\\s+(?:example|sample|placeholder)\\s+(?:id|value|address|account|recipient|user|channel|wallet)\\b" +
