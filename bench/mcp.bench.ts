@@ -2,8 +2,9 @@
  * MCP dialect benchmarks (docs/benchmarks.md, section "MCP"):
  *   1. tools/call latency added by the proxy: p50/p99 direct vs through `/mcp/<server>`.
  *   2. a 500-tool tools/list filtered and inspected: first time (new definitions) and unchanged.
- *   3. the first listing of two fresh pods sharing a redis-server: the first inspects, the second
- *      takes the findings the first recorded (src/inspect/shared.ts).
+ *   3. the first listing, and the first LLM request's offered tools, of two fresh pods sharing a
+ *      redis-server: the first inspects, the second takes the findings the first recorded
+ *      (src/inspect/shared.ts).
  * Run: node bench/mcp.bench.ts [--calls N]
  */
 import { execFileSync } from "node:child_process";
@@ -17,6 +18,7 @@ import { Agent } from "undici";
 import { ToolCatalog } from "../src/dialects/mcp/catalog.ts";
 import { McpGate } from "../src/dialects/mcp/gate.ts";
 import { mcpRoute } from "../src/dialects/mcp/route.ts";
+import { policyInspector } from "../src/engine/inspection.ts";
 import type { ToolDefinition } from "../src/inspect/types.ts";
 import { createProxyContext } from "../src/net/server.ts";
 import { Upstream } from "../src/net/upstream.ts";
@@ -31,7 +33,11 @@ import { sharedInspections } from "../src/telemetry/metrics.ts";
 import { RedisServer } from "../test/helpers/redis.ts";
 
 const { values } = parseArgs({
-  options: { calls: { type: "string", default: "4000" }, "pod-listing": { type: "string" } },
+  options: {
+    calls: { type: "string", default: "4000" },
+    "pod-listing": { type: "string" },
+    "pod-offer": { type: "string" },
+  },
 });
 const calls = Number(values.calls);
 
@@ -246,17 +252,32 @@ async function listingCost(): Promise<void> {
   await upstream.close();
 }
 
-/** One fresh pod (this script in a child process): its first 500-tool listing with the store at `redisUrl`. */
-async function podListing(redisUrl: string): Promise<void> {
+/** Tools an LLM request of a coding agent offers: 60 real definitions. */
+const OFFERED_TOOLS = 60;
+
+/**
+ * One fresh pod (this script in a child process) with the store at `redisUrl`: its first 500-tool
+ * listing through the MCP gate, or its first LLM request offering 60 tools to the model.
+ */
+async function podFirst(mode: "listing" | "offer", redisUrl: string): Promise<void> {
   const policies = PolicySet.fromDocuments(parsePolicies(policyYaml(1), "bench.yaml").policies);
   const guard = await openState({ redisUrl, log: () => {}, timeoutMs: 5000 });
   if (!(await guard.store.waitUntilReachable(5000))) throw new Error("redis-server did not answer");
   const upstream = new Upstream();
   const gate = gateOnly(() => policies, guard.store, upstream);
-  const result = JSON.parse(JSON.stringify({ tools: fiveHundredTools("pods") }));
+  const inspector = policyInspector(
+    () => policies,
+    quietAudit,
+    { namespace: "bench", pod: "pod", session: "pod" },
+    guard.store,
+  );
+  // Names of their own per mode: the listing pods' findings must not answer the offering pods.
+  const tools = JSON.parse(JSON.stringify(fiveHundredTools(`pods-${mode}`))) as ToolDefinition[];
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await gate.filterResult({ server: "bench", requestId: "pod" }, "tools/list", undefined, result);
+  if (mode === "listing")
+    await gate.filterResult({ server: "bench", requestId: "pod" }, "tools/list", undefined, { tools });
+  else await inspector.inspect(tools.slice(0, OFFERED_TOOLS), { dialect: "anthropic", requestId: "pod" });
   const used = process.cpuUsage(cpu);
   const shared = (await sharedInspections.get()).values;
   const count = (outcome: string) => shared.find((v) => v.labels.outcome === outcome)?.value ?? 0;
@@ -280,10 +301,10 @@ async function podsSharingFindings(): Promise<void> {
     console.log(`\n(fresh pods sharing findings: skipped, ${(error as Error).message})`);
     return;
   }
-  const pod = () => {
+  const pod = (mode: "listing" | "offer") => {
     const out = execFileSync(
       process.execPath,
-      [fileURLToPath(import.meta.url), "--pod-listing", server.url],
+      [fileURLToPath(import.meta.url), `--pod-${mode}`, server.url],
       {
         encoding: "utf8",
       },
@@ -296,17 +317,20 @@ async function podsSharingFindings(): Promise<void> {
     };
   };
   try {
-    const first = pod();
-    const second = pod();
     const row = (label: string, t: { wall: number; cpu: number; shared: number; inspected: number }) =>
       `| ${label} | ${ms(t.wall)} | ${ms(t.cpu)} | ${t.inspected} | ${t.shared} |`;
+    const lines = ["| | wall | CPU | inspected here | taken from the store |", "|---|---|---|---|---|"];
+    for (const [mode, what] of [
+      ["listing", "500-tool tools/list (gate only)"],
+      ["offer", `LLM request offering ${OFFERED_TOOLS} tools (definition inspector)`],
+    ] as const) {
+      lines.push(row(`${what}: first pod of the cluster to see these definitions`, pod(mode)));
+      lines.push(row(`${what}: next fresh pod`, pod(mode)));
+    }
     console.log(
       [
-        "\n### First 500-tool tools/list of a fresh pod, findings shared through redis-server (gate only)\n",
-        "| | wall | CPU | inspected here | taken from the store |",
-        "|---|---|---|---|---|",
-        row("first pod of the cluster to see these definitions", first),
-        row("next fresh pod", second),
+        "\n### The first listing and the first LLM request of a fresh pod, findings shared through redis-server\n",
+        ...lines,
       ].join("\n"),
     );
   } finally {
@@ -314,8 +338,11 @@ async function podsSharingFindings(): Promise<void> {
   }
 }
 
-if (values["pod-listing"]) {
-  await podListing(values["pod-listing"]);
+if (values["pod-listing"] || values["pod-offer"]) {
+  await podFirst(
+    values["pod-listing"] ? "listing" : "offer",
+    (values["pod-listing"] ?? values["pod-offer"])!,
+  );
   process.exit(0);
 }
 

@@ -42,6 +42,7 @@ import {
 import type { DefinitionInspector } from "../engine/dialect.ts";
 import { policyInspector } from "../engine/inspection.ts";
 import type { SessionToolRegistry } from "../engine/registry.ts";
+import type { VerdictStore } from "../inspect/judge.ts";
 import type { PolicySet } from "../policy/evaluate.ts";
 import type { AuditSink } from "../telemetry/audit.ts";
 import type { Upstream } from "./upstream.ts";
@@ -65,6 +66,8 @@ export interface ProxyContextOptions {
   identity: SessionIdentity;
   /** Defaults to the inspection engine run with each policy's `inspection` settings. */
   inspector?: DefinitionInspector;
+  /** Where the default inspector shares definitions' findings across pods (the state store). */
+  findings?: VerdictStore;
   /** The state store's cross-server and rate-limit check (see StatefulCheck). */
   stateful?: StatefulCheck;
   log?: (message: string) => void;
@@ -86,7 +89,8 @@ export function createProxyContext(options: ProxyContextOptions): ProxyContext {
     registry: options.registry,
     upstream: options.upstream,
     identity: options.identity,
-    inspector: options.inspector ?? policyInspector(policies, options.audit, options.identity),
+    inspector:
+      options.inspector ?? policyInspector(policies, options.audit, options.identity, options.findings),
     decide: (request, decideOptions) => decide(deps, request, decideOptions),
     log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
   };

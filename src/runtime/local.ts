@@ -108,6 +108,7 @@ export async function startLocalProxy(options: LocalProxyOptions): Promise<Local
     upstream,
     identity,
     ...(options.inspector ? { inspector: options.inspector } : {}),
+    ...(shared ? { findings: shared.store } : {}),
     ...(stateful ? { stateful } : {}),
     log,
   });

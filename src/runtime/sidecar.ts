@@ -86,6 +86,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     audit,
     registry: shared.registry,
     stateful: shared.stateful,
+    findings: shared.store,
     upstream,
     identity,
     log,
