@@ -35,7 +35,8 @@ or not; blocked calls reach the client as text.
 
 Audit events: JSON lines on stdout. Diagnostics: stderr. Admin: /healthz, /readyz, /metrics.
 SIGTERM/SIGINT: stop accepting, let open streams finish (30 s at most), exit.
---redis: shared state (rate limits, cross-server windows, pins, the audit stream) in Redis:
+--redis: shared state (rate limits, cross-server windows, pins, tool definitions' inspection
+findings, the audit stream) in Redis:
 redis://HOST:PORT, redis+sentinel://H:P,H:P/MASTER or redis+cluster://H:P,H:P. Without it, state
 lives in this process. When Redis does not answer within --state-timeout, each policy's
 onStateUnavailable applies until it answers again.
