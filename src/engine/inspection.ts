@@ -15,9 +15,10 @@ const maxRemembered = 10_000;
 
 /**
  * Each tool's result under one compiled config: from this process's cache, else (with a store) from
- * the findings other pods recorded (src/inspect/shared.ts), else inspected here.
+ * the findings other pods recorded (src/inspect/shared.ts), else inspected here; counted in
+ * toolwall_inspection_shared_total. The MCP catalog and the LLM inspector both go through it.
  */
-async function resultsOf(
+export async function inspectSharing(
   tools: readonly ToolDefinition[],
   inspection: CompiledInspection,
   findings: VerdictStore | undefined,
@@ -55,7 +56,7 @@ export function policyInspector(
           inspection = compileInspection(settings);
           compiled.set(settings, inspection);
         }
-        const results = await resultsOf(tools, inspection, findings);
+        const results = await inspectSharing(tools, inspection, findings);
         for (const [index, tool] of tools.entries()) {
           const result = results[index]!;
           if (!result.maxSeverity) continue;

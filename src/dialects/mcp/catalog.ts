@@ -1,3 +1,4 @@
+import { inspectSharing } from "../../engine/inspection.ts";
 import { compileInspection, inspectTool, withFindings } from "../../inspect/engine.ts";
 import {
   failureFinding,
@@ -9,7 +10,6 @@ import {
 } from "../../inspect/judge.ts";
 import { ListingNeighbours } from "../../inspect/listing.ts";
 import { diffToolDefinitions } from "../../inspect/pinning.ts";
-import { inspectWithStore } from "../../inspect/shared.ts";
 import type { Finding, InspectionResult, ToolDefinition } from "../../inspect/types.ts";
 import { CappedMap } from "../../kernel/bounded-map.ts";
 import type { CompiledPolicy } from "../../policy/compile.ts";
@@ -25,7 +25,6 @@ import {
   detections,
   judgeCalls,
   judgeOutcomes,
-  sharedInspections,
 } from "../../telemetry/metrics.ts";
 
 export type PinStatus = "new" | "unchanged" | "changed";
@@ -188,13 +187,8 @@ export class ToolCatalog {
     tools: readonly ToolDefinition[],
   ): Promise<{ hash: string; results: { policy: CompiledPolicy; result: InspectionResult }[] }[]> {
     const perPolicy: InspectionResult[][] = [];
-    for (const policy of config.inspecting) {
-      const shared = await inspectWithStore(tools, compileInspection(policy.spec.inspection), this.#verdicts);
-      if (shared.shared > 0) sharedInspections.inc({ outcome: "shared" }, shared.shared);
-      if (shared.inspected > 0) sharedInspections.inc({ outcome: "inspected" }, shared.inspected);
-      if (shared.storeFailed) sharedInspections.inc({ outcome: "store_error" });
-      perPolicy.push(shared.results);
-    }
+    for (const policy of config.inspecting)
+      perPolicy.push(await inspectSharing(tools, compileInspection(policy.spec.inspection), this.#verdicts));
     return tools.map((tool, i) => {
       const results = config.inspecting.map((policy, p) => ({ policy, result: perPolicy[p]![i]! }));
       return { hash: results[0]?.result.hash ?? inspectTool(tool, disabledInspection).hash, results };
