@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CappedMap } from "../kernel/bounded-map.ts";
 import { adoptFindings, type CompiledInspection, cachedInspection, inspectHashed } from "./engine.ts";
 import type { VerdictStore } from "./judge.ts";
 import { hashForCache } from "./pinning.ts";
@@ -96,10 +97,23 @@ export function decodeFindings(json: string): Finding[] | undefined {
   return findings;
 }
 
+/** Findings this process read from or wrote to a store, per store (tests run several pods in one process). */
+const memos = new WeakMap<VerdictStore, CappedMap<string, Finding[]>>();
+const MEMO_LIMIT = 20_000;
+
+function memoOf(store: VerdictStore): CappedMap<string, Finding[]> {
+  let memo = memos.get(store);
+  if (!memo) {
+    memo = new CappedMap(MEMO_LIMIT);
+    memos.set(store, memo);
+  }
+  return memo;
+}
+
 export interface SharedInspection {
   /** Per tool, in input order. */
   results: InspectionResult[];
-  /** Definitions answered from the store. */
+  /** Definitions answered from the store (or from what this process learnt through it). */
   shared: number;
   /** Definitions run through the rules here (and offered to the store). */
   inspected: number;
@@ -109,7 +123,8 @@ export interface SharedInspection {
 
 /**
  * Inspects a listing with the findings other processes recorded: definitions this config already
- * answered cost nothing, the rest one store read for all of them; what the store does not hold (or
+ * answered cost nothing, those this process learnt through the store under another config with the
+ * same fingerprint cost no I/O, the rest one store read for all of them; what the store does not hold (or
  * holds garbled, or cannot be asked) is inspected here and written back. Never less inspection than
  * inspectTool: a store failure only means more local work.
  */
@@ -121,13 +136,33 @@ export async function inspectWithStore(
   const results: (InspectionResult | undefined)[] = tools.map((tool) => cachedInspection(tool, compiled));
   const outcome: SharedInspection = { results: [], shared: 0, inspected: 0, storeFailed: false };
   const prefix = `rules:${findingsFingerprint(compiled)}:`;
-  const missing: { index: number; hash: string; cacheable: boolean; stored?: string; asked: boolean }[] = [];
+  const missing: {
+    index: number;
+    hash: string;
+    cacheable: boolean;
+    stored?: string;
+    asked: boolean;
+    known?: boolean;
+  }[] = [];
   results.forEach((result, index) => {
     if (result) return;
     const { hash, cacheable } = hashForCache(tools[index]!);
     // Definitions with index-like or __proto__ keys (not cacheable) are never shared: inspected here.
     missing.push({ index, hash, cacheable, asked: compiled.enabled && cacheable });
   });
+  // What this process already learnt through this store (under any config with the same
+  // fingerprint): a policy update or a second inspecting policy costs no round trip.
+  const memo = memoOf(store);
+  for (const entry of missing) {
+    if (!entry.asked) continue;
+    const known = memo.get(prefix + entry.hash);
+    if (known) {
+      results[entry.index] = adoptFindings(tools[entry.index]!, compiled, entry.hash, entry.cacheable, known);
+      outcome.shared++;
+      entry.asked = false;
+      entry.known = true;
+    }
+  }
   const asked = missing.filter((entry) => entry.asked);
   if (asked.length > 0) {
     try {
@@ -140,18 +175,23 @@ export async function inspectWithStore(
     }
   }
   const writes: Promise<void>[] = [];
-  for (const { index, hash, cacheable, stored } of missing) {
+  for (const { index, hash, cacheable, stored, known } of missing) {
+    if (known) continue;
     const tool = tools[index]!;
+    const shareable = compiled.enabled && cacheable;
     const findings = stored === undefined ? undefined : decodeFindings(stored);
     if (findings) {
       results[index] = adoptFindings(tool, compiled, hash, cacheable, findings);
       outcome.shared++;
+      memo.set(prefix + hash, findings);
       continue;
     }
     const result = inspectHashed(tool, compiled, hash, cacheable);
     results[index] = result;
     outcome.inspected++;
-    if (compiled.enabled && cacheable && !outcome.storeFailed)
+    if (!shareable) continue;
+    memo.set(prefix + hash, result.findings);
+    if (!outcome.storeFailed)
       writes.push(store.putVerdict(prefix + hash, JSON.stringify(result.findings), SHARED_FINDINGS_TTL_MS));
   }
   const written = await Promise.allSettled(writes);

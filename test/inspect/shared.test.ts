@@ -81,6 +81,30 @@ describe("findings shared through the state store", () => {
     expect(reads).toBe(0);
   });
 
+  it("asks the store nothing after a policy update or for a second policy: the process keeps what it learnt", async () => {
+    const store = new MemoryStore();
+    let reads = 0;
+    const counting: VerdictStore = {
+      getVerdicts: async (keys) => {
+        reads++;
+        return store.getVerdicts(keys);
+      },
+      claimVerdict: async () => true,
+      putVerdict: (key, value, ttl) => store.putVerdict(key, value, ttl),
+    };
+    const first = await inspectWithStore([weather, poisoned], pod(), counting);
+    expect(reads).toBe(1);
+    const updated = await inspectWithStore(
+      [weather, poisoned],
+      pod({ threshold: "High", action: "Block" }),
+      counting,
+    );
+    expect(reads).toBe(1);
+    expect(updated).toMatchObject({ shared: 2, inspected: 0 });
+    expect(updated.results.map((r) => r.findings)).toEqual(first.results.map((r) => r.findings));
+    expect(updated.results[1]).toMatchObject({ flagged: true, action: "block" });
+  });
+
   it("inspects locally when the store cannot be read, and still flags the poisoned tool", async () => {
     const down: VerdictStore = {
       getVerdicts: async () => {
