@@ -442,6 +442,77 @@ function sentenceEnds(text: string): number[] {
 
 const SENTENCE_KEY = 1 << 16;
 
+/**
+ * A line that starts structure: a list item, a heading, a fenced block, a table row, a quote, or a
+ * `name:` / `name (type):` parameter line.
+ */
+const STRUCTURED_LINE =
+  /^[ \t]*(?:[-*•+#>|]|```|\d{1,3}[.)]\s|[a-z_][\w.-]*(?:\s*\([^)\n]{0,40}\))?\s*:(?:\s|$))/;
+/** A line end that closes a sentence or opens structure: . ! ? : ; or a closing code fence. */
+const CLOSING_CHARACTER = /[.!?:;`]/;
+
+/**
+ * The text with each wrapped line joined to the next by a space (same length), as a model reads it:
+ * rules are scoped to a sentence, and a newline between two words of an instruction must not split
+ * it. A newline stays where it ends a sentence or a paragraph, where the next line starts
+ * structure (see STRUCTURED_LINE), and after a structured line unless the next is indented further.
+ */
+function indent(line: string): number {
+  let width = 0;
+  while (width < line.length && (line[width] === " " || line[width] === "\t")) width++;
+  return width;
+}
+
+function joinWrappedLines(lower: string): string {
+  if (!lower.includes("\n")) return lower;
+  let out = "";
+  let from = 0;
+  for (let at = lower.indexOf("\n"); at >= 0; at = lower.indexOf("\n", at + 1)) {
+    let before = at - 1;
+    while (before >= 0 && (lower[before] === " " || lower[before] === "\t" || lower[before] === "\r"))
+      before--;
+    const next = lower.indexOf("\n", at + 1);
+    const line = lower.slice(at + 1, next < 0 ? lower.length : next);
+    const current = lower.slice(lower.lastIndexOf("\n", at - 1) + 1, at);
+    const wrapped =
+      before >= 0 &&
+      lower[before] !== "\n" &&
+      !CLOSING_CHARACTER.test(lower[before]!) &&
+      line.trim().length > 0 &&
+      !STRUCTURED_LINE.test(line) &&
+      // A list item or parameter line continues only on an indented line.
+      (!STRUCTURED_LINE.test(current) || indent(line) > indent(current));
+    if (!wrapped) continue;
+    out += `${lower.slice(from, at)} `;
+    from = at + 1;
+  }
+  return from === 0 ? lower : out + lower.slice(from);
+}
+
+const FOLDABLE_SPACE = /[\t\v\f\r]| {2}/;
+
+/**
+ * The text trigger words are looked for in: a run of spaces, tabs and carriage returns reads as one
+ * space, as a pattern's `\s+` reads it, so that "systemctl<TAB>enable" still meets the trigger
+ * "systemctl enable" (it did not: the pattern was never tried). `origins` maps a folded index back
+ * to the text (absent: nothing folded).
+ */
+function foldSpaces(text: string): { text: string; origins?: Int32Array } {
+  if (!FOLDABLE_SPACE.test(text)) return { text };
+  const origins = new Int32Array(text.length);
+  let folded = "";
+  let previousSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const space = code === 0x20 || code === 0x09 || code === 0x0b || code === 0x0c || code === 0x0d;
+    if (space && previousSpace) continue;
+    origins[folded.length] = i;
+    folded += space ? " " : text[i];
+    previousSpace = space;
+  }
+  return { text: folded, origins };
+}
+
 function requiredMask(rule: PatternRule): number {
   return 1 | (rule.alsoTriggers ? 2 : 0) | (rule.andTriggers ? 4 : 0);
 }
@@ -462,13 +533,15 @@ function scanText(
   channel: Channel | undefined,
   findings: Finding[],
 ): void {
-  const lower = lowerSameLength(text);
+  const lower = joinWrappedLines(lowerSameLength(text));
   const ends = sentenceEnds(lower);
   // pattern index × sentence → trigger groups seen there.
   const groups = new Map<number, number>();
   let sentence = 0;
   const { literals, literalOwners, patterns } = compiled.rules;
-  literals.scan(lower, (id, end) => {
+  const spaced = foldSpaces(lower);
+  literals.scan(spaced.text, (id, foldedEnd) => {
+    const end = spaced.origins ? spaced.origins[foldedEnd]! : foldedEnd;
     while (end >= ends[sentence]!) sentence++;
     const [index, group] = literalOwners[id]!;
     const key = index * SENTENCE_KEY + Math.min(sentence, SENTENCE_KEY - 1);

@@ -756,9 +756,17 @@ const OWN_PURPOSE_RULES = new Set([
  * model. Only the name and the first sentence speak for the tool, and a path default counts only
  * when every secret store it names is one the tool names itself.
  */
+/** Names spell out what paths abbreviate: an "environment variables" tool vouches for `.env`. */
+const SHORT_NAMES: Readonly<Record<string, string>> = { environment: "env" };
+
+function withShortNames(words: string[]): string[] {
+  const short = words.flatMap((word) => (SHORT_NAMES[word] ? [SHORT_NAMES[word]] : []));
+  return short.length === 0 ? words : [...words, ...short];
+}
+
 export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Finding[]): Set<Finding> {
   const own = new Set<Finding>();
-  const name = typeof tool.name === "string" ? nameWords(tool.name) : [];
+  const name = typeof tool.name === "string" ? withShortNames(nameWords(tool.name)) : [];
   const secretsByName = name.some((word) => SECRET_PURPOSE_WORDS.has(singular(word)));
   const onChain = name.some((word) => ON_CHAIN_WORDS.has(word));
   const sendsByName = servesPurpose(new Set(name), "network");
