@@ -457,6 +457,56 @@ const CLOSING_CHARACTER = /[.!?:;`]/;
  * it. A newline stays where it ends a sentence or a paragraph, where the next line starts
  * structure (see STRUCTURED_LINE), and after a structured line unless the next is indented further.
  */
+/**
+ * The text with Markdown's underscore emphasis read as spaces (same length): `_` is a word character
+ * to RE2, so "_ignore_" had no word boundary before "ignore". Emphasis opens with `_` or `__` after a
+ * non-word character and before a letter, and closes with as many after a letter and before a
+ * non-word character, on the same line; other underscores (`read_file`, `puppeteer_*`) stay.
+ */
+function withoutEmphasis(lower: string): string {
+  if (!lower.includes("_")) return lower;
+  let out = "";
+  let from = 0;
+  for (let at = lower.indexOf("_"); at >= 0; at = lower.indexOf("_", at + 1)) {
+    const width = lower[at + 1] === "_" ? 2 : 1;
+    const before = at === 0 ? 0x20 : lower.charCodeAt(at - 1);
+    const close =
+      isWordCode(before) || !isLetterCode(lower.charCodeAt(at + width))
+        ? -1
+        : closingEmphasis(lower, at + width, width);
+    if (close < 0) {
+      at += width - 1;
+      continue;
+    }
+    const blank = " ".repeat(width);
+    out += lower.slice(from, at) + blank + lower.slice(at + width, close) + blank;
+    from = close + width;
+    at = from - 1;
+  }
+  return from === 0 ? lower : out + lower.slice(from);
+}
+
+/** Where the emphasis opened before `from` closes on its line, or -1. */
+function closingEmphasis(lower: string, from: number, width: number): number {
+  const lineEnd = lower.indexOf("\n", from);
+  const limit = lineEnd < 0 ? lower.length : lineEnd;
+  for (let at = lower.indexOf("_", from); at >= 0 && at < limit; at = lower.indexOf("_", at + 1)) {
+    const run = lower[at + 1] === "_" ? 2 : 1;
+    const after = at + run >= lower.length ? 0x20 : lower.charCodeAt(at + run);
+    if (run === width && isLetterCode(lower.charCodeAt(at - 1)) && !isWordCode(after)) return at;
+    at += run - 1;
+  }
+  return -1;
+}
+
+function isLetterCode(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || code > 0x7f;
+}
+
+function isWordCode(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code > 0x7f;
+}
+
 function indent(line: string): number {
   let width = 0;
   while (width < line.length && (line[width] === " " || line[width] === "\t")) width++;
@@ -533,7 +583,7 @@ function scanText(
   channel: Channel | undefined,
   findings: Finding[],
 ): void {
-  const lower = joinWrappedLines(lowerSameLength(text));
+  const lower = joinWrappedLines(withoutEmphasis(lowerSameLength(text)));
   const ends = sentenceEnds(lower);
   // pattern index × sentence → trigger groups seen there.
   const groups = new Map<number, number>();
