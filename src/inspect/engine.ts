@@ -230,6 +230,7 @@ class RulePrograms {
   readonly literalOwners: readonly (readonly [number, number])[];
   readonly #literalList: readonly string[];
   #literals: LiteralSet | undefined;
+  #vocabulary: ReadonlySet<string> | undefined;
 
   constructor(patterns: CompiledPattern[], literalOwners: [number, number][], literalList: string[]) {
     this.patterns = patterns;
@@ -244,6 +245,14 @@ class RulePrograms {
   get literals(): LiteralSet {
     this.#literals ??= new LiteralSet(this.#literalList);
     return this.#literals;
+  }
+
+  /** The words of the trigger literals (4 letters or more): what an obfuscated word is read back as. */
+  get vocabulary(): ReadonlySet<string> {
+    this.#vocabulary ??= new Set(
+      this.#literalList.flatMap((literal) => literal.split(/[^a-z]+/).filter((word) => word.length >= 4)),
+    );
+    return this.#vocabulary;
   }
 }
 
@@ -463,7 +472,8 @@ function scanText(
   channel: Channel | undefined,
   findings: Finding[],
 ): void {
-  const lower = readAsModel(lowerSameLength(text));
+  const reading = readAsModel(lowerSameLength(text), compiled.rules.vocabulary);
+  const lower = reading.text;
   const ends = sentenceEnds(lower);
   // pattern index × sentence → trigger groups seen there.
   const groups = new Map<number, number>();
@@ -488,6 +498,14 @@ function scanText(
       match: label + withContext(text, start, end),
     });
   };
+  for (const { start, end, word } of reading.obfuscated.slice(0, 1))
+    findings.push({
+      rule: "hidden.obfuscated-word",
+      category: "HiddenInstructions",
+      severity: channel ? raise("Medium") : "Medium",
+      field,
+      match: `${label}${withContext(text, start, end)} (read as "${word}")`,
+    });
   const reported = new Set<number>();
   // Map iteration follows insertion, i.e. text order, so each rule reports its first match.
   for (const [key, seen] of groups) {

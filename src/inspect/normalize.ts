@@ -569,6 +569,11 @@ export const HIDDEN_TEXT_RULES: Readonly<Record<string, { severity: Severity; su
     severity: "Medium",
     summary: "a base64 blob that decodes to text (scanned as hidden text)",
   },
+  "hidden.obfuscated-word": {
+    severity: "Medium",
+    summary:
+      "a word the rules look for, spelt letter by letter, broken by markup or written with digits for letters",
+  },
   "hidden.oversized-text": {
     severity: "Medium",
     summary: "a string longer than 256 KiB (the rest is not inspected)",

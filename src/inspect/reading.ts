@@ -5,8 +5,152 @@
  * the length, so that a match's offsets still point into the text a finding quotes.
  */
 
-export function readAsModel(lower: string): string {
-  return joinWrappedLines(withoutEmphasis(lower));
+export interface ModelReading {
+  text: string;
+  /** Words spelt to slip past word lists (letters one by one, markup or digits inside) and read back. */
+  obfuscated: { start: number; end: number; word: string }[];
+}
+
+/**
+ * `vocabulary`: the words the rules look for (lower-case, 4 letters or more). A word spelt out
+ * letter by letter, broken by markup or written with digits for letters is read back only when that
+ * spells one of them, so identifiers such as `v1beta` or `l10n` stay as written.
+ */
+export function readAsModel(lower: string, vocabulary: ReadonlySet<string>): ModelReading {
+  const obfuscated: ModelReading["obfuscated"] = [];
+  let text = withoutEscapedBreaks(lower);
+  text = spelledOut(text, vocabulary, obfuscated);
+  text = markupInsideWords(text, vocabulary, obfuscated);
+  text = digitsForLetters(text, vocabulary, obfuscated);
+  return { text: joinWrappedLines(withoutEmphasis(text)), obfuscated };
+}
+
+/** `\n`, `\r` and `\t` written out (an escape that reached the text) read as white space. */
+function withoutEscapedBreaks(lower: string): string {
+  if (!lower.includes("\\")) return lower;
+  return lower.replace(/(^|[^\\])\\[nrt]/g, "$1  ");
+}
+
+function isLetter(code: number): boolean {
+  return code >= 0x61 && code <= 0x7a;
+}
+
+/** "i g n o r e": four or more single letters, one space apart, packed into the word they spell. */
+function spelledOut(
+  text: string,
+  vocabulary: ReadonlySet<string>,
+  found: ModelReading["obfuscated"],
+): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (!isSingleLetter(text, i)) continue;
+    let end = i + 1;
+    let letters = text[i]!;
+    while (text[end] === " " && isSingleLetter(text, end + 1)) {
+      letters += text[end + 1];
+      end += 2;
+    }
+    if (letters.length >= 4 && vocabulary.has(letters)) {
+      out += text.slice(from, i) + letters + " ".repeat(end - i - letters.length);
+      from = end;
+      found.push({ start: i, end, word: letters });
+    }
+    i = end - 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+function isSingleLetter(text: string, at: number): boolean {
+  return (
+    isLetter(text.charCodeAt(at)) &&
+    (at === 0 || !isWordCode(text.charCodeAt(at - 1))) &&
+    (at + 1 >= text.length || !isWordCode(text.charCodeAt(at + 1)))
+  );
+}
+
+const TAG = /^<\/?[a-z][a-z0-9]{0,9}>/;
+
+/** "ig<b></b>nore": tags between the letters of one word, removed (the word packed, then padding). */
+function markupInsideWords(
+  text: string,
+  vocabulary: ReadonlySet<string>,
+  found: ModelReading["obfuscated"],
+): string {
+  if (!text.includes("<")) return text;
+  let out = "";
+  let from = 0;
+  for (let at = text.indexOf("<"); at >= 0; at = text.indexOf("<", at + 1)) {
+    if (!isLetter(text.charCodeAt(at - 1))) continue;
+    let start = at - 1;
+    while (start > 0 && isLetter(text.charCodeAt(start - 1))) start--;
+    let end = at;
+    let letters = text.slice(start, at);
+    let tags = 0;
+    for (;;) {
+      const tag = TAG.exec(text.slice(end, end + 12));
+      if (tag) {
+        end += tag[0].length;
+        tags++;
+      } else if (isLetter(text.charCodeAt(end))) letters += text[end++];
+      else break;
+    }
+    if (start < from || tags === 0 || !vocabulary.has(letters)) continue;
+    out += text.slice(from, start) + letters + " ".repeat(end - start - letters.length);
+    from = end;
+    found.push({ start, end, word: letters });
+    at = end - 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** Digits written for letters; 1 is tried as i and as l. */
+const DIGIT_LETTERS: readonly Readonly<Record<string, string>>[] = [
+  { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t" },
+  { "0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t" },
+];
+
+/** "ign0re", "p4ssw0rd": a word of letters and digits that, read as letters, the rules know. */
+function digitsForLetters(
+  text: string,
+  vocabulary: ReadonlySet<string>,
+  found: ModelReading["obfuscated"],
+): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!(code >= 0x30 && code <= 0x39) && !isLetter(code)) continue;
+    let end = i;
+    let digits = 0;
+    while (end < text.length) {
+      const c = text.charCodeAt(end);
+      if (c >= 0x30 && c <= 0x39) digits++;
+      else if (!isLetter(c)) break;
+      end++;
+    }
+    const word = text.slice(i, end);
+    i = end;
+    // A trailing digit numbers things (`mem0`, `line5`, `oauth2`); a digit for a letter sits inside.
+    if (
+      digits === 0 ||
+      word.length - digits < 2 ||
+      word.length < 4 ||
+      !isLetter(word.charCodeAt(word.length - 1))
+    )
+      continue;
+    for (const map of DIGIT_LETTERS) {
+      let read = "";
+      for (const ch of word) read += map[ch] ?? ch;
+      if (!vocabulary.has(read)) continue;
+      const start = end - word.length;
+      out += text.slice(from, start) + read;
+      from = end;
+      found.push({ start, end, word: read });
+      break;
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /**
