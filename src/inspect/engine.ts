@@ -452,6 +452,9 @@ function sentenceEnds(text: string): number[] {
 
 const SENTENCE_KEY = 1 << 16;
 
+/** How many framed matches of one rule a sentence window is searched past for an unframed one. */
+const MAX_FRAMED_MATCHES = 8;
+
 function requiredMask(rule: PatternRule): number {
   return 1 | (rule.alsoTriggers ? 2 : 0) | (rule.andTriggers ? 4 : 0);
 }
@@ -506,32 +509,43 @@ function scanText(
       field,
       match: `${label}${withContext(text, start, end)} (read as "${word}")`,
     });
+  // A rule reports its first match that no framing turns into something else; a framed match
+  // (refused, opt-in, a defence, the same server) is reported only when the rule has no other, so
+  // that a refused decoy placed first cannot stand in for the instruction after it.
   const reported = new Set<number>();
-  // Map iteration follows insertion, i.e. text order, so each rule reports its first match.
+  const framedFirst = new Map<number, { rule: string; start: number; end: number }>();
+  // Map iteration follows insertion, i.e. text order.
   for (const [key, seen] of groups) {
     const index = Math.floor(key / SENTENCE_KEY);
     const pattern = patterns[index]!;
     if (reported.has(index) || seen !== requiredMask(pattern.rule)) continue;
     const s = key % SENTENCE_KEY;
     const sentenceStart = s === 0 ? 0 : ends[s - 1]!;
+    const { id, category, severity } = pattern.rule;
     // A run-on "sentence" is matched in overlapping windows: matches are at most MAX_MATCH_LENGTH
     // long, and a huge unbroken string must not cost a pattern pass over all of it per rule.
-    for (let from = sentenceStart; from < ends[s]!; from += WINDOW - MAX_MATCH_LENGTH) {
+    windows: for (let from = sentenceStart; from < ends[s]!; from += WINDOW - MAX_MATCH_LENGTH) {
       const to = Math.min(ends[s]!, from + WINDOW);
-      const span = firstMatch(pattern, lower.slice(from, to));
-      if (span) {
-        reported.add(index);
-        const { id, category, severity } = pattern.rule;
-        const start = from + span[0];
-        const end = from + span[1];
+      let searchFrom = from;
+      for (let tries = 0; tries < MAX_FRAMED_MATCHES && searchFrom < to; tries++) {
+        const span = firstMatch(pattern, lower.slice(searchFrom, to));
+        if (!span) break;
+        const start = searchFrom + span[0];
+        const end = searchFrom + span[1];
         const framing = framed(id, lower, start, end);
-        if (framing) report(`${id}.${framing}`, category, "Low", start, end);
-        else report(id, category, severity, start, end);
-        break;
+        if (!framing) {
+          reported.add(index);
+          report(id, category, severity, start, end);
+          break windows;
+        }
+        if (!framedFirst.has(index)) framedFirst.set(index, { rule: `${id}.${framing}`, start, end });
+        searchFrom = Math.max(end, start + 1);
       }
       if (to === ends[s]) break;
     }
   }
+  for (const [index, { rule, start, end }] of framedFirst)
+    if (!reported.has(index)) report(rule, patterns[index]!.rule.category, "Low", start, end);
   for (const custom of compiled.customs) {
     const matcher = custom.regex.matcher(text);
     if (matcher.find()) report(custom.rule, "Custom", custom.severity, matcher.start(), matcher.end());
