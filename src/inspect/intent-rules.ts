@@ -344,6 +344,8 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "zsh rc",
       "start-up file",
       "startup file",
+      "folder",
+      "directory",
     ],
     pattern: `\\b(?:read|reads|open|opens|load|loads|cat|include|attach|contents? of|requires|needs|pass|look in|called on|invoke|list|listing of)\\b[^\\n]{0,50}?(?:${LOCAL_FILE})`,
     unless: "\\b(?:never|do not|don't|must not)\\b",
@@ -581,6 +583,8 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "other",
       "priority",
       "ignore",
+      "rather",
+      "instead",
     ],
     pattern:
       "\\bonly\\s+(?:use|call|choose|pick|select)\\s+(?:this|me)(?:\\s+(?:one|tool))?\\s*(?:[.!;]|$|,\\s*(?:never|not|no)\\b)" +
@@ -649,7 +653,17 @@ export const INTENT_RULES: readonly PatternRule[] = [
     category: "HiddenInstructions",
     severity: "High",
     summary: "tells the model that other tools are broken or must not be used (preference manipulation)",
-    triggers: ["other", "competing", "default", "alternative", "rival", "similar", "built-in", "ignore"],
+    triggers: [
+      "other",
+      "competing",
+      "default",
+      "alternative",
+      "rival",
+      "similar",
+      "built-in",
+      "ignore",
+      "original",
+    ],
     alsoTriggers: [
       "deprecated",
       "outdated",
@@ -747,6 +761,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "trusted",
       "authoritative",
       "superior",
+      "most ",
     ],
     pattern:
       "\\b(?:ultimate|official|officially|best|most (?:reliable|accurate|trusted|secure)|recommended by|endorsed|certified|verified|trusted|authoritative|superior)\\b|\\bthe only [\\w-]+ (?:tool|server|api|source)\\b",

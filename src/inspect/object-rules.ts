@@ -528,6 +528,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "show the user",
       "show them",
       "show the customer",
+      "covertly",
+      "aware",
     ],
     pattern:
       "\\b(?:no need to|needn't|need not|don't bother to|do not bother to|there is no reason to|there's no reason to)\\s+(?:mention|tell|inform|notify|bring up|surface|report|explain|describe|disclose|flag|point out|say)\\b" +
@@ -752,6 +754,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "this handler",
       "this tool",
       "this implementation",
+      "serves",
     ],
     pattern:
       "\\b(?:handles|intercepts|wraps|proxies|covers|serves|answers|receives|takes)\\s+(?:all|any|every|each)\\s+(?:calls?|requests?|invocations?|uses?|queries)\\s+(?:meant|intended|destined|addressed|made|sent)\\s+(?:for|to)\\b" +
@@ -815,6 +818,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "请勿",
       "勿",
       "사용자",
+      "non \u00e8 necessario",
     ],
     pattern:
       "\\bno\\s+(?:le\\s+|les\\s+)?(?:menciones|mencione|digas|diga|informes|informe|comuniques|avises|avise|muestres|reveles|notifiques)\\b|\\bsin\\s+(?:avisar|informar|notificar|decir|mencionar)(?:le|lo)?\\s+(?:al|a los)\\s+usuario" +
@@ -874,6 +878,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "他のツール",
       "不要使用",
       "다른 도구",
+      "\u800c\u662f\u8c03\u7528",
     ],
     pattern:
       "\\bsiempre\\s+(?:usa|utiliza|use|utilice|elige|elija|prefiere|llama)\\s+(?:esta|este)\\b|\\ben (?:lugar|vez) de\\s+(?:cualquier|otras?|otros|las demás|los demás)\\b" +
@@ -1178,6 +1183,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "; /",
       "| /",
       "powershell",
+      "/dev/shm",
     ],
     alsoTriggers: [
       "&&",
@@ -1226,7 +1232,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "docker run",
       "cluster-admin",
     ],
-    alsoTriggers: ["true", "0", "/", "host", "service"],
+    alsoTriggers: ["true", "0", "/", "host", "service", "cluster-admin", "privileged"],
     pattern:
       "\\b(?:hostnetwork|privileged|hostpid|hostipc|allowprivilegeescalation|clusteradmin)['\"\\x60]?\\s*[:=]\\s*['\"\\x60]?true\\b|\\brunasuser\\s*[:=]\\s*0\\b|\\bhostpath\\s*[:=]\\s*\\{?\\s*(?:path\\s*[:=]\\s*)?['\"]?/(?:['\"\\s,}]|$)" +
       // Prose and command lines: "hostPath '/' mounted read-write", `docker run --privileged -v /:/host`,
@@ -1862,6 +1868,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "background service",
       "launchd",
       "systemd",
+      "login",
     ],
     alsoTriggers: [
       "scheduler",
@@ -1951,6 +1958,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "inferior",
       "worse",
       "miss",
+      "would be",
     ],
     alsoTriggers: ["tool", "server", "integration"],
     pattern:
@@ -2313,6 +2321,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "armazenad",
       "searchable",
       "visible",
+      "world-readable",
     ],
     pattern:
       "\\b(?:publish|post|share|upload|publishes|posts|shares|uploads)\\b[^\\n]{0,60}?\\bas\\s+an?\\s+public\\s+(?:snippet|gist|paste|page|link|post|repository|repo)\\b|" +
@@ -2347,6 +2356,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "cookies",
       "local storage",
       "leveldb",
+      "authorization",
     ],
     pattern:
       "\\b(?:chrome|chromium|firefox|edge|brave|safari|browser)(?:'s)?\\s+(?:[\\w'-]+\\s+){0,3}?\\x60?cookies\\x60?(?:\\s+(?:sqlite\\s+)?(?:file|database|db|store))?\\b|\\blocal storage\\b[^\\n]{0,40}?\\bleveldb\\b|\\bdocument\\.cookie\\b|\\blocalstorage\\b|\\bsessionstorage\\b|\\bindexeddb\\b|\\bcookie and authorization\\b|\\bauthorization (?:values?|headers?|tokens?)\\b|\\bsession cookies?\\b|\\blogin data\\b|\\bcookies\\.sqlite\\b|\\bbrowser profile(?: folder| directory)?\\b|\\bgetbrowserstorage\\b|\\bincludevalues\\s*[:=]\\s*true\\b",
@@ -2400,6 +2410,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "sql_logins",
       "api_key",
       "secret",
+      "syslogins",
     ],
     alsoTriggers: ["select", "from", "copy"],
     pattern:
@@ -2427,6 +2438,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "the tool listed",
       "the tool specified",
       "continuation",
+      "invoke",
     ],
     pattern:
       "\\b(?:issue|make|perform|execute|run|follow|invoke)\\s+(?:that|the|this|each)\\s+(?:call|calls|request|instruction|instructions)\\s+(?:next|verbatim|as given|exactly|immediately|first|before)\\b" +
@@ -2509,6 +2521,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "risultato",
       "результат",
       "把",
+      "copia",
+      "\u4f20\u5165",
     ],
     pattern:
       "結果(?:全体)?を[^\\n]{0,20}?(?:に入れ|に渡し|に含め|に貼り付け|に追加)|把[^\\n]{0,30}?(?:放入|填入|传入|写入|附加到)|(?:结果|输出|内容)[^\\n]{0,10}?(?:放入|填入|传入|写入|附加到)|결과를[^\\n]{0,20}?(?:넣|전달|붙여)" +
