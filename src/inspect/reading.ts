@@ -35,12 +35,16 @@ function isLetter(code: number): boolean {
   return code >= 0x61 && code <= 0x7a;
 }
 
+/** Four single letters one space apart, somewhere: the cheap test before the walk. */
+const SPELLED_OUT = /(?:^|[^a-z0-9_])[a-z] [a-z] [a-z] [a-z](?![a-z0-9_])/;
+
 /** "i g n o r e": four or more single letters, one space apart, packed into the word they spell. */
 function spelledOut(
   text: string,
   vocabulary: ReadonlySet<string>,
   found: ModelReading["obfuscated"],
 ): string {
+  if (!SPELLED_OUT.test(text)) return text;
   let out = "";
   let from = 0;
   for (let i = 0; i < text.length; i++) {
@@ -110,12 +114,16 @@ const DIGIT_LETTERS: readonly Readonly<Record<string, string>>[] = [
   { "0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t" },
 ];
 
+/** A digit that may stand for a letter, next to a letter: the cheap test before the walk. */
+const DIGIT_BESIDE_LETTER = /[a-z][013457]|[013457][a-z]/;
+
 /** "ign0re", "p4ssw0rd": a word of letters and digits that, read as letters, the rules know. */
 function digitsForLetters(
   text: string,
   vocabulary: ReadonlySet<string>,
   found: ModelReading["obfuscated"],
 ): string {
+  if (!DIGIT_BESIDE_LETTER.test(text)) return text;
   let out = "";
   let from = 0;
   for (let i = 0; i < text.length; i++) {
