@@ -491,24 +491,25 @@ function scanText(
     groups.set(key, (groups.get(key) ?? 0) | (1 << group));
   });
   const label = channel ? `[${channel}] ` : "";
-  const report = (rule: string, category: Category, severity: Severity, start: number, end: number) => {
+  const report = (
+    rule: string,
+    category: Category,
+    severity: Severity,
+    start: number,
+    end: number,
+    note = "",
+  ) => {
     findings.push({
       rule,
       category,
       // Text hidden from human reviewers but visible to the model is worse than the same text in view.
       severity: channel ? raise(severity) : severity,
       field,
-      match: label + withContext(text, start, end),
+      match: label + withContext(text, start, end) + note,
     });
   };
   for (const { start, end, word } of reading.obfuscated.slice(0, 1))
-    findings.push({
-      rule: "hidden.obfuscated-word",
-      category: "HiddenInstructions",
-      severity: channel ? raise("Medium") : "Medium",
-      field,
-      match: `${label}${withContext(text, start, end)} (read as "${word}")`,
-    });
+    report("hidden.obfuscated-word", "HiddenInstructions", "Medium", start, end, ` (read as "${word}")`);
   // A rule reports its first match that no framing turns into something else; a framed match
   // (refused, opt-in, a defence, the same server) is reported only when the rule has no other, so
   // that a refused decoy placed first cannot stand in for the instruction after it.

@@ -1,8 +1,9 @@
 /**
  * How the rules read a lower-cased string: as a model reads it. A model reads through line wraps,
- * Markdown emphasis and runs of white space; a rule scoped to a sentence and anchored at word
- * boundaries does not, unless the text it scans is read the same way first. Every transform keeps
- * the length, so that a match's offsets still point into the text a finding quotes.
+ * Markdown emphasis, runs of white space, escaped newlines and words spelt to slip past word lists;
+ * a rule scoped to a sentence and anchored at word boundaries does not, unless the text it scans is
+ * read the same way first. Every transform keeps the length, so that a match's offsets still point
+ * into the text a finding quotes.
  */
 
 export interface ModelReading {
@@ -28,7 +29,7 @@ export function readAsModel(lower: string, vocabulary: ReadonlySet<string>): Mod
 /** `\n`, `\r` and `\t` written out (an escape that reached the text) read as white space. */
 function withoutEscapedBreaks(lower: string): string {
   if (!lower.includes("\\")) return lower;
-  return lower.replace(/(^|[^\\])\\[nrt]/g, "$1  ");
+  return lower.replace(/(?<!\\)\\[nrt]/g, "  ");
 }
 
 function isLetter(code: number): boolean {
