@@ -6,11 +6,21 @@
  * into the text a finding quotes.
  */
 
+/** A word spelt to slip past word lists, found at [start, end) and read back. */
+export interface ReadBack {
+  start: number;
+  end: number;
+  word: string;
+}
+
 export interface ModelReading {
   text: string;
-  /** Words spelt to slip past word lists (letters one by one, markup or digits inside) and read back. */
-  obfuscated: { start: number; end: number; word: string }[];
+  /** Words spelt letter by letter, broken by markup or written with digits, read back. */
+  obfuscated: ReadBack[];
 }
+
+/** Finds the words of a text it reads back, in text order, without overlaps. */
+type ReadBackFinder = (text: string, vocabulary: ReadonlySet<string>) => ReadBack[];
 
 /**
  * `vocabulary`: the words the rules look for (lower-case, 4 letters or more). A word spelt out
@@ -18,12 +28,26 @@ export interface ModelReading {
  * spells one of them, so identifiers such as `v1beta` or `l10n` stay as written.
  */
 export function readAsModel(lower: string, vocabulary: ReadonlySet<string>): ModelReading {
-  const obfuscated: ModelReading["obfuscated"] = [];
+  const obfuscated: ReadBack[] = [];
   let text = withoutEscapedBreaks(lower);
-  text = spelledOut(text, vocabulary, obfuscated);
-  text = markupInsideWords(text, vocabulary, obfuscated);
-  text = digitsForLetters(text, vocabulary, obfuscated);
+  for (const find of READ_BACK_FINDERS) {
+    const found = find(text, vocabulary);
+    if (found.length === 0) continue;
+    text = withWordsReadBack(text, found);
+    obfuscated.push(...found);
+  }
   return { text: joinWrappedLines(withoutEmphasis(text)), obfuscated };
+}
+
+/** Each span replaced by its word, padded with spaces to the span's length. */
+function withWordsReadBack(text: string, found: readonly ReadBack[]): string {
+  let out = "";
+  let from = 0;
+  for (const { start, end, word } of found) {
+    out += text.slice(from, start) + word + " ".repeat(end - start - word.length);
+    from = end;
+  }
+  return out + text.slice(from);
 }
 
 /** `\n`, `\r` and `\t` written out (an escape that reached the text) read as white space. */
@@ -36,18 +60,17 @@ function isLetter(code: number): boolean {
   return code >= 0x61 && code <= 0x7a;
 }
 
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
 /** Four single letters one space apart, somewhere: the cheap test before the walk. */
 const SPELLED_OUT = /(?:^|[^a-z0-9_])[a-z] [a-z] [a-z] [a-z](?![a-z0-9_])/;
 
-/** "i g n o r e": four or more single letters, one space apart, packed into the word they spell. */
-function spelledOut(
-  text: string,
-  vocabulary: ReadonlySet<string>,
-  found: ModelReading["obfuscated"],
-): string {
-  if (!SPELLED_OUT.test(text)) return text;
-  let out = "";
-  let from = 0;
+/** "i g n o r e": four or more single letters, one space apart, read as the word they spell. */
+function spelledOut(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
+  if (!SPELLED_OUT.test(text)) return [];
+  const found: ReadBack[] = [];
   for (let i = 0; i < text.length; i++) {
     if (!isSingleLetter(text, i)) continue;
     let end = i + 1;
@@ -56,14 +79,10 @@ function spelledOut(
       letters += text[end + 1];
       end += 2;
     }
-    if (letters.length >= 4 && vocabulary.has(letters)) {
-      out += text.slice(from, i) + letters + " ".repeat(end - i - letters.length);
-      from = end;
-      found.push({ start: i, end, word: letters });
-    }
+    if (letters.length >= 4 && vocabulary.has(letters)) found.push({ start: i, end, word: letters });
     i = end - 1;
   }
-  return from === 0 ? text : out + text.slice(from);
+  return found;
 }
 
 function isSingleLetter(text: string, at: number): boolean {
@@ -76,14 +95,10 @@ function isSingleLetter(text: string, at: number): boolean {
 
 const TAG = /^<\/?[a-z][a-z0-9]{0,9}>/;
 
-/** "ig<b></b>nore": tags between the letters of one word, removed (the word packed, then padding). */
-function markupInsideWords(
-  text: string,
-  vocabulary: ReadonlySet<string>,
-  found: ModelReading["obfuscated"],
-): string {
-  if (!text.includes("<")) return text;
-  let out = "";
+/** "ig<b></b>nore": tags between the letters of one word, read as the word without them. */
+function markupInsideWords(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
+  if (!text.includes("<")) return [];
+  const found: ReadBack[] = [];
   let from = 0;
   for (let at = text.indexOf("<"); at >= 0; at = text.indexOf("<", at + 1)) {
     if (!isLetter(text.charCodeAt(at - 1))) continue;
@@ -101,12 +116,11 @@ function markupInsideWords(
       else break;
     }
     if (start < from || tags === 0 || !vocabulary.has(letters)) continue;
-    out += text.slice(from, start) + letters + " ".repeat(end - start - letters.length);
-    from = end;
     found.push({ start, end, word: letters });
+    from = end;
     at = end - 1;
   }
-  return from === 0 ? text : out + text.slice(from);
+  return found;
 }
 
 /** Digits written for letters; 1 is tried as i and as l. */
@@ -119,48 +133,37 @@ const DIGIT_LETTERS: readonly Readonly<Record<string, string>>[] = [
 const DIGIT_BESIDE_LETTER = /[a-z][013457]|[013457][a-z]/;
 
 /** "ign0re", "p4ssw0rd": a word of letters and digits that, read as letters, the rules know. */
-function digitsForLetters(
-  text: string,
-  vocabulary: ReadonlySet<string>,
-  found: ModelReading["obfuscated"],
-): string {
-  if (!DIGIT_BESIDE_LETTER.test(text)) return text;
-  let out = "";
-  let from = 0;
+function digitsForLetters(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
+  if (!DIGIT_BESIDE_LETTER.test(text)) return [];
+  const found: ReadBack[] = [];
   for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (!(code >= 0x30 && code <= 0x39) && !isLetter(code)) continue;
+    if (!isDigit(text.charCodeAt(i)) && !isLetter(text.charCodeAt(i))) continue;
     let end = i;
     let digits = 0;
-    while (end < text.length) {
-      const c = text.charCodeAt(end);
-      if (c >= 0x30 && c <= 0x39) digits++;
-      else if (!isLetter(c)) break;
-      end++;
+    for (; end < text.length; end++) {
+      const code = text.charCodeAt(end);
+      if (isDigit(code)) digits++;
+      else if (!isLetter(code)) break;
     }
     const word = text.slice(i, end);
+    const start = i;
     i = end;
     // A trailing digit numbers things (`mem0`, `line5`, `oauth2`); a digit for a letter sits inside.
-    if (
-      digits === 0 ||
-      word.length - digits < 2 ||
-      word.length < 4 ||
-      !isLetter(word.charCodeAt(word.length - 1))
-    )
+    if (digits === 0 || word.length - digits < 2 || word.length < 4 || isDigit(text.charCodeAt(end - 1)))
       continue;
     for (const map of DIGIT_LETTERS) {
       let read = "";
-      for (const ch of word) read += map[ch] ?? ch;
-      if (!vocabulary.has(read)) continue;
-      const start = end - word.length;
-      out += text.slice(from, start) + read;
-      from = end;
-      found.push({ start, end, word: read });
-      break;
+      for (const character of word) read += map[character] ?? character;
+      if (vocabulary.has(read)) {
+        found.push({ start, end, word: read });
+        break;
+      }
     }
   }
-  return from === 0 ? text : out + text.slice(from);
+  return found;
 }
+
+const READ_BACK_FINDERS: readonly ReadBackFinder[] = [spelledOut, markupInsideWords, digitsForLetters];
 
 /**
  * A line that starts structure: a list item, a heading, a fenced block, a table row, a quote, or a
