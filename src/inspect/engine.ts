@@ -226,15 +226,23 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
 
 class RulePrograms {
   readonly patterns: readonly CompiledPattern[];
-  /** Literal id → [pattern index, trigger group (0, 1 or 2)]. */
-  readonly literalOwners: readonly (readonly [number, number])[];
+  /** Literal id → the pattern it triggers and its trigger group's bit (1, 2 or 4). */
+  readonly literalPattern: Int32Array;
+  readonly literalBit: Int32Array;
+  /** Per pattern: the bits of all its trigger groups. */
+  readonly requiredMasks: Int32Array;
+  /** Per pattern: the groups met in the sentence being scanned (scratch: scanning is synchronous). */
+  readonly sentenceMasks: Int32Array;
   readonly #literalList: readonly string[];
   #literals: LiteralSet | undefined;
   #vocabulary: ReadonlySet<string> | undefined;
 
   constructor(patterns: CompiledPattern[], literalOwners: [number, number][], literalList: string[]) {
     this.patterns = patterns;
-    this.literalOwners = literalOwners;
+    this.literalPattern = Int32Array.from(literalOwners, ([index]) => index);
+    this.literalBit = Int32Array.from(literalOwners, ([, group]) => 1 << group);
+    this.requiredMasks = Int32Array.from(patterns, (pattern) => requiredMask(pattern.rule));
+    this.sentenceMasks = new Int32Array(patterns.length);
     this.#literalList = literalList;
   }
 
@@ -450,8 +458,6 @@ function sentenceEnds(text: string): number[] {
   return ends;
 }
 
-const SENTENCE_KEY = 1 << 16;
-
 /** How many framed matches of one rule a sentence window is searched past for an unframed one. */
 const MAX_FRAMED_MATCHES = 8;
 
@@ -478,18 +484,31 @@ function scanText(
   const reading = readAsModel(lowerSameLength(text), compiled.rules.vocabulary);
   const lower = reading.text;
   const ends = sentenceEnds(lower);
-  // pattern index × sentence → trigger groups seen there.
-  const groups = new Map<number, number>();
+  // (pattern index, sentence) pairs whose sentence holds a word of each of the pattern's trigger
+  // groups, in text order of the first such word.
+  const candidates: number[] = [];
+  const { literals, literalPattern, literalBit, patterns, requiredMasks, sentenceMasks } = compiled.rules;
+  const touched: number[] = [];
   let sentence = 0;
-  const { literals, literalOwners, patterns } = compiled.rules;
+  const closeSentence = () => {
+    for (const index of touched) {
+      if (sentenceMasks[index] === requiredMasks[index]) candidates.push(index, sentence);
+      sentenceMasks[index] = 0;
+    }
+    touched.length = 0;
+  };
   const spaced = foldSpaces(lower);
   literals.scan(spaced.text, (id, foldedEnd) => {
     const end = spaced.origins ? spaced.origins[foldedEnd]! : foldedEnd;
-    while (end >= ends[sentence]!) sentence++;
-    const [index, group] = literalOwners[id]!;
-    const key = index * SENTENCE_KEY + Math.min(sentence, SENTENCE_KEY - 1);
-    groups.set(key, (groups.get(key) ?? 0) | (1 << group));
+    if (end >= ends[sentence]!) {
+      closeSentence();
+      while (end >= ends[sentence]!) sentence++;
+    }
+    const index = literalPattern[id]!;
+    if (sentenceMasks[index] === 0) touched.push(index);
+    sentenceMasks[index]! |= literalBit[id]!;
   });
+  closeSentence();
   const label = channel ? `[${channel}] ` : "";
   const report = (
     rule: string,
@@ -515,12 +534,11 @@ function scanText(
   // that a refused decoy placed first cannot stand in for the instruction after it.
   const reported = new Set<number>();
   const framedFirst = new Map<number, { rule: string; start: number; end: number }>();
-  // Map iteration follows insertion, i.e. text order.
-  for (const [key, seen] of groups) {
-    const index = Math.floor(key / SENTENCE_KEY);
+  for (let candidate = 0; candidate < candidates.length; candidate += 2) {
+    const index = candidates[candidate]!;
+    if (reported.has(index)) continue;
     const pattern = patterns[index]!;
-    if (reported.has(index) || seen !== requiredMask(pattern.rule)) continue;
-    const s = key % SENTENCE_KEY;
+    const s = candidates[candidate + 1]!;
     const sentenceStart = s === 0 ? 0 : ends[s - 1]!;
     const { id, category, severity } = pattern.rule;
     // A run-on "sentence" is matched in overlapping windows: matches are at most MAX_MATCH_LENGTH
