@@ -747,6 +747,14 @@ const OWN_PURPOSE_RULES = new Set([
   "exfil.send-to-destination",
 ]);
 
+/** Names spell out what paths abbreviate: an "environment variables" tool vouches for `.env`. */
+const SHORT_NAMES: Readonly<Record<string, string>> = { environment: "env" };
+
+function withShortNames(words: string[]): string[] {
+  const short = words.flatMap((word) => (SHORT_NAMES[word] ? [SHORT_NAMES[word]] : []));
+  return short.length === 0 ? words : [...words, ...short];
+}
+
 /**
  * High findings that only restate what the tool openly is: an SFTP tool's "upload a file to the
  * remote server", a secrets manager's `list_secrets`, a scanner "for accidentally committed
@@ -756,14 +764,6 @@ const OWN_PURPOSE_RULES = new Set([
  * model. Only the name and the first sentence speak for the tool, and a path default counts only
  * when every secret store it names is one the tool names itself.
  */
-/** Names spell out what paths abbreviate: an "environment variables" tool vouches for `.env`. */
-const SHORT_NAMES: Readonly<Record<string, string>> = { environment: "env" };
-
-function withShortNames(words: string[]): string[] {
-  const short = words.flatMap((word) => (SHORT_NAMES[word] ? [SHORT_NAMES[word]] : []));
-  return short.length === 0 ? words : [...words, ...short];
-}
-
 export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Finding[]): Set<Finding> {
   const own = new Set<Finding>();
   const name = typeof tool.name === "string" ? withShortNames(nameWords(tool.name)) : [];
