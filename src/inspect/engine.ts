@@ -255,10 +255,18 @@ class RulePrograms {
     return this.#literals;
   }
 
-  /** The words of the trigger literals (4 letters or more): what an obfuscated word is read back as. */
+  /**
+   * The words of the trigger literals and of the patterns (4 letters or more, escapes such as `\b`
+   * left out): what an obfuscated word is read back as.
+   */
   get vocabulary(): ReadonlySet<string> {
     this.#vocabulary ??= new Set(
-      this.#literalList.flatMap((literal) => literal.split(/[^a-z]+/).filter((word) => word.length >= 4)),
+      [
+        ...this.#literalList,
+        ...this.patterns.map((pattern) => pattern.rule.pattern.replace(/\\[a-z]/gi, " ")),
+      ]
+        .flatMap((text) => text.toLowerCase().split(/[^a-z]+/))
+        .filter((word) => word.length >= 4),
     );
     return this.#vocabulary;
   }
@@ -482,7 +490,11 @@ function scanText(
   findings: Finding[],
 ): void {
   const reading = readAsModel(lowerSameLength(text), compiled.rules.vocabulary);
-  const lower = reading.text;
+  // Runs of white space read as one space, by the trigger scan and the patterns alike (a pattern's
+  // literal space then meets a tab or two spaces); `origins` maps an offset back to `text`.
+  const { text: lower, origins } = foldSpaces(reading.text);
+  const original = (start: number, end: number): [number, number] =>
+    origins ? [origins[start]!, end > start ? origins[end - 1]! + 1 : origins[start]!] : [start, end];
   const ends = sentenceEnds(lower);
   // (pattern index, sentence) pairs whose sentence holds a word of each of the pattern's trigger
   // groups, in text order of the first such word.
@@ -497,9 +509,7 @@ function scanText(
     }
     touched.length = 0;
   };
-  const spaced = foldSpaces(lower);
-  literals.scan(spaced.text, (id, foldedEnd) => {
-    const end = spaced.origins ? spaced.origins[foldedEnd]! : foldedEnd;
+  literals.scan(lower, (id, end) => {
     if (end >= ends[sentence]!) {
       closeSentence();
       while (end >= ends[sentence]!) sentence++;
@@ -554,7 +564,7 @@ function scanText(
         const framing = framed(id, lower, start, end);
         if (!framing) {
           reported.add(index);
-          report(id, category, severity, start, end);
+          report(id, category, severity, ...original(start, end));
           break windows;
         }
         if (!framedFirst.has(index)) framedFirst.set(index, { rule: `${id}.${framing}`, start, end });
@@ -564,7 +574,7 @@ function scanText(
     }
   }
   for (const [index, { rule, start, end }] of framedFirst)
-    if (!reported.has(index)) report(rule, patterns[index]!.rule.category, "Low", start, end);
+    if (!reported.has(index)) report(rule, patterns[index]!.rule.category, "Low", ...original(start, end));
   for (const custom of compiled.customs) {
     const matcher = custom.regex.matcher(text);
     if (matcher.find()) report(custom.rule, "Custom", custom.severity, matcher.start(), matcher.end());

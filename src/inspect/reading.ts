@@ -2,8 +2,8 @@
  * How the rules read a lower-cased string: as a model reads it. A model reads through line wraps,
  * Markdown emphasis, runs of white space, escaped newlines and words spelt to slip past word lists;
  * a rule scoped to a sentence and anchored at word boundaries does not, unless the text it scans is
- * read the same way first. Every transform keeps the length, so that a match's offsets still point
- * into the text a finding quotes.
+ * read the same way first. Every transform but the last (foldSpaces, which maps its offsets back)
+ * keeps the length, so that a match's offsets still point into the text a finding quotes.
  */
 
 /** A word spelt to slip past word lists, found at [start, end) and read back. */
@@ -115,7 +115,9 @@ function markupInsideWords(text: string, vocabulary: ReadonlySet<string>): ReadB
       } else if (isLetter(text.charCodeAt(end))) letters += text[end++];
       else break;
     }
-    if (start < from || tags === 0 || !vocabulary.has(letters)) continue;
+    // Inside a word: letters on both sides of the markup ("PROD<id>" is a placeholder, not a word).
+    if (start < from || tags === 0 || !isLetter(text.charCodeAt(end - 1)) || !vocabulary.has(letters))
+      continue;
     found.push({ start, end, word: letters });
     from = end;
     at = end - 1;
@@ -265,10 +267,10 @@ function joinWrappedLines(lower: string): string {
 const FOLDABLE_SPACE = /[\t\v\f\r]| {2}/;
 
 /**
- * The text trigger words are looked for in: a run of spaces, tabs and carriage returns reads as one
- * space, as a pattern's `\s+` reads it, so that "systemctl<TAB>enable" still meets the trigger
- * "systemctl enable" (it did not: the pattern was never tried). `origins` maps a folded index back
- * to the text (absent: nothing folded).
+ * The text the rules scan, the one step that changes the length: a run of spaces, tabs and carriage
+ * returns reads as one space, so that "systemctl<TAB>enable" meets the trigger "systemctl enable"
+ * and a pattern's literal space meets a tab or two spaces. `origins` maps a folded index back to
+ * the text (absent: nothing folded).
  */
 export function foldSpaces(text: string): { text: string; origins?: Int32Array } {
   if (!FOLDABLE_SPACE.test(text)) return { text };

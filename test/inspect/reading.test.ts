@@ -31,8 +31,9 @@ describe("readAsModel", () => {
   it("removes markup inside a word", () => {
     expect(read("ig<b></b>nore all").text).toBe("ignore        all");
     expect(read("ig<span>no</span>re all").obfuscated.map((o) => o.word)).toEqual(["ignore"]);
-    // Markup between words stays.
+    // Markup between words, or after one, stays.
     expect(read("see <b>bold</b> text").text).toBe("see <b>bold</b> text");
+    expect(read("keyword memo<id> here").text).toBe("keyword memo<id> here");
   });
 
   it("reads digits standing for letters when that spells a word the rules know", () => {

@@ -1,0 +1,114 @@
+// Obfuscations a model reads through, applied to poisoned definitions: what the rules catch once an
+// attacker wraps lines, mixes in tabs, emphasises words or writes digits for letters. Every
+// description in a definition is rewritten; names and schemas stay.
+// Run on a blind set (aggregates only, nothing to tune on): node test/inspect/evasions.ts [--round blind-2]
+import { compileInspection } from "../../src/inspect/index.ts";
+import { inspectListing, type ListedTool } from "../../src/inspect/listing.ts";
+import type { ToolDefinition } from "../../src/inspect/types.ts";
+import { BLIND_ROUNDS, type BlindRound, loadBlindPoisoned } from "./blind-set.ts";
+import { loadDev } from "./corpus.ts";
+
+type Rewrite = (description: string) => string;
+
+/** Applies `rewrite` to the text outside backtick code spans. */
+function outsideCode(description: string, rewrite: Rewrite): string {
+  return description
+    .split("`")
+    .map((part, index) => (index % 2 === 0 ? rewrite(part) : part))
+    .join("`");
+}
+
+/**
+ * A word of prose: between spaces or punctuation, not inside a path, URL, identifier or code span
+ * (where emphasis or digits would change what the text names, not how it reads).
+ */
+const PROSE_WORD = (letters: number) =>
+  new RegExp(`(?<=^|[\\s("])[A-Za-z]{${letters},}(?=[\\s,;:!?)"]|\\.(?:\\s|$)|$)`, "g");
+
+/** Hard-wrapped at 60 columns, as a docstring is. */
+function wrapped(description: string): string {
+  let column = 0;
+  return description
+    .split(" ")
+    .map((word, index) => {
+      column += word.length + 1;
+      if (index > 0 && column > 60) {
+        column = word.length + 1;
+        return `\n${word}`;
+      }
+      return index === 0 ? word : ` ${word}`;
+    })
+    .join("");
+}
+
+export const EVASIONS: Readonly<Record<string, Rewrite>> = {
+  plain: (description) => description,
+  wrapped,
+  /** Every third space a tab. */
+  tabs: (description) => {
+    let spaces = 0;
+    return description.replace(/ /g, () => (++spaces % 3 === 0 ? "\t" : " "));
+  },
+  /** Every other prose word of five letters or more in underscore emphasis. */
+  emphasis: (description) => {
+    let words = 0;
+    return outsideCode(description, (prose) =>
+      prose.replace(PROSE_WORD(5), (word) => (++words % 2 === 0 ? `_${word}_` : word)),
+    );
+  },
+  /** Prose words of six letters or more with 0 for o and 3 for e. */
+  digits: (description) =>
+    outsideCode(description, (prose) =>
+      prose.replace(PROSE_WORD(6), (word) => word.replace(/o/g, "0").replace(/e/g, "3")),
+    ),
+};
+
+function rewritten(tool: ToolDefinition, rewrite: Rewrite): ToolDefinition {
+  return JSON.parse(JSON.stringify(tool), (key, value) =>
+    key === "description" && typeof value === "string" ? rewrite(value) : value,
+  ) as ToolDefinition;
+}
+
+export interface PoisonedCase {
+  server: string;
+  tool: ToolDefinition;
+  neighbours: readonly ListedTool[];
+}
+
+/** How many of the cases are flagged (threshold High, judged with their neighbours) under each evasion. */
+export function detectedUnderEvasions(cases: readonly PoisonedCase[]): Record<string, number> {
+  const compiled = compileInspection({ threshold: "High" });
+  return Object.fromEntries(
+    Object.entries(EVASIONS).map(([name, rewrite]) => {
+      const detected = cases.filter((entry) => {
+        const listing = [...entry.neighbours, { server: entry.server, tool: rewritten(entry.tool, rewrite) }];
+        return inspectListing(listing, compiled).at(-1)!.flagged;
+      }).length;
+      return [name, detected];
+    }),
+  );
+}
+
+export function developmentCases(): PoisonedCase[] {
+  return loadDev()
+    .filter((entry) => entry.kind !== "benign")
+    .map((entry) => ({
+      server: entry.server ?? "dev",
+      tool: entry.tool,
+      neighbours: entry.neighbours ?? [],
+    }));
+}
+
+if (import.meta.main) {
+  const flag = process.argv.indexOf("--round");
+  const round = (flag < 0 ? undefined : process.argv[flag + 1]) as BlindRound | undefined;
+  if (round !== undefined && !BLIND_ROUNDS.includes(round)) {
+    console.error(`--round takes one of ${BLIND_ROUNDS.join(", ")}`);
+    process.exit(2);
+  }
+  const cases = round === undefined ? developmentCases() : loadBlindPoisoned(round);
+  const detected = detectedUnderEvasions(cases);
+  console.log(`${round ?? "development set"}: ${cases.length} poisoned definitions`);
+  for (const [name, count] of Object.entries(detected))
+    console.log(`  ${name.padEnd(9)} ${count}/${cases.length}`);
+}
