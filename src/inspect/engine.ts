@@ -493,8 +493,11 @@ function scanText(
   // Runs of white space read as one space, by the trigger scan and the patterns alike (a pattern's
   // literal space then meets a tab or two spaces); `origins` maps an offset back to `text`.
   const { text: lower, origins } = foldSpaces(reading.text);
-  const original = (start: number, end: number): [number, number] =>
-    origins ? [origins[start]!, end > start ? origins[end - 1]! + 1 : origins[start]!] : [start, end];
+  const original = (start: number, end: number): [number, number] => {
+    if (!origins) return [start, end];
+    const from = start < lower.length ? origins[start]! : text.length;
+    return [from, end > start ? origins[end - 1]! + 1 : from];
+  };
   const ends = sentenceEnds(lower);
   // (pattern index, sentence) pairs whose sentence holds a word of each of the pattern's trigger
   // groups, in text order of the first such word.

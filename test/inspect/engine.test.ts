@@ -266,8 +266,13 @@ describe("white space between trigger words", () => {
     const compiled = compileInspection({ threshold: "Low" });
     for (const gap of [" ", "\t", "  ", " \t ", "\r", "\t\r "]) {
       const text = description.replace(/(systemctl|rm) /, `$1${gap}`);
-      const rules = inspectTool(tool(text), compiled).findings.map((finding) => finding.rule);
-      expect(rules, JSON.stringify(text)).toContain(rule);
+      const findings = inspectTool(tool(text), compiled).findings;
+      expect(
+        findings.map((finding) => finding.rule),
+        JSON.stringify(text),
+      ).toContain(rule);
+      // The finding quotes the original text around the match (offsets mapped back from the folded text).
+      expect(findings.find((finding) => finding.rule === rule)?.match).toMatch(/(systemctl|rm) (enable|-rf)/);
     }
   });
 });
