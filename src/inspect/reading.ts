@@ -6,6 +6,13 @@
  * keeps the length, so that a match's offsets still point into the text a finding quotes.
  */
 
+/**
+ * What the length-keeping steps write where characters are read away (the rest of a packed word,
+ * emphasis marks): foldSpaces drops it, so "_word_," reads as "word,". Normalisation removes control
+ * characters, so the text never holds one of its own.
+ */
+const READ_AWAY = "\0";
+
 /** A word spelt to slip past word lists, found at [start, end) and read back. */
 export interface ReadBack {
   start: number;
@@ -44,7 +51,7 @@ function withWordsReadBack(text: string, found: readonly ReadBack[]): string {
   let out = "";
   let from = 0;
   for (const { start, end, word } of found) {
-    out += text.slice(from, start) + word + " ".repeat(end - start - word.length);
+    out += text.slice(from, start) + word + READ_AWAY.repeat(end - start - word.length);
     from = end;
   }
   return out + text.slice(from);
@@ -177,7 +184,7 @@ const STRUCTURED_LINE =
 const CLOSING_CHARACTER = /[.!?:;`]/;
 
 /**
- * The text with Markdown's underscore emphasis read as spaces (same length): `_` is a word character
+ * The text with Markdown's underscore emphasis read away (same length): `_` is a word character
  * to RE2, so "_ignore_" had no word boundary before "ignore". Emphasis opens with `_` or `__` after a
  * non-word character and before a letter, and closes with as many after a letter and before a
  * non-word character, on the same line; other underscores (`read_file`, `puppeteer_*`) stay.
@@ -197,7 +204,7 @@ function withoutEmphasis(lower: string): string {
       at += width - 1;
       continue;
     }
-    const blank = " ".repeat(width);
+    const blank = READ_AWAY.repeat(width);
     out += lower.slice(from, at) + blank + lower.slice(at + width, close) + blank;
     from = close + width;
     at = from - 1;
@@ -264,13 +271,13 @@ function joinWrappedLines(lower: string): string {
   return from === 0 ? lower : out + lower.slice(from);
 }
 
-const FOLDABLE_SPACE = /[\t\v\f\r]| {2}/;
+const FOLDABLE_SPACE = /[\t\v\f\r\0]| {2}/;
 
 /**
  * The text the rules scan, the one step that changes the length: a run of spaces, tabs and carriage
  * returns reads as one space, so that "systemctl<TAB>enable" meets the trigger "systemctl enable"
- * and a pattern's literal space meets a tab or two spaces. `origins` maps a folded index back to
- * the text (absent: nothing folded).
+ * and a pattern's literal space meets a tab or two spaces, and what was read away goes. `origins`
+ * maps a folded index back to the text (absent: nothing folded).
  */
 export function foldSpaces(text: string): { text: string; origins?: Int32Array } {
   if (!FOLDABLE_SPACE.test(text)) return { text };
@@ -279,6 +286,7 @@ export function foldSpaces(text: string): { text: string; origins?: Int32Array }
   let previousSpace = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
+    if (code === 0) continue;
     const space = code === 0x20 || code === 0x09 || code === 0x0b || code === 0x0c || code === 0x0d;
     if (space && previousSpace) continue;
     origins[folded.length] = i;

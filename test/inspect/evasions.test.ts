@@ -7,7 +7,7 @@ const FLOORS: Readonly<Record<string, number>> = {
   plain: 1047,
   wrapped: 1009,
   tabs: 1033,
-  emphasis: 1029,
+  emphasis: 1042,
   digits: 971,
 };
 

@@ -22,14 +22,14 @@ const rules = (description: string) =>
 
 describe("readAsModel", () => {
   it("packs letters spelt out one by one into the word", () => {
-    expect(read("please i g n o r e all").text).toBe("please ignore      all");
+    expect(read("please i g n o r e all").text).toBe("please ignore\0\0\0\0\0 all");
     expect(read("please i g n o r e all").obfuscated.map((o) => o.word)).toEqual(["ignore"]);
     // Three letters or fewer, or letters inside words, stay.
     expect(read("options a b c or x y").text).toBe("options a b c or x y");
   });
 
   it("removes markup inside a word", () => {
-    expect(read("ig<b></b>nore all").text).toBe("ignore        all");
+    expect(read("ig<b></b>nore, all").text).toBe("ignore\0\0\0\0\0\0\0, all");
     expect(read("ig<span>no</span>re all").obfuscated.map((o) => o.word)).toEqual(["ignore"]);
     // Markup between words, or after one, stays.
     expect(read("see <b>bold</b> text").text).toBe("see <b>bold</b> text");
