@@ -157,9 +157,13 @@ function digitsForLetters(text: string, vocabulary: ReadonlySet<string>): ReadBa
     const word = text.slice(i, end);
     const start = i;
     i = end;
-    // A trailing digit numbers things (`mem0`, `line5`, `oauth2`); a digit for a letter sits inside.
-    if (digits === 0 || word.length - digits < 2 || word.length < 4 || isDigit(text.charCodeAt(end - 1)))
-      continue;
+    if (digits === 0 || word.length - digits < 2 || word.length < 4) continue;
+    // A trailing digit numbers a word (`line5`, `parameter5`) or a short name (`mem0`, `oauth2`);
+    // after a stem that is no word of its own it stands for a letter ("includ3").
+    if (isDigit(text.charCodeAt(end - 1))) {
+      const stem = word.replace(/\d+$/, "");
+      if (stem.length < 4 || vocabulary.has(stem)) continue;
+    }
     for (const map of DIGIT_LETTERS) {
       let read = "";
       for (const character of word) read += map[character] ?? character;
