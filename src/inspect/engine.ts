@@ -48,7 +48,7 @@ class CompiledPattern {
   }
 
   get regex(): RE2JS {
-    this.#regex ??= compileRe2(unboundGaps(this.rule.pattern.toLowerCase()), this.rule.id);
+    this.#regex ??= compileRe2(rulePatternSource(this.rule), this.rule.id);
     return this.#regex;
   }
 
@@ -172,12 +172,13 @@ function compileRe2(pattern: string, what: string): RE2JS {
 }
 
 /**
- * RE2JS simulates the NFA without a DFA cache, so a gap such as `[^.\\n]{0,60}` costs 60 live states
- * on every character. Gaps are compiled unbounded (still confined to one sentence or line by their
- * character class) and the overall match length is capped instead (MAX_MATCH_LENGTH).
+ * The RE2 source a built-in rule runs as: lower-cased, as the text it scans, and with bounded gaps
+ * unbounded. RE2JS simulates the NFA without a DFA cache, so a gap such as `[^.\\n]{0,60}` costs 60
+ * live states on every character; gaps stay confined to one sentence or line by their character
+ * class, and the overall match length is capped instead (MAX_MATCH_LENGTH).
  */
-function unboundGaps(pattern: string): string {
-  return pattern.replace(/\{0,\d{2,}\}/g, "*");
+export function rulePatternSource(rule: PatternRule): string {
+  return rule.pattern.toLowerCase().replace(/\{0,\d{2,}\}/g, "*");
 }
 
 const compiledByConfig = new WeakMap<object, CompiledInspection>();

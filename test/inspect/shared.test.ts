@@ -21,6 +21,20 @@ const poisoned: ToolDefinition = {
 /** A fresh compiled config per "pod": its own result cache, the same rules. */
 const pod = (config: object = { threshold: "High" }) => compileInspection({ ...config });
 
+/** The store with its reads counted (one per getVerdicts call, i.e. per round trip). */
+function countingReads(store: VerdictStore): VerdictStore & { reads: number } {
+  const counting = {
+    reads: 0,
+    getVerdicts: async (keys: string[]) => {
+      counting.reads++;
+      return store.getVerdicts(keys);
+    },
+    claimVerdict: async () => true,
+    putVerdict: (key: string, value: string, ttl: number) => store.putVerdict(key, value, ttl),
+  };
+  return counting;
+}
+
 describe("findings shared through the state store", () => {
   it("records what one pod inspected and gives it to the next pod with the same rules", async () => {
     const store = new MemoryStore();
@@ -68,38 +82,22 @@ describe("findings shared through the state store", () => {
     const compiled = pod();
     const store = new MemoryStore();
     await inspectWithStore([weather], compiled, store);
-    let reads = 0;
-    const counting: VerdictStore = {
-      getVerdicts: async (keys) => {
-        reads++;
-        return store.getVerdicts(keys);
-      },
-      claimVerdict: async () => true,
-      putVerdict: async () => {},
-    };
+    const counting = countingReads(store);
     expect(await inspectWithStore([weather], compiled, counting)).toMatchObject({ shared: 0, inspected: 0 });
-    expect(reads).toBe(0);
+    expect(counting.reads).toBe(0);
   });
 
   it("asks the store nothing after a policy update or for a second policy: the process keeps what it learnt", async () => {
     const store = new MemoryStore();
-    let reads = 0;
-    const counting: VerdictStore = {
-      getVerdicts: async (keys) => {
-        reads++;
-        return store.getVerdicts(keys);
-      },
-      claimVerdict: async () => true,
-      putVerdict: (key, value, ttl) => store.putVerdict(key, value, ttl),
-    };
+    const counting = countingReads(store);
     const first = await inspectWithStore([weather, poisoned], pod(), counting);
-    expect(reads).toBe(1);
+    expect(counting.reads).toBe(1);
     const updated = await inspectWithStore(
       [weather, poisoned],
       pod({ threshold: "High", action: "Block" }),
       counting,
     );
-    expect(reads).toBe(1);
+    expect(counting.reads).toBe(1);
     expect(updated).toMatchObject({ shared: 2, inspected: 0 });
     expect(updated.results.map((r) => r.findings)).toEqual(first.results.map((r) => r.findings));
     expect(updated.results[1]).toMatchObject({ flagged: true, action: "block" });

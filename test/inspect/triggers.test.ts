@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
+import { rulePatternSource } from "../../src/inspect/engine.ts";
 import { PATTERN_RULES, type PatternRule } from "../../src/inspect/rules.ts";
 import { randomPath, seeded } from "../helpers/regex-walk.ts";
 
@@ -88,7 +89,7 @@ function meets(group: readonly string[], text: string): boolean {
 }
 
 function blindSpot(rule: PatternRule): string | undefined {
-  const regex = RE2JS.compile(rule.pattern.toLowerCase().replace(/\{0,\d{2,}\}/g, "*"));
+  const regex = RE2JS.compile(rulePatternSource(rule));
   const groups = [rule.triggers, rule.alsoTriggers, rule.andTriggers].filter((group) => group !== undefined);
   const random = seeded(42);
   for (let walk = 0; walk < 600; walk++) {
