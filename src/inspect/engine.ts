@@ -419,18 +419,6 @@ function visitStrings(tool: ToolDefinition, visit: Visit): void {
   }
 }
 
-/** Lower-cases without changing offsets (a few characters grow when lower-cased; those stay). */
-function lowerSameLength(text: string): string {
-  const lower = text.toLowerCase();
-  if (lower.length === text.length) return lower;
-  let out = "";
-  for (const ch of text) {
-    const l = ch.toLowerCase();
-    out += l.length === ch.length ? l : ch;
-  }
-  return out;
-}
-
 function raise(severity: Severity): Severity {
   // severityRank is 1-based: the rank of a severity is the index of the next one up.
   return SEVERITIES[Math.min(severityRank[severity], SEVERITIES.length - 1)]!;
@@ -490,7 +478,7 @@ function scanText(
   channel: Channel | undefined,
   findings: Finding[],
 ): void {
-  const reading = readAsModel(lowerSameLength(text), compiled.rules.vocabulary);
+  const reading = readAsModel(text, compiled.rules.vocabulary);
   // Runs of white space read as one space, by the trigger scan and the patterns alike (a pattern's
   // literal space then meets a tab or two spaces); `origins` maps an offset back to `text`.
   const { text: lower, origins } = foldSpaces(reading.text);

@@ -1,5 +1,5 @@
 /**
- * How the rules read a lower-cased string: as a model reads it. A model reads through line wraps,
+ * How the rules read a string (lower-cased): as a model reads it. A model reads through line wraps,
  * Markdown emphasis, runs of white space, escaped newlines and words spelt to slip past word lists;
  * a rule scoped to a sentence and anchored at word boundaries does not, unless the text it scans is
  * read the same way first. Every transform but the last (foldSpaces, which maps its offsets back)
@@ -34,16 +34,28 @@ type ReadBackFinder = (text: string, vocabulary: ReadonlySet<string>) => ReadBac
  * letter by letter, broken by markup or written with digits for letters is read back only when that
  * spells one of them, so identifiers such as `v1beta` or `l10n` stay as written.
  */
-export function readAsModel(lower: string, vocabulary: ReadonlySet<string>): ModelReading {
+export function readAsModel(original: string, vocabulary: ReadonlySet<string>): ModelReading {
   const obfuscated: ReadBack[] = [];
-  let text = withoutEscapedBreaks(lower);
+  let text = withoutEscapedBreaks(lowerSameLength(original));
   for (const find of READ_BACK_FINDERS) {
     const found = find(text, vocabulary);
     if (found.length === 0) continue;
     text = withWordsReadBack(text, found);
     obfuscated.push(...found);
   }
-  return { text: joinWrappedLines(withoutEmphasis(text)), obfuscated };
+  return { text: joinWrappedLines(withoutEmphasis(text), original), obfuscated };
+}
+
+/** Lower-cases without changing offsets (a few characters grow when lower-cased; those stay). */
+function lowerSameLength(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  let out = "";
+  for (const ch of text) {
+    const l = ch.toLowerCase();
+    out += l.length === ch.length ? l : ch;
+  }
+  return out;
 }
 
 /** Each span replaced by its word, padded with spaces to the span's length. */
@@ -247,9 +259,12 @@ function indent(line: string): number {
  * The text with each wrapped line joined to the next by a space (same length), as a model reads it:
  * rules are scoped to a sentence, and a newline between two words of an instruction must not split
  * it. A newline stays where it ends a sentence or a paragraph, where the next line starts
- * structure (see STRUCTURED_LINE), and after a structured line unless the next is indented further.
+ * structure (see STRUCTURED_LINE), and after a structured line where the next starts a sentence of
+ * its own: a capital in `original` (the same text before lower-casing), not indented further. A
+ * list item or a `Note:` line wrapped before a lower-case word ("Use\nfast_search for all
+ * queries") goes on, as Markdown's lazy continuation does.
  */
-function joinWrappedLines(lower: string): string {
+function joinWrappedLines(lower: string, original: string): string {
   if (!lower.includes("\n")) return lower;
   let out = "";
   let from = 0;
@@ -266,13 +281,19 @@ function joinWrappedLines(lower: string): string {
       !CLOSING_CHARACTER.test(lower[before]!) &&
       line.trim().length > 0 &&
       !STRUCTURED_LINE.test(line) &&
-      // A list item or parameter line continues only on an indented line.
-      (!STRUCTURED_LINE.test(current) || indent(line) > indent(current));
+      (!STRUCTURED_LINE.test(current) ||
+        indent(line) > indent(current) ||
+        !startsCapitalised(original, at + 1 + indent(line)));
     if (!wrapped) continue;
     out += `${lower.slice(from, at)} `;
     from = at + 1;
   }
   return from === 0 ? lower : out + lower.slice(from);
+}
+
+function startsCapitalised(original: string, at: number): boolean {
+  const first = original[at];
+  return first !== undefined && first !== first.toLowerCase();
 }
 
 const FOLDABLE_SPACE = /[\t\v\f\r\0]| {2}/;
