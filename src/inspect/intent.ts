@@ -2,6 +2,7 @@ import { RE2JS } from "re2js";
 import { pathOffLimits } from "./framing.ts";
 import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
 import { nameWords, singular } from "./names.ts";
+import { linesAsRead } from "./reading.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
 
 /**
@@ -322,22 +323,27 @@ const EXPOSING_NAME = RE2JS.compile(EXPOSING_TOOL_NAME);
 
 const TOOL_NAME_IN_TEXT = RE2JS.compile("[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+");
 
-/** The first sentence of a description: what the tool says it is for before any instruction. */
+/**
+ * The first sentence of a description: what the tool says it is for before any instruction, read
+ * as a model reads it — a wrapped line goes on, and any white space after a full stop ends it.
+ */
 export function firstSentence(text: string): string {
   const limit = Math.min(text.length, 300);
+  const read = text.includes("\n") ? linesAsRead(text.slice(0, limit + 1)) : text;
   let start = 0;
-  while (start < limit && (text[start] === " " || text[start] === "\n" || text[start] === "\t")) start++;
+  while (start < limit && isWhiteSpace(read[start]!)) start++;
   for (let i = start; i < limit; i++) {
-    const ch = text[i];
+    const ch = read[i];
     // A full stop of Chinese or Japanese ends a sentence without a following space.
     if (ch === "\n" || ch === "。" || ch === "！" || ch === "？") return text.slice(start, i);
-    if (
-      (ch === "." || ch === "!" || ch === "?") &&
-      (i + 1 >= text.length || text[i + 1] === " " || text[i + 1] === "\n")
-    )
+    if ((ch === "." || ch === "!" || ch === "?") && (i + 1 >= text.length || isWhiteSpace(read[i + 1]!)))
       return text.slice(start, i);
   }
   return text.slice(start, limit);
+}
+
+function isWhiteSpace(ch: string): boolean {
+  return ch === " " || ch === "\n" || ch === "\t" || ch === "\r" || ch === "\f" || ch === "\v";
 }
 
 /**

@@ -46,6 +46,14 @@ export function readAsModel(original: string, vocabulary: ReadonlySet<string>): 
   return { text: joinWrappedLines(withoutEmphasis(text), original), obfuscated };
 }
 
+/**
+ * `text` lower-cased with each wrapped line joined to the next (same length): a newline left in it
+ * ends a sentence, a paragraph or a structured line as a model reads them.
+ */
+export function linesAsRead(text: string): string {
+  return joinWrappedLines(lowerSameLength(text), text);
+}
+
 /** Lower-cases without changing offsets (a few characters grow when lower-cased; those stay). */
 function lowerSameLength(text: string): string {
   const lower = text.toLowerCase();

@@ -6,7 +6,7 @@ import { detectedUnderEvasions, developmentCases } from "./evasions.ts";
 const FLOORS: Readonly<Record<string, number>> = {
   plain: 1047,
   wrapped: 1029,
-  tabs: 1033,
+  tabs: 1046,
   emphasis: 1042,
   digits: 1021,
 };
