@@ -4,6 +4,7 @@ import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } f
 import { firstSentence, ownActions } from "./intent.ts";
 import { confusableKey, nameWords, singular } from "./names.ts";
 import { withContext } from "./normalize.ts";
+import { withDigitsRead } from "./reading.ts";
 import type { Finding, InspectionConfig, InspectionResult, ToolDefinition } from "./types.ts";
 
 /**
@@ -30,6 +31,11 @@ function specificWords(text: string): Set<string> {
   const words = new Set<string>();
   for (const word of nameWords(text)) if (word.length > 1 && !STOP_WORDS.has(word)) words.add(word);
   return words;
+}
+
+/** Specific words of prose, digits inside words read as letters ("r3p0sit0ry"): a copy is compared as read. */
+function proseWords(text: string): Set<string> {
+  return specificWords(withDigitsRead(text));
 }
 
 /** How much of the start of a description a near copy is compared on. */
@@ -67,18 +73,18 @@ class Neighbour {
 
   /** Specific words of the start of the description, where a near copy repeats what it copies. */
   get leadWords(): ReadonlySet<string> {
-    this.#leadWords ??= specificWords(this.description.slice(0, LEAD));
+    this.#leadWords ??= proseWords(this.description.slice(0, LEAD));
     return this.#leadWords;
   }
 
   /** Specific words of the first sentence of the description: what it says it does. */
   get words(): ReadonlySet<string> {
-    this.#words ??= specificWords(firstSentence(this.description));
+    this.#words ??= proseWords(firstSentence(this.description));
     return this.#words;
   }
 
   get descriptionWords(): ReadonlySet<string> {
-    this.#descriptionWords ??= specificWords(this.description);
+    this.#descriptionWords ??= proseWords(this.description);
     return this.#descriptionWords;
   }
 
@@ -293,7 +299,7 @@ function addedSideEffect(
         (typeof description === "string" && ONLY_WHEN_SET.matcher(description.toLowerCase()).find()))
     )
       continue;
-    const word = [...specificWords(`${property} ${typeof description === "string" ? description : ""}`)].find(
+    const word = [...proseWords(`${property} ${typeof description === "string" ? description : ""}`)].find(
       (w) => SIDE_EFFECT_WORDS.has(w) && !PROPERTY_NOUNS.has(w),
     );
     if (word) return `adds parameter ${property} ("${word}")`;

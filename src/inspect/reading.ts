@@ -158,6 +158,33 @@ const DIGIT_LETTERS: readonly Readonly<Record<string, string>>[] = [
   { "0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t" },
 ];
 
+/**
+ * `text` with digits read as the letters they pass for inside words ("r3p0sit0ry" → "repository"),
+ * whatever the word, for analyses that compare words rather than look for them: two descriptions
+ * of one tool, a purpose, a stated destination. A word keeps its digits when they only number it
+ * (`line5`, `oauth2`, `base64`), when it has fewer than two letters or four characters, or when it
+ * holds a digit that passes for no letter (`i18n`, `h264`).
+ */
+export function withDigitsRead(text: string): string {
+  if (!DIGIT_BESIDE_ANY_LETTER.test(text)) return text;
+  return text.replace(ALPHANUMERIC_WORD, (word) => {
+    if (word.length < 4 || !DIGIT_BESIDE_ANY_LETTER.test(word) || NUMBERED_WORD.test(word)) return word;
+    let letters = 0;
+    let read = "";
+    for (const character of word) {
+      const letter = DIGIT_LETTERS[0]![character];
+      if (letter === undefined && character >= "0" && character <= "9") return word;
+      if (letter === undefined) letters++;
+      read += letter ?? character;
+    }
+    return letters < 2 ? word : read;
+  });
+}
+
+const DIGIT_BESIDE_ANY_LETTER = /[a-z][013457]|[013457][a-z]/i;
+const ALPHANUMERIC_WORD = /[a-z0-9]+/gi;
+const NUMBERED_WORD = /^[a-z]+\d+$/i;
+
 /** A digit that may stand for a letter, next to a letter: the cheap test before the walk. */
 const DIGIT_BESIDE_LETTER = /[a-z][013457]|[013457][a-z]/;
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileInspection, inspectTool } from "../../src/inspect/index.ts";
-import { readAsModel } from "../../src/inspect/reading.ts";
+import { readAsModel, withDigitsRead } from "../../src/inspect/reading.ts";
 import type { ToolDefinition } from "../../src/inspect/types.ts";
 
 const vocabulary = new Set([
@@ -23,6 +23,20 @@ const read = (text: string) => readAsModel(text, vocabulary);
 const tool = (description: string): ToolDefinition => ({ name: "get_forecast", description });
 const rules = (description: string) =>
   inspectTool(tool(description), compileInspection({ threshold: "Low" })).findings.map((f) => f.rule);
+
+describe("withDigitsRead", () => {
+  it("reads digits inside words as the letters they pass for, whatever the word", () => {
+    expect(withDigitsRead("Get the c0nt3nts of a GitHub r3p0sit0ry")).toBe(
+      "Get the contents of a GitHub repository",
+    );
+    expect(withDigitsRead("P30pl3graph")).toBe("Peoplegraph");
+  });
+
+  it("keeps numbered words, short ones and digits that pass for no letter", () => {
+    const kept = "line5 oauth2 base64 sha256 i18n h264 s3 ec2 x509 4xx 2fa v2";
+    expect(withDigitsRead(kept)).toBe(kept);
+  });
+});
 
 describe("readAsModel", () => {
   it("packs letters spelt out one by one into the word", () => {
