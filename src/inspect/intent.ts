@@ -2,7 +2,7 @@ import { RE2JS } from "re2js";
 import { pathOffLimits } from "./framing.ts";
 import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
 import { nameWords, singular } from "./names.ts";
-import { linesAsRead } from "./reading.ts";
+import { linesAsRead, withDigitsRead } from "./reading.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
 
 /**
@@ -359,7 +359,7 @@ export function purposeWords(tool: ToolDefinition, namedOnly = false): Set<strin
   add(tool.name);
   add(tool.title);
   if (namedOnly) return words;
-  if (typeof tool.description === "string") add(firstSentence(tool.description));
+  if (typeof tool.description === "string") add(withDigitsRead(firstSentence(tool.description)));
   const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
   if (properties && typeof properties === "object") for (const key of Object.keys(properties)) add(key);
   return words;
@@ -625,7 +625,8 @@ function secretOutsidePurpose(
   // not only inside a path of a long first sentence ("… read ~/.npmrc and write it into notes").
   const vouched = new Set(named);
   if (typeof tool.description === "string")
-    for (const word of nameWords(withoutPaths(firstSentence(tool.description)))) vouched.add(word);
+    for (const word of nameWords(withDigitsRead(withoutPaths(firstSentence(tool.description)))))
+      vouched.add(word);
   // "history" names a clipboard or chat history tool as often as a shell history file.
   if (stores.length > 0) return !stores.some((word) => word !== "history" && vouched.has(word));
   if (servesPurpose(named, "file") || [...said].some((word) => SECRET_PURPOSE_WORDS.has(word))) return false;
@@ -1292,6 +1293,15 @@ const ACTION_SIGNALS = new Set([
  * Findings that come from weighing the intent signals of one tool against its purpose; empty when
  * nothing is out of place. `findings` are the tool's string-level findings (with their fields).
  */
+/** A finding whose match is read as a model reads it ("shar3d with" is "shared with"); `quoted` as found. */
+interface ReadSignal extends Finding {
+  readonly quoted: string;
+}
+
+function readSignal(finding: Finding): ReadSignal {
+  return { ...finding, match: withDigitsRead(finding.match), quoted: finding.match };
+}
+
 export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]): Finding[] {
   const fixed = [pinnedTarget(tool), defaultRoute(tool), destructiveDefault(tool)].filter(
     (f): f is Finding => f !== undefined,
@@ -1305,19 +1315,20 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
   // What the tool says of itself, without the argument names an attacker adds (`auth_hint`).
   const said = new Set(named);
   if (typeof tool.description === "string")
-    for (const word of nameWords(firstSentence(tool.description))) said.add(word);
+    for (const word of nameWords(withDigitsRead(firstSentence(tool.description)))) said.add(word);
   const ownName = typeof tool.name === "string" ? tool.name : "";
   const out: Finding[] = [];
-  const weighed = (signal: Finding, rule: string, why: string) =>
+  const weighed = (signal: ReadSignal, rule: string, why: string) =>
     out.push({
       rule,
       category: signal.category,
       severity: "High",
       field: signal.field,
-      match: `${signal.match} (${why})`,
+      match: `${signal.quoted} (${why})`,
     });
   out.push(...fixed);
-  for (const signal of findings) {
+  for (const finding of findings) {
+    const signal = readSignal(finding);
     if (SECRET_SIGNALS.has(signal.rule) && secretOutsidePurpose(signal, tool, named, said))
       weighed(signal, "intent.secret-outside-purpose", "a tool not made for secrets or files names one");
     const byPurpose = SIGNAL_PURPOSE[signal.rule];
@@ -1338,7 +1349,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         );
         const alongside = findings.some(
           (f) =>
-            f !== signal &&
+            f !== finding &&
             f.field === signal.field &&
             (ACTION_SIGNALS.has(f.rule) || f.rule === "intent.feed-result"),
         );
@@ -1426,7 +1437,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       case "intent.browser-secret":
         if (
           !servesPurpose(named, "browser") ||
-          findings.some((f) => f.field === signal.field && f !== signal && DESTINATION_SIGNALS.has(f.rule))
+          findings.some((f) => f.field === signal.field && f !== finding && DESTINATION_SIGNALS.has(f.rule))
         )
           weighed(signal, "intent.browser-secret-outside-purpose", "reaches for browser cookies or storage");
         break;
@@ -1467,7 +1478,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         break;
       case "intent.translated-feed":
       case "intent.feed-result":
-        if (findings.some((f) => f.field === signal.field && f !== signal && ACTION_SIGNALS.has(f.rule)))
+        if (findings.some((f) => f.field === signal.field && f !== finding && ACTION_SIGNALS.has(f.rule)))
           weighed(signal, "intent.feed-side-effect", "puts the output of another action into an argument");
         break;
       case "intent.prefer-named-tool":
