@@ -227,12 +227,14 @@ const READ_BACK_FINDERS: readonly ReadBackFinder[] = [spelledOut, markupInsideWo
 
 /**
  * A line that starts structure: a list item, a heading, a fenced block, a table row, a quote, or a
- * `name:` / `name (type):` parameter line.
+ * `name:` / `name (type):` parameter line. A marker is followed by white space (`--force` or `#tag`
+ * wrapped to a line's start is no list item or heading), a table row holds two pipes (`| sh` alone
+ * is a pipe).
  */
 const STRUCTURED_LINE =
-  /^[ \t]*(?:[-*•+#>|]|```|\d{1,3}[.)]\s|[a-z_][\w.-]*(?:\s*\([^)\n]{0,40}\))?\s*:(?:\s|$))/;
-/** A line end that closes a sentence or opens structure: . ! ? : ; or a closing code fence. */
-const CLOSING_CHARACTER = /[.!?:;`]/;
+  /^[ \t]*(?:[-*•+](?:\s|$)|#{1,6}(?:\s|$)|>|\|.*\||```|\d{1,3}[.)]\s|[a-z_][\w.-]*(?:\s*\([^)\n]{0,40}\))?\s*:(?:\s|$))/;
+/** A line end that closes a sentence or opens structure: . ! ? : ; (a code fence is a structured line). */
+const CLOSING_CHARACTER = /[.!?:;]/;
 
 /**
  * The text with Markdown's underscore emphasis read away (same length): `_` is a word character

@@ -5,7 +5,7 @@ import { detectedUnderEvasions, developmentCases } from "./evasions.ts";
 // floors are today's figures: they may only rise (docs/inspection.md, "Rules").
 const FLOORS: Readonly<Record<string, number>> = {
   plain: 1047,
-  wrapped: 1029,
+  wrapped: 1036,
   tabs: 1046,
   emphasis: 1042,
   digits: 1053,
