@@ -36,7 +36,7 @@ type ReadBackFinder = (text: string, vocabulary: ReadonlySet<string>) => ReadBac
  */
 export function readAsModel(original: string, vocabulary: ReadonlySet<string>): ModelReading {
   const obfuscated: ReadBack[] = [];
-  let text = withoutEscapedBreaks(lowerSameLength(original));
+  let text = withEntitiesRead(withoutEscapedBreaks(lowerSameLength(original)));
   for (const find of READ_BACK_FINDERS) {
     const found = find(text, vocabulary);
     if (found.length === 0) continue;
@@ -83,6 +83,45 @@ function withoutEscapedBreaks(lower: string): string {
   return lower.replace(/(?<!\\)\\[nrt]/g, "  ");
 }
 
+/** Named character references read as their character; others stay as written. */
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  shy: READ_AWAY,
+  zwj: READ_AWAY,
+  zwnj: READ_AWAY,
+};
+
+const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]{2,6}));/g;
+
+/** Characters a reader does not see: soft hyphen, zero-width and directional marks, BOM, controls. */
+const UNSEEN = /^[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]$/;
+
+/**
+ * HTML character references read as the characters they stand for (same length): a model reads
+ * "&#115;end" as "send" and "instruc&shy;tions" as "instructions", as a browser would show them.
+ */
+function withEntitiesRead(lower: string): string {
+  if (!lower.includes("&")) return lower;
+  return lower.replace(CHARACTER_REFERENCE, (reference, decimal?: string, hex?: string, name?: string) => {
+    let read: string | undefined;
+    if (name !== undefined) read = NAMED_ENTITIES[name];
+    else {
+      const code = decimal !== undefined ? Number(decimal) : Number.parseInt(hex!, 16);
+      if (code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)) {
+        const character = String.fromCodePoint(code);
+        read = UNSEEN.test(character) ? READ_AWAY : character.toLowerCase();
+      }
+    }
+    if (read === undefined || read.length > reference.length) return reference;
+    return read + READ_AWAY.repeat(reference.length - read.length);
+  });
+}
+
 function isLetter(code: number): boolean {
   return code >= 0x61 && code <= 0x7a;
 }
@@ -91,23 +130,45 @@ function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }
 
-/** Four single letters one space apart, somewhere: the cheap test before the walk. */
-const SPELLED_OUT = /(?:^|[^a-z0-9_])[a-z] [a-z] [a-z] [a-z](?![a-z0-9_])/;
+/** What may stand between the letters of a word spelt out: one kind throughout. */
+const SPELLING_SEPARATORS = " .-*·";
 
-/** "i g n o r e": four or more single letters, one space apart, read as the word they spell. */
+/** Four single letters one separator apart, somewhere: the cheap test before the walk. */
+const SPELLED_OUT = /(?:^|[^a-z0-9_])[a-z]([ .*·-])[a-z]\1[a-z]\1[a-z](?![a-z0-9_])/;
+
+/**
+ * "i g n o r e", "s.e.n.d", "r-e-a-d": four or more single letters, each the same separator apart,
+ * read as the word they spell.
+ */
 function spelledOut(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
   if (!SPELLED_OUT.test(text)) return [];
   const found: ReadBack[] = [];
   for (let i = 0; i < text.length; i++) {
-    if (!isSingleLetter(text, i)) continue;
+    const separator = text[i + 1]!;
+    if (!isSingleLetter(text, i) || !SPELLING_SEPARATORS.includes(separator)) continue;
     let end = i + 1;
     let letters = text[i]!;
-    while (text[end] === " " && isSingleLetter(text, end + 1)) {
+    while (text[end] === separator && isSingleLetter(text, end + 1)) {
       letters += text[end + 1];
       end += 2;
     }
     if (letters.length >= 4 && vocabulary.has(letters)) found.push({ start: i, end, word: letters });
     i = end - 1;
+  }
+  return found;
+}
+
+/** A word hyphenated across a line break, somewhere: the cheap test before the walk. */
+const HYPHENATED_BREAK = /[a-z]-[ \t]*\n[ \t]*[a-z]/;
+const HYPHENATED_WORD = /[a-z]+-[ \t]*\n[ \t]*[a-z]+/g;
+
+/** "se-⏎nd": the two halves of a word hyphenated at a line's end, read as the word. */
+function hyphenatedAcrossLines(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
+  if (!HYPHENATED_BREAK.test(text)) return [];
+  const found: ReadBack[] = [];
+  for (const match of text.matchAll(HYPHENATED_WORD)) {
+    const word = match[0].replace(/-\s*\n\s*/, "");
+    if (vocabulary.has(word)) found.push({ start: match.index, end: match.index + match[0].length, word });
   }
   return found;
 }
@@ -223,7 +284,12 @@ function digitsForLetters(text: string, vocabulary: ReadonlySet<string>): ReadBa
   return found;
 }
 
-const READ_BACK_FINDERS: readonly ReadBackFinder[] = [spelledOut, markupInsideWords, digitsForLetters];
+const READ_BACK_FINDERS: readonly ReadBackFinder[] = [
+  spelledOut,
+  hyphenatedAcrossLines,
+  markupInsideWords,
+  digitsForLetters,
+];
 
 /**
  * A line that starts structure: a list item, a heading, a fenced block, a table row, a quote, or a
