@@ -99,7 +99,8 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
 const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]{2,6}));/g;
 
 /** Characters a reader does not see: soft hyphen, zero-width and directional marks, BOM, controls. */
-const UNSEEN = /^[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]$/;
+const UNSEEN =
+  /^[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]$/;
 
 /**
  * HTML character references read as the characters they stand for (same length): a model reads
