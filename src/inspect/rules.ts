@@ -1106,6 +1106,18 @@ const PHRASE_RULES: readonly PatternRule[] = [
     pattern:
       "\\b(?:ignore|disregard|override|overrule|contradict)\\s+(?:the\\s+|what\\s+the\\s+|any\\s+)?(?:user|human|requested|specified|provided|given|chosen|selected)(?:'s|s')?\\b|\\bregardless of (?:the |what the )?(?:user|human)(?:'s)? (?:choice|request|selection|instructions?|input|wishes)|\\binstead of (?:the |what the )?(?:user|human|requested|specified)(?:'s)?\\b|\\binstead of the [\\w ]{0,20}(?:entered|chosen|selected|requested|given) by the user|\\b(?:skip|bypass|avoid)\\s+(?:asking\\s+)?(?:the\\s+)?(?:user\\s+)?(?:for\\s+)?(?:confirmation|approval|permission|consent)\\b|\\b(?:do not|don't|never|no need to)\\s+ask\\s+(?:the\\s+)?(?:user\\s+)?(?:for\\s+)?(?:confirmation|approval|permission|consent)\\b|\\b(?:do not|don't|never|no need to|without)\\s+(?:ask(?:ing)?|check(?:ing)? with|consult(?:ing)?|confirm(?:ing)? with)\\s+(?:the\\s+)?(?:user|human|person)(?:\\s+(?:first|before|for (?:confirmation|approval|permission|consent)))?\\b|\\bregardless of what (?:they|the user|the human)\\b",
   },
+  // Two entries under one id, each with its own trigger groups: "use … tool" and "delete all …"
+  // are common apart; one group of all their words ran the pattern on most sentences.
+  {
+    id: "hidden.invoke-destructive-tool",
+    category: "HiddenInstructions",
+    severity: "Medium",
+    summary: "tells the model to call a destructive or transactional tool",
+    triggers: ["call", "run", "invoke", "use", "execute", "trigger"],
+    alsoTriggers: ["tool", "function"],
+    pattern:
+      "\\b(?:call|run|invoke|use|execute|trigger)\\s+(?:the\\s+)?[`'\"]?[\\w-]*(?:delete|remove|drop|destroy|wipe|erase|purge|kill|terminate|transfer|merge|approve)[\\w-]*[`'\"]?\\s+(?:tool|function)",
+  },
   {
     id: "hidden.invoke-destructive-tool",
     category: "HiddenInstructions",
@@ -1123,15 +1135,10 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "buy",
       "cancel",
       "wipe",
-      "call",
-      "run",
-      "invoke",
-      "use",
-      "execute",
-      "trigger",
     ],
+    alsoTriggers: ["any", "all", "every"],
     pattern:
-      "\\b(?:call|run|invoke|use|execute|trigger)\\s+(?:the\\s+)?[`'\"]?[\\w-]*(?:delete|remove|drop|destroy|wipe|erase|purge|kill|terminate|transfer|merge|approve)[\\w-]*[`'\"]?\\s+(?:tool|function)|\\b(?:approve|merge|delete|remove|close|transfer|pay|purchase|buy|cancel|wipe)\\s+(?:any|all|every)\\s+(?:of the\\s+)?(?:pending\\s+|open\\s+|remaining\\s+)?(?:pull requests?|prs|issues|branches|repositories|repos|files|payments|invoices|orders|transactions|accounts|users|emails|messages)\\b",
+      "\\b(?:approve|merge|delete|remove|close|transfer|pay|purchase|buy|cancel|wipe)\\s+(?:any|all|every)\\s+(?:of the\\s+)?(?:pending\\s+|open\\s+|remaining\\s+)?(?:pull requests?|prs|issues|branches|repositories|repos|files|payments|invoices|orders|transactions|accounts|users|emails|messages)\\b",
   },
   {
     id: "hidden.pseudo-system-tag",
