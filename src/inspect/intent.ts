@@ -414,13 +414,34 @@ function sideEffectCall(name: string, purpose: ReadonlySet<string>, lookup: bool
   return nameWords(name).some((word) => effects.has(word)) && !sharesPurpose(name, purpose);
 }
 
+/** What comes before a tool named to be avoided: "instead of", "do not use the". */
+const AVOIDED_BEFORE = RE2JS.compile(
+  "\\b(?:instead of|rather than|not|never|avoid|don't use|do not use)\\s+(?:(?:call|use|run|invoke)\\s+)?(?:the\\s+)?['\"\\x60]?",
+);
+
+/** What comes before a tool this one must be called before: "before calling", "prior to the". */
+const CALLED_AFTER_BEFORE = RE2JS.compile(
+  "\\b(?:before|prior to)\\s+(?:(?:calling|using|invoking|running)\\s+)?(?:the\\s+)?\\x60?",
+);
+
+/** What follows a tool called first to look something up: "first to retrieve", "tool to find". */
+const LOOKUP_AFTER = RE2JS.compile(
+  "^\\x60?\\s+(?:tool\\s+)?(?:first\\s+)?to\\s+(?:retrieve|get|find|look up|obtain|list|identify|resolve|fetch|discover|check|read|locate|determine|see|learn)\\b",
+);
+
+/**
+ * Whether `name` starts right where a match of `lead` ends in `text`. The lead patterns are compiled
+ * once; a pattern with each tool's name written in was compiled on every call.
+ */
+function namedAfter(lead: RE2JS, text: string, name: string): boolean {
+  const matcher = lead.matcher(text);
+  while (matcher.find()) if (text.startsWith(name, matcher.end())) return true;
+  return false;
+}
+
 /** "Use this instead of 'execute_command'": a tool named to be avoided is no dependency. */
 function steersAwayFrom(match: string, name: string): boolean {
-  return RE2JS.compile(
-    `\\b(?:instead of|rather than|not|never|avoid|don't use|do not use)\\s+(?:(?:call|use|run|invoke)\\s+)?(?:the\\s+)?['"\\x60]?${name.replace(/-/g, "\\-")}`,
-  )
-    .matcher(match.toLowerCase())
-    .find();
+  return namedAfter(AVOIDED_BEFORE, match.toLowerCase(), name);
 }
 
 /**
@@ -430,23 +451,9 @@ function steersAwayFrom(match: string, name: string): boolean {
  */
 function callOrder(match: string, name: string): "after" | "lookup" | "precondition" {
   const text = match.toLowerCase();
-  const quoted = `\\x60?${name.replace(/-/g, "\\-")}\\x60?`;
-  if (
-    RE2JS.compile(
-      `\\b(?:before|prior to)\\s+(?:(?:calling|using|invoking|running)\\s+)?(?:the\\s+)?${quoted}`,
-    )
-      .matcher(text)
-      .find()
-  )
-    return "after";
-  if (
-    RE2JS.compile(
-      `${quoted}\\s+(?:tool\\s+)?(?:first\\s+)?to\\s+(?:retrieve|get|find|look up|obtain|list|identify|resolve|fetch|discover|check|read|locate|determine|see|learn)\\b`,
-    )
-      .matcher(text)
-      .find()
-  )
-    return "lookup";
+  if (namedAfter(CALLED_AFTER_BEFORE, text, name)) return "after";
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1))
+    if (LOOKUP_AFTER.matcher(text.slice(at + name.length)).find()) return "lookup";
   return "precondition";
 }
 
@@ -1061,10 +1068,7 @@ const TARGET_ID_NAMED = RE2JS.compile(
 );
 
 /** Arguments that route what a tool sends or installs: a default there sends every call through it. */
-const ROUTE_PROPERTY = RE2JS.compile(
-  "(?:proxy|relay|callback|webhook|registry|notification|notify|mirror)",
-  RE2JS.CASE_INSENSITIVE,
-);
+const ROUTE_PROPERTY = /proxy|relay|callback|webhook|registry|notification|notify|mirror/i;
 
 /** A wallet address, an e-mail address, an IBAN or a payment platform's account id written out as a value. */
 const FIXED_ADDRESS =
@@ -1094,7 +1098,7 @@ function defaultRoute(tool: ToolDefinition): Finding | undefined {
       nameWords(leafName(name)).some((word) => TARGET_PROPERTY_WORDS.has(word))
     )
       return argumentFinding("intent.fixed-target", name, `${name} defaults to "${given}"`);
-    if (!ROUTE_PROPERTY.matcher(leafName(name)).find()) continue;
+    if (!ROUTE_PROPERTY.test(leafName(name))) continue;
     const { description } = schema;
     const value =
       typeof given === "string"
