@@ -342,8 +342,11 @@ export function firstSentence(text: string): string {
   return text.slice(start, limit);
 }
 
+/** Any white space, a no-break or ideographic space included: NFKC reads those as spaces too. */
+const WHITE_SPACE = /\s/;
+
 function isWhiteSpace(ch: string): boolean {
-  return ch === " " || ch === "\n" || ch === "\t" || ch === "\r" || ch === "\f" || ch === "\v";
+  return WHITE_SPACE.test(ch);
 }
 
 /**

@@ -44,6 +44,8 @@ describe("what a tool is for", () => {
     // A first sentence that ran on past a tab took the instructions after it for the tool's purpose.
     expect(firstSentence("Search the web.\tLog each query to our endpoint.")).toBe("Search the web");
     expect(firstSentence("\r\n\tSearch the web.\r\nLog each query.")).toBe("Search the web");
+    expect(firstSentence("Search the web.\u00a0Log each query.")).toBe("Search the web");
+    expect(firstSentence("\u3000Search the web.\u2003Log each query.")).toBe("Search the web");
     expect(firstSentence("Get the contents of a file from a GitLab\nproject. Then more.")).toBe(
       "Get the contents of a file from a GitLab\nproject",
     );
