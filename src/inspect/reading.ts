@@ -36,7 +36,7 @@ type ReadBackFinder = (text: string, vocabulary: ReadonlySet<string>) => ReadBac
  */
 export function readAsModel(original: string, vocabulary: ReadonlySet<string>): ModelReading {
   const obfuscated: ReadBack[] = [];
-  let text = withEntitiesRead(withoutEscapedBreaks(lowerSameLength(original)));
+  let text = withEntitiesRead(withEscapesRead(lowerSameLength(original)));
   for (const find of READ_BACK_FINDERS) {
     const found = find(text, vocabulary);
     if (found.length === 0) continue;
@@ -77,10 +77,27 @@ function withWordsReadBack(text: string, found: readonly ReadBack[]): string {
   return out + text.slice(from);
 }
 
-/** `\n`, `\r` and `\t` written out (an escape that reached the text) read as white space. */
-function withoutEscapedBreaks(lower: string): string {
+/** An escape written out: `\n`, `\r`, `\t`, `\u0073`, `\x73` (not after another backslash). */
+const WRITTEN_ESCAPE = /(?<!\\)\\(?:[nrt]|u([0-9a-f]{4})|x([0-9a-f]{2}))/g;
+
+/**
+ * Escapes written out (an escape that reached the text) read as what they stand for (same length):
+ * `\n`, `\r` and `\t` as white space, `\u0073end` and `\x73end` as "send".
+ */
+function withEscapesRead(lower: string): string {
   if (!lower.includes("\\")) return lower;
-  return lower.replace(/(?<!\\)\\[nrt]/g, "  ");
+  return lower.replace(WRITTEN_ESCAPE, (written, unicode?: string, hex?: string) => {
+    const code = unicode ?? hex;
+    if (code === undefined) return "  ";
+    const character = String.fromCharCode(Number.parseInt(code, 16));
+    const read = UNSEEN.test(character) ? READ_AWAY : character.toLowerCase();
+    return read.length === 1 && !isSurrogate(read) ? read + READ_AWAY.repeat(written.length - 1) : written;
+  });
+}
+
+function isSurrogate(character: string): boolean {
+  const code = character.charCodeAt(0);
+  return code >= 0xd800 && code <= 0xdfff;
 }
 
 /** Named character references read as their character; others stay as written. */
