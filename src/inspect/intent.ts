@@ -2,7 +2,7 @@ import { RE2JS } from "re2js";
 import { pathOffLimits } from "./framing.ts";
 import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
 import { nameWords, singular } from "./names.ts";
-import { linesAsRead, withDigitsRead } from "./reading.ts";
+import { linesAsRead, proseAsRead } from "./reading.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
 
 /**
@@ -362,7 +362,7 @@ export function purposeWords(tool: ToolDefinition, namedOnly = false): Set<strin
   add(tool.name);
   add(tool.title);
   if (namedOnly) return words;
-  if (typeof tool.description === "string") add(withDigitsRead(firstSentence(tool.description)));
+  if (typeof tool.description === "string") add(proseAsRead(firstSentence(tool.description)));
   const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
   if (properties && typeof properties === "object") for (const key of Object.keys(properties)) add(key);
   return words;
@@ -635,7 +635,7 @@ function secretOutsidePurpose(
   // not only inside a path of a long first sentence ("… read ~/.npmrc and write it into notes").
   const vouched = new Set(named);
   if (typeof tool.description === "string")
-    for (const word of nameWords(withDigitsRead(withoutPaths(firstSentence(tool.description)))))
+    for (const word of nameWords(proseAsRead(withoutPaths(firstSentence(tool.description)))))
       vouched.add(word);
   // "history" names a clipboard or chat history tool as often as a shell history file.
   if (stores.length > 0) return !stores.some((word) => word !== "history" && vouched.has(word));
@@ -1306,7 +1306,7 @@ interface ReadSignal extends Finding {
 }
 
 function readSignal(finding: Finding): ReadSignal {
-  return { ...finding, match: withDigitsRead(finding.match), quoted: finding.match };
+  return { ...finding, match: proseAsRead(finding.match), quoted: finding.match };
 }
 
 export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]): Finding[] {
@@ -1322,7 +1322,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
   // What the tool says of itself, without the argument names an attacker adds (`auth_hint`).
   const said = new Set(named);
   if (typeof tool.description === "string")
-    for (const word of nameWords(withDigitsRead(firstSentence(tool.description)))) said.add(word);
+    for (const word of nameWords(proseAsRead(firstSentence(tool.description)))) said.add(word);
   const ownName = typeof tool.name === "string" ? tool.name : "";
   const out: Finding[] = [];
   const weighed = (signal: ReadSignal, rule: string, why: string) =>

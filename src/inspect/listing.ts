@@ -4,7 +4,7 @@ import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } f
 import { firstSentence, ownActions } from "./intent.ts";
 import { confusableKey, nameWords, singular } from "./names.ts";
 import { withContext } from "./normalize.ts";
-import { withDigitsRead } from "./reading.ts";
+import { proseAsRead } from "./reading.ts";
 import type { Finding, InspectionConfig, InspectionResult, ToolDefinition } from "./types.ts";
 
 /**
@@ -35,7 +35,7 @@ function specificWords(text: string): Set<string> {
 
 /** Specific words of prose, digits inside words read as letters ("r3p0sit0ry"): a copy is compared as read. */
 function proseWords(text: string): Set<string> {
-  return specificWords(withDigitsRead(text));
+  return specificWords(proseAsRead(text));
 }
 
 /** How much of the start of a description a near copy is compared on. */

@@ -113,7 +113,7 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
   zwnj: READ_AWAY,
 };
 
-const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]{2,6}));/g;
+const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]{2,6}));/gi;
 
 /** Characters a reader does not see: soft hyphen, zero-width and directional marks, BOM, controls. */
 const UNSEEN =
@@ -127,7 +127,7 @@ function withEntitiesRead(lower: string): string {
   if (!lower.includes("&")) return lower;
   return lower.replace(CHARACTER_REFERENCE, (reference, decimal?: string, hex?: string, name?: string) => {
     let read: string | undefined;
-    if (name !== undefined) read = NAMED_ENTITIES[name];
+    if (name !== undefined) read = NAMED_ENTITIES[name.toLowerCase()];
     else {
       const code = decimal !== undefined ? Number(decimal) : Number.parseInt(hex!, 16);
       if (code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)) {
@@ -236,6 +236,15 @@ const DIGIT_LETTERS: readonly Readonly<Record<string, string>>[] = [
   { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t" },
   { "0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t" },
 ];
+
+/**
+ * Prose as a model reads it, for analyses that compare its words (a copy with its original, a
+ * purpose, a stated destination): character references decoded, digits inside words read as letters.
+ */
+export function proseAsRead(text: string): string {
+  const decoded = text.includes("&") ? withEntitiesRead(text).replaceAll(READ_AWAY, "") : text;
+  return withDigitsRead(decoded);
+}
 
 /**
  * `text` with digits read as the letters they pass for inside words ("r3p0sit0ry" → "repository"),

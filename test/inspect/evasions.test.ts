@@ -6,8 +6,10 @@ import { detectedUnderEvasions, developmentCases } from "./evasions.ts";
 const FLOORS: Readonly<Record<string, number>> = {
   plain: 1047,
   wrapped: 1036,
+  hyphenated: 1037,
   tabs: 1046,
   emphasis: 1042,
+  entities: 1043,
   digits: 1053,
 };
 

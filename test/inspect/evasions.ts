@@ -1,5 +1,6 @@
 // Obfuscations a model reads through, applied to poisoned definitions: what the rules catch once an
-// attacker wraps lines, mixes in tabs, emphasises words or writes digits for letters. Every
+// attacker wraps lines (hyphenating words across them), mixes in tabs, emphasises words, writes
+// letters as HTML character references or digits for letters. Every
 // description in a definition is rewritten; names and schemas stay.
 // Run on a blind set (aggregates only, nothing to tune on): node test/inspect/evasions.ts [--round blind-2]
 import { compileInspection } from "../../src/inspect/index.ts";
@@ -25,25 +26,34 @@ function outsideCode(description: string, rewrite: Rewrite): string {
 const PROSE_WORD = (letters: number) =>
   new RegExp(`(?<=^|[\\s("])[A-Za-z]{${letters},}(?=[\\s,;:!?)"]|\\.(?:\\s|$)|$)`, "g");
 
-/** Hard-wrapped at 60 columns, as a docstring is. */
-function wrapped(description: string): string {
+/**
+ * Hard-wrapped at 60 columns, as a docstring is; with `hyphenate`, a word of eight letters or more
+ * that would cross the column is split there with a hyphen, as typesetting does.
+ */
+function wrapped(description: string, hyphenate = false): string {
   let column = 0;
   return description
     .split(" ")
     .map((word, index) => {
+      const start = column;
       column += word.length + 1;
-      if (index > 0 && column > 60) {
-        column = word.length + 1;
-        return `\n${word}`;
+      if (index === 0 || column <= 60) return index === 0 ? word : ` ${word}`;
+      const head = 60 - start - 2;
+      if (hyphenate && /^[A-Za-z]{8,}$/.test(word) && head >= 3 && word.length - head >= 3) {
+        column = word.length - head + 1;
+        return ` ${word.slice(0, head)}-\n${word.slice(head)}`;
       }
-      return index === 0 ? word : ` ${word}`;
+      column = word.length + 1;
+      return `\n${word}`;
     })
     .join("");
 }
 
 export const EVASIONS: Readonly<Record<string, Rewrite>> = {
   plain: (description) => description,
-  wrapped,
+  wrapped: (description) => wrapped(description),
+  /** Wrapped, and a word crossing the column hyphenated across the line break. */
+  hyphenated: (description) => wrapped(description, true),
   /** Every third space a tab. */
   tabs: (description) => {
     let spaces = 0;
@@ -54,6 +64,15 @@ export const EVASIONS: Readonly<Record<string, Rewrite>> = {
     let words = 0;
     return outsideCode(description, (prose) =>
       prose.replace(PROSE_WORD(5), (word) => (++words % 2 === 0 ? `_${word}_` : word)),
+    );
+  },
+  /** Every other prose word of five letters or more with its first letter a character reference (`&#105;gnore`). */
+  entities: (description) => {
+    let words = 0;
+    return outsideCode(description, (prose) =>
+      prose.replace(PROSE_WORD(5), (word) =>
+        ++words % 2 === 0 ? `&#${word.charCodeAt(0)};${word.slice(1)}` : word,
+      ),
     );
   },
   /** Prose words of six letters or more with 0 for o and 3 for e. */
@@ -110,5 +129,5 @@ if (import.meta.main) {
   const detected = detectedUnderEvasions(cases);
   console.log(`${round ?? "development set"}: ${cases.length} poisoned definitions`);
   for (const [name, count] of Object.entries(detected))
-    console.log(`  ${name.padEnd(9)} ${count}/${cases.length}`);
+    console.log(`  ${name.padEnd(10)} ${count}/${cases.length}`);
 }

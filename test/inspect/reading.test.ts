@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileInspection, inspectTool } from "../../src/inspect/index.ts";
-import { readAsModel, withDigitsRead } from "../../src/inspect/reading.ts";
+import { proseAsRead, readAsModel, withDigitsRead } from "../../src/inspect/reading.ts";
 import type { ToolDefinition } from "../../src/inspect/types.ts";
 
 const vocabulary = new Set([
@@ -35,6 +35,14 @@ describe("withDigitsRead", () => {
   it("keeps numbered words, short ones and digits that pass for no letter", () => {
     const kept = "line5 oauth2 base64 sha256 i18n h264 s3 ec2 x509 4xx 2fa v2";
     expect(withDigitsRead(kept)).toBe(kept);
+  });
+});
+
+describe("proseAsRead", () => {
+  it("decodes character references and reads digits inside words, for comparing words", () => {
+    expect(proseAsRead("P&#111;st a new m3ssag3 &amp; &#X41;ttach it")).toBe(
+      "Post a new message & attach it",
+    );
   });
 });
 
