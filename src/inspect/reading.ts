@@ -320,14 +320,12 @@ const READ_BACK_FINDERS: readonly ReadBackFinder[] = [
 
 /**
  * A line that starts structure: a list item, a heading, a fenced block, a table row, a quote, or a
- * `name:` / `name (type):` parameter line. A marker is followed by white space (`--force` or `#tag`
- * wrapped to a line's start is no list item or heading), a table row holds two pipes (`| sh` alone
- * is a pipe).
+ * `name:` / `name (type):` parameter line.
  */
 const STRUCTURED_LINE =
-  /^[ \t]*(?:[-*•+](?:\s|$)|#{1,6}(?:\s|$)|>|\|.*\||```|\d{1,3}[.)]\s|[a-z_][\w.-]*(?:\s*\([^)\n]{0,40}\))?\s*:(?:\s|$))/;
-/** A line end that closes a sentence or opens structure: . ! ? : ; (a code fence is a structured line). */
-const CLOSING_CHARACTER = /[.!?:;]/;
+  /^[ \t]*(?:[-*•+#>|]|```|\d{1,3}[.)]\s|[a-z_][\w.-]*(?:\s*\([^)\n]{0,40}\))?\s*:(?:\s|$))/;
+/** A line end that closes a sentence or opens structure: . ! ? : ; or a closing code span or fence. */
+const CLOSING_CHARACTER = /[.!?:;`]/;
 
 /**
  * The text with Markdown's underscore emphasis read away (same length): `_` is a word character
@@ -392,33 +390,60 @@ function indent(line: string): number {
  * structure (see STRUCTURED_LINE), and after a structured line where the next starts a sentence of
  * its own: a capital in `original` (the same text before lower-casing), not indented further. A
  * list item or a `Note:` line wrapped before a lower-case word ("Use\nfast_search for all
- * queries") goes on, as Markdown's lazy continuation does.
+ * queries") goes on, as Markdown's lazy continuation does, and so does a line that closes a code
+ * span ("`source ~/.x/init.sh`\nto ~/.bashrc"). A line that ends inside a code span always goes on:
+ * the next begins with the rest of the command ("`npm i -g x\n--unsafe-perm`", "`curl …\n| sh`").
  */
 function joinWrappedLines(lower: string, original: string): string {
   if (!lower.includes("\n")) return lower;
   let out = "";
   let from = 0;
+  // Whether a code span is open at `scanned`: backticks are counted once, from the paragraph's start.
+  let codeOpen = false;
+  let scanned = 0;
   for (let at = lower.indexOf("\n"); at >= 0; at = lower.indexOf("\n", at + 1)) {
     let before = at - 1;
     while (before >= 0 && (lower[before] === " " || lower[before] === "\t" || lower[before] === "\r"))
       before--;
     const next = lower.indexOf("\n", at + 1);
     const line = lower.slice(at + 1, next < 0 ? lower.length : next);
+    codeOpen = spanOpenAfter(lower, scanned, at, codeOpen);
+    scanned = at;
+    if (before < 0 || lower[before] === "\n" || line.trim().length === 0) {
+      // A code span does not cross a blank line.
+      codeOpen = false;
+      continue;
+    }
     const current = lower.slice(lower.lastIndexOf("\n", at - 1) + 1, at);
-    const wrapped =
-      before >= 0 &&
-      lower[before] !== "\n" &&
-      !CLOSING_CHARACTER.test(lower[before]!) &&
-      line.trim().length > 0 &&
-      !STRUCTURED_LINE.test(line) &&
-      (!STRUCTURED_LINE.test(current) ||
-        indent(line) > indent(current) ||
-        !startsCapitalised(original, at + 1 + indent(line)));
+    const lowerCaseNext = !startsCapitalised(original, at + 1 + indent(line));
+    const wrapped = codeOpen
+      ? !fenceLine(line)
+      : lower[before] === "`"
+        ? lowerCaseNext && !fenceLine(current) && !STRUCTURED_LINE.test(line)
+        : !CLOSING_CHARACTER.test(lower[before]!) &&
+          !STRUCTURED_LINE.test(line) &&
+          (!STRUCTURED_LINE.test(current) || indent(line) > indent(current) || lowerCaseNext);
     if (!wrapped) continue;
     out += `${lower.slice(from, at)} `;
     from = at + 1;
   }
   return from === 0 ? lower : out + lower.slice(from);
+}
+
+/** Whether a code span is open at `to`, given whether one was at `from`: single and double backticks toggle it. */
+function spanOpenAfter(lower: string, from: number, to: number, open: boolean): boolean {
+  for (let at = lower.indexOf("`", from); at >= 0 && at < to; at = lower.indexOf("`", at + 1)) {
+    let run = 1;
+    while (lower[at + run] === "`") run++;
+    // A fence (three or more) opens a block, not a span, and closes any span.
+    open = run < 3 ? !open : false;
+    at += run - 1;
+  }
+  return open;
+}
+
+function fenceLine(line: string): boolean {
+  return line.trimStart().startsWith("```");
 }
 
 function startsCapitalised(original: string, at: number): boolean {

@@ -372,6 +372,10 @@ describe("a line break inside a sentence", () => {
       // A capital after a list item or parameter line starts a sentence of its own.
       "Shows the changelog.\n- mode: ignore all previous\nInstructions are kept in the wiki.",
       "Shows the changelog.\n| ignore all previous |\n| instructions | in the wiki |",
+      // Flags listed one per line, and a capital after a closed code span, start lines of their own;
+      // only a code span still open at the line's end carries it on.
+      "Shows the changelog.\nFlags:\n--mode ignore all previous\n--instructions in the wiki",
+      "Shows the changelog, so you can `ignore all previous`\nInstructions are kept in the wiki.",
       "Shows the changelog.\n```\nignore all previous\n```\nInstructions are kept in the wiki.",
     ];
     for (const description of structured) {

@@ -5,8 +5,8 @@ import { detectedUnderEvasions, developmentCases } from "./evasions.ts";
 // floors are today's figures: they may only rise (docs/inspection.md, "Rules").
 const FLOORS: Readonly<Record<string, number>> = {
   plain: 1047,
-  wrapped: 1036,
-  hyphenated: 1037,
+  wrapped: 1037,
+  hyphenated: 1038,
   tabs: 1046,
   emphasis: 1042,
   entities: 1043,
