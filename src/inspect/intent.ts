@@ -1296,10 +1296,6 @@ const ACTION_SIGNALS = new Set([
   "intent.call-tool-first",
 ]);
 
-/**
- * Findings that come from weighing the intent signals of one tool against its purpose; empty when
- * nothing is out of place. `findings` are the tool's string-level findings (with their fields).
- */
 /** A finding whose match is read as a model reads it ("shar3d with" is "shared with"); `quoted` as found. */
 interface ReadSignal extends Finding {
   readonly quoted: string;
@@ -1309,6 +1305,10 @@ function readSignal(finding: Finding): ReadSignal {
   return { ...finding, match: proseAsRead(finding.match), quoted: finding.match };
 }
 
+/**
+ * Findings that come from weighing the intent signals of one tool against its purpose; empty when
+ * nothing is out of place. `findings` are the tool's string-level findings (with their fields).
+ */
 export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]): Finding[] {
   const fixed = [pinnedTarget(tool), defaultRoute(tool), destructiveDefault(tool)].filter(
     (f): f is Finding => f !== undefined,

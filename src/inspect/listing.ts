@@ -33,7 +33,7 @@ function specificWords(text: string): Set<string> {
   return words;
 }
 
-/** Specific words of prose, digits inside words read as letters ("r3p0sit0ry"): a copy is compared as read. */
+/** Specific words of prose as read (proseAsRead: "r3p0sit0ry", "&#114;epository"): a copy is compared as read. */
 function proseWords(text: string): Set<string> {
   return specificWords(proseAsRead(text));
 }

@@ -1,6 +1,7 @@
 /**
  * How the rules read a string (lower-cased): as a model reads it. A model reads through line wraps,
- * Markdown emphasis, runs of white space, escaped newlines and words spelt to slip past word lists;
+ * Markdown emphasis, runs of white space, escapes and HTML character references written out, and
+ * words spelt to slip past word lists;
  * a rule scoped to a sentence and anchored at word boundaries does not, unless the text it scans is
  * read the same way first. Every transform but the last (foldSpaces, which maps its offsets back)
  * keeps the length, so that a match's offsets still point into the text a finding quotes.
@@ -254,9 +255,9 @@ export function proseAsRead(text: string): string {
  * holds a digit that passes for no letter (`i18n`, `h264`).
  */
 export function withDigitsRead(text: string): string {
-  if (!DIGIT_BESIDE_ANY_LETTER.test(text)) return text;
+  if (!DIGIT_BESIDE_LETTER.test(text)) return text;
   return text.replace(ALPHANUMERIC_WORD, (word) => {
-    if (word.length < 4 || !DIGIT_BESIDE_ANY_LETTER.test(word) || NUMBERED_WORD.test(word)) return word;
+    if (word.length < 4 || !DIGIT_BESIDE_LETTER.test(word) || NUMBERED_WORD.test(word)) return word;
     let letters = 0;
     let read = "";
     for (const character of word) {
@@ -269,12 +270,11 @@ export function withDigitsRead(text: string): string {
   });
 }
 
-const DIGIT_BESIDE_ANY_LETTER = /[a-z][013457]|[013457][a-z]/i;
 const ALPHANUMERIC_WORD = /[a-z0-9]+/gi;
 const NUMBERED_WORD = /^[a-z]+\d+$/i;
 
-/** A digit that may stand for a letter, next to a letter: the cheap test before the walk. */
-const DIGIT_BESIDE_LETTER = /[a-z][013457]|[013457][a-z]/;
+/** A digit that may stand for a letter, next to a letter (either case): the cheap test before the walk. */
+const DIGIT_BESIDE_LETTER = /[a-z][013457]|[013457][a-z]/i;
 
 /** "ign0re", "p4ssw0rd": a word of letters and digits that, read as letters, the rules know. */
 function digitsForLetters(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
@@ -430,11 +430,15 @@ function joinWrappedLines(lower: string, original: string): string {
   return from === 0 ? lower : out + lower.slice(from);
 }
 
-/** Whether a code span is open at `to`, given whether one was at `from`: single and double backticks toggle it. */
+/**
+ * Whether a code span is open at `to`, given whether one was at `from`: single and double backticks
+ * toggle it. Walks [from, to) only: the calls for successive lines cost one pass in all.
+ */
 function spanOpenAfter(lower: string, from: number, to: number, open: boolean): boolean {
-  for (let at = lower.indexOf("`", from); at >= 0 && at < to; at = lower.indexOf("`", at + 1)) {
+  for (let at = from; at < to; at++) {
+    if (lower.charCodeAt(at) !== 0x60) continue;
     let run = 1;
-    while (lower[at + run] === "`") run++;
+    while (lower.charCodeAt(at + run) === 0x60) run++;
     // A fence (three or more) opens a block, not a span, and closes any span.
     open = run < 3 ? !open : false;
     at += run - 1;
