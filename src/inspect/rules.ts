@@ -1434,8 +1434,51 @@ const PHRASE_RULES: readonly PatternRule[] = [
   },
 ];
 
+/**
+ * The person whose choice a rule protects, by the names descriptions give them: the rules below are
+ * written with "user" and read "the customer", "the requester" or "the account holder" alike (a
+ * description that says "whatever the requester picks" redirects as surely as one that says user).
+ */
+const PERSON_NOUNS = [
+  "user",
+  "human",
+  "person",
+  "customer",
+  "requester",
+  "end user",
+  "end-user",
+  "account holder",
+];
+const PERSON_RULES = new Set(["intent.override-user-choice", "intent.discard-user-value"]);
+/** "user" as a word of a pattern's source: not inside another word, after `\b` or a non-letter. */
+const USER_IN_SOURCE = /(?<=^|[^a-z]|\\b)user(?![a-z])/g;
+const USER_IN_LITERAL = /\buser\b/;
+
+function forAnyPerson(rule: PatternRule): PatternRule {
+  if (!PERSON_RULES.has(rule.id)) return rule;
+  const person = `(?:${PERSON_NOUNS.map((noun) => noun.replace(" ", "\\s+")).join("|")})`;
+  const literals = (list: readonly string[]) => [
+    ...new Set(
+      list.flatMap((literal) =>
+        USER_IN_LITERAL.test(literal)
+          ? PERSON_NOUNS.map((noun) => literal.replace(USER_IN_LITERAL, noun))
+          : [literal],
+      ),
+    ),
+  ];
+  return {
+    ...rule,
+    triggers: literals(rule.triggers),
+    ...(rule.alsoTriggers ? { alsoTriggers: literals(rule.alsoTriggers) } : {}),
+    ...(rule.andTriggers ? { andTriggers: literals(rule.andTriggers) } : {}),
+    pattern: rule.pattern.replace(USER_IN_SOURCE, person),
+  };
+}
+
 /** Every built-in pattern rule: the phrase-level rules above and the intent signals (intent-rules.ts). */
-export const PATTERN_RULES: readonly PatternRule[] = [...PHRASE_RULES, ...INTENT_RULES, ...OBJECT_RULES];
+export const PATTERN_RULES: readonly PatternRule[] = [...PHRASE_RULES, ...INTENT_RULES, ...OBJECT_RULES].map(
+  forAnyPerson,
+);
 
 export const COMPOUND_RULES: readonly CompoundRule[] = [
   {
