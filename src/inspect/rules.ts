@@ -1435,49 +1435,60 @@ const PHRASE_RULES: readonly PatternRule[] = [
 ];
 
 /**
- * The person whose choice a rule protects, by the names descriptions give them: the rules below are
- * written with "user" and read "the customer", "the requester" or "the account holder" alike (a
- * description that says "whatever the requester picks" redirects as surely as one that says user).
+ * Words some rules read by any of their common names: a description that says "whatever the
+ * requester picks" redirects as surely as one that says user, and "employ fast_search for all
+ * queries" steers as "use" does. The rules are written with the first form; each form is added to
+ * their patterns and trigger words alike.
  */
-const PERSON_NOUNS = [
-  "user",
-  "human",
-  "person",
-  "customer",
-  "requester",
-  "end user",
-  "end-user",
-  "account holder",
+const READ_ALIKE: readonly { forms: readonly string[]; rules: ReadonlySet<string> }[] = [
+  {
+    forms: ["user", "human", "person", "customer", "requester", "end user", "end-user", "account holder"],
+    rules: new Set(["intent.override-user-choice", "intent.discard-user-value"]),
+  },
+  {
+    forms: ["use", "employ", "utilize", "utilise"],
+    rules: new Set([
+      "intent.prefer-this-tool",
+      "intent.steer-choice",
+      "intent.prefer-when-both",
+      "intent.fixed-target",
+      "intent.override-user-choice",
+      "intent.discard-user-value",
+      "intent.disparage-with-claims",
+    ]),
+  },
 ];
-const PERSON_RULES = new Set(["intent.override-user-choice", "intent.discard-user-value"]);
-/** "user" as a word of a pattern's source: not inside another word, after `\b` or a non-letter. */
-const USER_IN_SOURCE = /(?<=^|[^a-z]|\\b)user(?![a-z])/g;
-const USER_IN_LITERAL = /\buser\b/;
 
-function forAnyPerson(rule: PatternRule): PatternRule {
-  if (!PERSON_RULES.has(rule.id)) return rule;
-  const person = `(?:${PERSON_NOUNS.map((noun) => noun.replace(" ", "\\s+")).join("|")})`;
-  const literals = (list: readonly string[]) => [
-    ...new Set(
-      list.flatMap((literal) =>
-        USER_IN_LITERAL.test(literal)
-          ? PERSON_NOUNS.map((noun) => literal.replace(USER_IN_LITERAL, noun))
-          : [literal],
+function readAlike(rule: PatternRule): PatternRule {
+  let read = rule;
+  for (const { forms, rules } of READ_ALIKE) {
+    if (!rules.has(rule.id)) continue;
+    const word = forms[0]!;
+    // The word in a pattern's source: not inside another word, after `\b` or a non-letter.
+    const inSource = new RegExp(`(?<=^|[^a-z]|\\\\b)${word}(?![a-z])`, "g");
+    const inLiteral = new RegExp(`\\b${word}\\b`);
+    const alternatives = `(?:${forms.map((form) => form.replace(" ", "\\s+")).join("|")})`;
+    const literals = (list: readonly string[]) => [
+      ...new Set(
+        list.flatMap((literal) =>
+          inLiteral.test(literal) ? forms.map((form) => literal.replace(inLiteral, form)) : [literal],
+        ),
       ),
-    ),
-  ];
-  return {
-    ...rule,
-    triggers: literals(rule.triggers),
-    ...(rule.alsoTriggers ? { alsoTriggers: literals(rule.alsoTriggers) } : {}),
-    ...(rule.andTriggers ? { andTriggers: literals(rule.andTriggers) } : {}),
-    pattern: rule.pattern.replace(USER_IN_SOURCE, person),
-  };
+    ];
+    read = {
+      ...read,
+      triggers: literals(read.triggers),
+      ...(read.alsoTriggers ? { alsoTriggers: literals(read.alsoTriggers) } : {}),
+      ...(read.andTriggers ? { andTriggers: literals(read.andTriggers) } : {}),
+      pattern: read.pattern.replace(inSource, alternatives),
+    };
+  }
+  return read;
 }
 
 /** Every built-in pattern rule: the phrase-level rules above and the intent signals (intent-rules.ts). */
 export const PATTERN_RULES: readonly PatternRule[] = [...PHRASE_RULES, ...INTENT_RULES, ...OBJECT_RULES].map(
-  forAnyPerson,
+  readAlike,
 );
 
 export const COMPOUND_RULES: readonly CompoundRule[] = [
