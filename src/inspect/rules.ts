@@ -1457,6 +1457,30 @@ const READ_ALIKE: readonly { forms: readonly string[]; rules: ReadonlySet<string
       "intent.disparage-with-claims",
     ]),
   },
+  {
+    forms: ["tool", "utility", "function", "connector", "integration"],
+    rules: new Set([
+      "intent.prefer-this-tool",
+      "intent.prefer-when-both",
+      "intent.steer-choice",
+      "intent.steers-server-tool",
+      "intent.disparage-with-claims",
+      "intent.disparage-other-tools",
+      "intent.less-reliable-tools",
+      "intent.takes-over-tool",
+      "intent.takes-over-server-tool",
+    ]),
+  },
+  {
+    forms: ["server", "service", "backend"],
+    rules: new Set([
+      "intent.steers-server-tool",
+      "intent.takes-over-server-tool",
+      "intent.takes-over-tool",
+      "intent.disparage-other-tools",
+      "intent.prefer-when-both",
+    ]),
+  },
 ];
 
 function readAlike(rule: PatternRule): PatternRule {
@@ -1465,8 +1489,9 @@ function readAlike(rule: PatternRule): PatternRule {
     if (!rules.has(rule.id)) continue;
     const word = forms[0]!;
     // The word in a pattern's source: not inside another word, after `\b` or a non-letter.
-    const inSource = new RegExp(`(?<=^|[^a-z]|\\\\b)${word}(?![a-z])`, "g");
-    const inLiteral = new RegExp(`\\b${word}\\b`);
+    // A plural "s" after it stays ("tools?" reads "(?:tool|utility|…)s?").
+    const inSource = new RegExp(`(?<=^|[^a-z]|\\\\b)${word}(?![a-rt-z]|s[a-z])`, "g");
+    const inLiteral = new RegExp(`\\b${word}(?=s?\\b)`);
     const alternatives = `(?:${forms.map((form) => form.replace(" ", "\\s+")).join("|")})`;
     const literals = (list: readonly string[]) => [
       ...new Set(
