@@ -1,7 +1,10 @@
 // Measures the inspection engine on a blind set of issue 12 (the latest round by default): detection
 // per attack family and per kind (rewrite of a real tool / injected tool), false positives on the
 // blind benign tools, overall. Threshold High, default detectors.
-// Run: node test/inspect/blind-eval.ts [--round blind|blind-2] [--json] [--missed] [--check]
+// Run: node test/inspect/blind-eval.ts [--round blind|blind-2] [--json] [--missed] [--false-positives] [--check]
+// The text report gives aggregates only unless asked: which entries were missed (--missed) and which
+// benign tools were flagged with their findings (--false-positives) are what a blind set must not
+// show to whoever tunes the rules.
 // --check only loads the set and prints its sizes, without judging anything: what the authors of a
 // blind set run, so that they never see a detection result.
 import { compileInspection, findingsAtOrAbove, inspectTool } from "../../src/inspect/index.ts";
@@ -57,7 +60,7 @@ const compiled = compileInspection({ threshold: "High" });
 const percent = ({ detected, total }: Tally) =>
   `${detected}/${total} (${total === 0 ? "-" : ((100 * detected) / total).toFixed(1)} %)`;
 
-function printText(report: BlindReport, listMissed: boolean): void {
+function printText(report: BlindReport, listMissed: boolean, listFalsePositives: boolean): void {
   console.log(`Blind evaluation (${round}) at threshold High, default detectors; judge: ${judge.name}`);
   console.log(
     `poisoned: ${report.poisoned} (${report.rewrites} rewrites of real tools, ${report.injected} injected); ` +
@@ -73,7 +76,7 @@ function printText(report: BlindReport, listMissed: boolean): void {
   const fp = { detected: report.falsePositives.length, total: report.benign };
   console.log(`false positives on blind benign: ${percent(fp)}`);
   const benignByName = new Map(benign.map((entry) => [`${entry.package} ${entry.tool.name}`, entry.tool]));
-  for (const { package: pkg, tool } of report.falsePositives) {
+  for (const { package: pkg, tool } of listFalsePositives ? report.falsePositives : []) {
     console.log(`  ${pkg} ${tool}`);
     const definition = benignByName.get(`${pkg} ${tool}`);
     const findings = definition ? findingsAtOrAbove(inspectTool(definition, compiled).findings, "High") : [];
@@ -89,5 +92,5 @@ const report = evaluateBlind(judge.run, poisoned, benign);
 if (process.argv.includes("--json")) {
   console.log(JSON.stringify({ round, threshold: "High", judge: judge.name, ...report }, null, 2));
 } else {
-  printText(report, process.argv.includes("--missed"));
+  printText(report, process.argv.includes("--missed"), process.argv.includes("--false-positives"));
 }
