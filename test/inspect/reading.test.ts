@@ -125,6 +125,75 @@ describe("readAsModel", () => {
       ),
     );
   });
+
+  it("keeps the length of text made of the tricks themselves, and reads back only whole spans (property)", () => {
+    const pieces = [
+      "&#105;",
+      "&#x49;",
+      "&shy;",
+      "&amp;",
+      "&bogus;",
+      "&#",
+      ";",
+      "\\u0069",
+      "\\x69",
+      "\\n",
+      "\\",
+      "i.g.n.o.r.e",
+      "i-g-n-o-r-e",
+      "ig-\n",
+      "nore",
+      "ig<b></b>nore",
+      "_ignore_",
+      "ign0re",
+      "`",
+      "``",
+      "```",
+      "\n",
+      "\n\n",
+      " ",
+      "\t",
+      "- ",
+      "--x",
+      "| ",
+      "Note: ",
+      "a",
+      "A",
+      "0",
+      "3",
+      ".",
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
+        const text = parts.join("");
+        const reading = read(text);
+        expect(reading.text).toHaveLength(text.length);
+        for (const { start, end, word } of reading.obfuscated) {
+          expect(start).toBeGreaterThanOrEqual(0);
+          expect(end).toBeLessThanOrEqual(text.length);
+          expect(vocabulary.has(word)).toBe(true);
+        }
+      }),
+    );
+  });
+});
+
+describe("proseAsRead (property)", () => {
+  it("never leaves a read-away mark and never grows the text", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("&#80;", "&shy;", "&amp;", "m3ssag3", "line5", "a", " ", "&"), {
+          maxLength: 30,
+        }),
+        (parts) => {
+          const text = parts.join("");
+          const prose = proseAsRead(text);
+          expect(prose).not.toContain("\0");
+          expect(prose.length).toBeLessThanOrEqual(text.length);
+        },
+      ),
+    );
+  });
 });
 
 describe("obfuscated instructions", () => {
