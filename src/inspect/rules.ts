@@ -1438,7 +1438,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
  * Words some rules read by any of their common names: a description that says "whatever the
  * requester picks" redirects as surely as one that says user, and "employ fast_search for all
  * queries" steers as "use" does. The rules are written with the first form; each form is added to
- * their patterns and trigger words alike.
+ * their patterns, exemptions (`unless`) and trigger words alike.
  */
 const READ_ALIKE: readonly { forms: readonly string[]; rules: ReadonlySet<string> }[] = [
   {
@@ -1506,6 +1506,8 @@ function readAlike(rule: PatternRule): PatternRule {
       ...(read.alsoTriggers ? { alsoTriggers: literals(read.alsoTriggers) } : {}),
       ...(read.andTriggers ? { andTriggers: literals(read.andTriggers) } : {}),
       pattern: read.pattern.replace(inSource, alternatives),
+      // What exempts a match reads alike too: "this service's" is as much the server's own as "this server's".
+      ...(read.unless ? { unless: read.unless.replace(inSource, alternatives) } : {}),
     };
   }
   return read;
