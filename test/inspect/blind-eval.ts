@@ -75,12 +75,16 @@ function printText(report: BlindReport, listMissed: boolean, listFalsePositives:
   console.log(`| **all** | ${kinds} | ${percent(report.overall)} |\n`);
   const fp = { detected: report.falsePositives.length, total: report.benign };
   console.log(`false positives on blind benign: ${percent(fp)}`);
-  const benignByName = new Map(benign.map((entry) => [`${entry.package} ${entry.tool.name}`, entry.tool]));
-  for (const { package: pkg, tool } of listFalsePositives ? report.falsePositives : []) {
-    console.log(`  ${pkg} ${tool}`);
-    const definition = benignByName.get(`${pkg} ${tool}`);
-    const findings = definition ? findingsAtOrAbove(inspectTool(definition, compiled).findings, "High") : [];
-    for (const finding of findings) console.log(`    ${finding.rule} ${finding.field}: ${finding.match}`);
+  if (listFalsePositives) {
+    const benignByName = new Map(benign.map((entry) => [`${entry.package} ${entry.tool.name}`, entry.tool]));
+    for (const { package: pkg, tool } of report.falsePositives) {
+      console.log(`  ${pkg} ${tool}`);
+      const definition = benignByName.get(`${pkg} ${tool}`);
+      const findings = definition
+        ? findingsAtOrAbove(inspectTool(definition, compiled).findings, "High")
+        : [];
+      for (const finding of findings) console.log(`    ${finding.rule} ${finding.field}: ${finding.match}`);
+    }
   }
   if (listMissed) {
     console.log("\nmissed:");
