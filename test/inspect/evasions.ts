@@ -3,7 +3,7 @@
 // letters as HTML character references or digits for letters. Every
 // description in a definition is rewritten; names and schemas stay.
 // Run on a blind set (aggregates only, nothing to tune on): node test/inspect/evasions.ts [--round blind-2]
-import { compileInspection } from "../../src/inspect/index.ts";
+import { type CompiledInspection, compileInspection } from "../../src/inspect/index.ts";
 import { inspectListing, type ListedTool } from "../../src/inspect/listing.ts";
 import type { ToolDefinition } from "../../src/inspect/types.ts";
 import { BLIND_ROUNDS, type BlindRound, loadBlindPoisoned } from "./blind-set.ts";
@@ -82,7 +82,8 @@ export const EVASIONS: Readonly<Record<string, Rewrite>> = {
     ),
 };
 
-function rewritten(tool: ToolDefinition, rewrite: Rewrite): ToolDefinition {
+/** The definition with every description rewritten; names and schemas stay. */
+export function rewritten(tool: ToolDefinition, rewrite: Rewrite): ToolDefinition {
   return JSON.parse(JSON.stringify(tool), (key, value) =>
     key === "description" && typeof value === "string" ? rewrite(value) : value,
   ) as ToolDefinition;
@@ -99,13 +100,21 @@ export function detectedUnderEvasions(cases: readonly PoisonedCase[]): Record<st
   const compiled = compileInspection({ threshold: "High" });
   return Object.fromEntries(
     Object.entries(EVASIONS).map(([name, rewrite]) => {
-      const detected = cases.filter((entry) => {
-        const listing = [...entry.neighbours, { server: entry.server, tool: rewritten(entry.tool, rewrite) }];
-        return inspectListing(listing, compiled).at(-1)!.flagged;
-      }).length;
+      const detected = cases.filter((entry) =>
+        flaggedInListing(entry, rewritten(entry.tool, rewrite), compiled),
+      ).length;
       return [name, detected];
     }),
   );
+}
+
+/** Whether `tool`, offered in place of the case's definition beside its neighbours, is flagged. */
+export function flaggedInListing(
+  entry: PoisonedCase,
+  tool: ToolDefinition,
+  compiled: CompiledInspection,
+): boolean {
+  return inspectListing([...entry.neighbours, { server: entry.server, tool }], compiled).at(-1)!.flagged;
 }
 
 export function developmentCases(): PoisonedCase[] {

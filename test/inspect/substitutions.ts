@@ -4,9 +4,8 @@
 // src/inspect/rules.ts). Development set only: the blind sets are measured as a whole.
 // Run: node test/inspect/substitutions.ts [word=synonym …]   (default: SUBSTITUTIONS)
 import { compileInspection } from "../../src/inspect/index.ts";
-import { inspectListing } from "../../src/inspect/listing.ts";
 import type { ToolDefinition } from "../../src/inspect/types.ts";
-import { developmentCases, type PoisonedCase } from "./evasions.ts";
+import { developmentCases, flaggedInListing, type PoisonedCase, rewritten } from "./evasions.ts";
 
 /** Word → the synonym put in its place (matched as a whole word, any case; a capital kept). */
 export const SUBSTITUTIONS: readonly (readonly [string, string])[] = [
@@ -24,13 +23,11 @@ export const SUBSTITUTIONS: readonly (readonly [string, string])[] = [
 
 function substituted(tool: ToolDefinition, word: string, synonym: string): ToolDefinition {
   const whole = new RegExp(`\\b${word}\\b`, "gi");
-  const replace = (text: string) =>
+  return rewritten(tool, (text) =>
     text.replace(whole, (found) =>
       found[0] === found[0]!.toUpperCase() ? synonym[0]!.toUpperCase() + synonym.slice(1) : synonym,
-    );
-  return JSON.parse(JSON.stringify(tool), (key, value) =>
-    key === "description" && typeof value === "string" ? replace(value) : value,
-  ) as ToolDefinition;
+    ),
+  );
 }
 
 /** For each substitution: the flagged definitions whose descriptions hold the word, and how many it unflags. */
@@ -39,13 +36,13 @@ export function lostUnderSubstitutions(
   substitutions: readonly (readonly [string, string])[] = SUBSTITUTIONS,
 ): { word: string; synonym: string; touched: number; lost: number }[] {
   const compiled = compileInspection({ threshold: "High" });
-  const flagged = (entry: PoisonedCase, tool: ToolDefinition) =>
-    inspectListing([...entry.neighbours, { server: entry.server, tool }], compiled).at(-1)!.flagged;
-  const detected = cases.filter((entry) => flagged(entry, entry.tool));
+  const detected = cases.filter((entry) => flaggedInListing(entry, entry.tool, compiled));
   return substitutions.map(([word, synonym]) => {
     const holds = new RegExp(`\\b${word}\\b`, "i");
     const touched = detected.filter((entry) => holds.test(JSON.stringify(entry.tool)));
-    const lost = touched.filter((entry) => !flagged(entry, substituted(entry.tool, word, synonym))).length;
+    const lost = touched.filter(
+      (entry) => !flaggedInListing(entry, substituted(entry.tool, word, synonym), compiled),
+    ).length;
     return { word, synonym, touched: touched.length, lost };
   });
 }
