@@ -1483,6 +1483,10 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         if (VALUE_FIELD.matcher(signal.field).find() && !servesPurpose(purpose, "command"))
           weighed(signal, "intent.command-outside-purpose", "offers a host command as an argument's value");
         break;
+      case "intent.bucket-value":
+        if (VALUE_FIELD.matcher(signal.field).find())
+          weighed(signal, "intent.fixed-target", "hands an argument a fixed storage bucket");
+        break;
       case "intent.translated-feed":
       case "intent.feed-result":
         if (findings.some((f) => f.field === signal.field && f !== finding && ACTION_SIGNALS.has(f.rule)))
