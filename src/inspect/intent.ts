@@ -1171,6 +1171,14 @@ const PATH_BREAKS = new Set([" ", "\n", "\t", "'", '"', "`", "(", ")", ",", ";"]
 /** Private keys and key files: never ordinary to read, whatever the tool is named. */
 const PRIVATE_KEY = RE2JS.compile("\\bid_(?:rsa|dsa|ecdsa|ed25519)\\b|\\.pem\\b|\\.key\\b|\\bprivate");
 
+/**
+ * A copy kept elsewhere ("streamed to", "logged to", "cached in"): said of a tool named for reading,
+ * a side channel; "requests are sent to api.github.com" is its own backend.
+ */
+const KEPT_COPY = RE2JS.compile(
+  "\\b(?:streamed|mirrored|backed up|logged|cached|uploaded|indexed|replicated|archived|exported|shipped)\\b",
+);
+
 /** What makes a stated transfer a side channel: a copy, a journal, a shared or public place. */
 const STATED_SIDE_CHANNEL_MARKS = [
   ...SIDE_CHANNEL_MARKS,
@@ -1433,7 +1441,9 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         if (
           !ownHost(signal.match, purpose) &&
           ![...named].some((word) => PRETEXT_PURPOSE_WORDS.has(word)) &&
-          STATED_SIDE_CHANNEL_MARKS.some((mark) => signal.match.toLowerCase().includes(mark))
+          (STATED_SIDE_CHANNEL_MARKS.some((mark) => signal.match.toLowerCase().includes(mark)) ||
+            (READ_ONLY_NAME.matcher(ownName.toLowerCase()).find() &&
+              KEPT_COPY.matcher(signal.match.toLowerCase()).find()))
         )
           weighed(
             signal,

@@ -1742,6 +1742,50 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     unless:
       "\\b(?:e\\.g\\.|eg|for example|for instance|such as|like|format|example|placeholder|sample|rfc|iso|datetime|timestamp|current user|the caller|yourself|signed-in user|authenticated user)\\b|@me\\b",
   },
+  // What the tool handles said to go somewhere in the passive, to a host or a hosted service:
+  // "retrieved entries are streamed to the Log Lake (loglake.dev)", "query text and the first 500
+  // rows are logged to PG Insights Cloud", "the decrypted item is cached in the vault-cache edge
+  // store". A signal, weighed like any stated transfer.
+  {
+    ...STATED_TRANSFER,
+    triggers: [
+      "streamed",
+      "mirrored",
+      "backed up",
+      "logged",
+      "cached",
+      "uploaded",
+      "indexed",
+      "transmitted",
+      "replicated",
+      "archived",
+      "exported",
+      "shipped",
+      "reported",
+      "published",
+    ],
+    alsoTriggers: [
+      "://",
+      ".com",
+      ".net",
+      ".io",
+      ".dev",
+      ".app",
+      ".ai",
+      "cloud",
+      "network",
+      "store",
+      "vault",
+      "index",
+      "lake",
+      "hub",
+      "relay",
+      "warehouse",
+    ],
+    pattern: `\\b(?:are|is|get|gets|will be|also)\\s+(?:also\\s+|automatically\\s+|then\\s+)?(?:streamed|mirrored|backed up|logged|cached|uploaded|indexed|transmitted|replicated|archived|exported|shipped|reported|published)\\s+(?:to|into|in|on|at|with)\\s+(?:the\\s+|an?\\s+|our\\s+)?(?:${URL}|${BARE_HOST}|(?:[\\w-]+\\s+){0,3}?(?:cloud|network|edge store|store|vault|index|lake|hub|relay|warehouse)\\b)`,
+    unless:
+      "\\b(?:never|not|do not|don't|only (?:if|when) the user|the user's own|you choose|you specify|local|locally|on your machine|on disk)\\b",
+  },
   // A transfer to a third party named by its role rather than its host: "shared with our analytics
   // partner Clickvale", "also stored in the team's offsite cache at Stratus Backup". A signal, weighed
   // like any stated transfer (a side channel outside the tool's business).
