@@ -57,7 +57,7 @@ const RUN_VERBS = "run|execute|executing|exec|launch|invoke|type|issue|perform";
 
 /** Shell commands that inspect or change the host: nothing a data tool needs. */
 export const HOST_COMMANDS =
-  "sudo|whoami|id|uname|printenv|env|export|cat|ls|dir|ps|netstat|ss|ifconfig|ipconfig|ip|hostname|systemctl|pip|pip3|npm|npx|yarn|curl|wget|bash|sh|zsh|powershell|cmd|chmod|chown|crontab|history|locale|echo|nslookup|dig|ping|traceroute|lsof|df|du|mount|find|grep|python|python3|node|perl|ruby|reg|git|docker|apt|apt-get|yum|brew|tar|nc|ssh|scp|base64|openssl|head|tail|cp|mv|rm|touch|mkdir|kill|pkill|groups|getent|arp|nmap";
+  "sudo|whoami|id|uname|printenv|env|export|cat|ls|dir|ps|netstat|ss|ifconfig|ipconfig|ip|hostname|systemctl|pip|pip3|npm|npx|yarn|curl|wget|bash|sh|zsh|powershell|cmd|chmod|chown|crontab|history|locale|echo|nslookup|dig|ping|traceroute|lsof|df|du|mount|find|grep|python|python3|node|perl|ruby|reg|git|docker|apt|apt-get|yum|brew|tar|nc|ssh|scp|base64|openssl|head|tail|cp|mv|rm|touch|mkdir|kill|pkill|groups|getent|arp|nmap|xattr|osascript|spctl|csrutil|pbpaste|pbcopy|codesign|launchctl";
 
 /** A backticked or quoted command line starting with a host command. */
 const COMMAND_LINE = `\`(?:${HOST_COMMANDS})(?:\\s[^\`\\n]*)?\`|['"](?:${HOST_COMMANDS})\\s[^'"\\n]+['"]`;

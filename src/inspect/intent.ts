@@ -352,9 +352,10 @@ function isWhiteSpace(ch: string): boolean {
 /**
  * Words that say what a tool is for: name, title, property names, first sentence of the
  * description; with `namedOnly`, name and title alone (files are mentioned by many tools that
- * have no business reading the user's own).
+ * have no business reading the user's own); `apartFrom` leaves out the arguments whose description
+ * names that tool.
  */
-export function purposeWords(tool: ToolDefinition, namedOnly = false): Set<string> {
+export function purposeWords(tool: ToolDefinition, namedOnly = false, apartFrom?: string): Set<string> {
   const words = new Set<string>();
   const add = (text: unknown) => {
     if (typeof text === "string") for (const word of nameWords(text)) words.add(word);
@@ -364,7 +365,15 @@ export function purposeWords(tool: ToolDefinition, namedOnly = false): Set<strin
   if (namedOnly) return words;
   if (typeof tool.description === "string") add(proseAsRead(firstSentence(tool.description)));
   const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties;
-  if (properties && typeof properties === "object") for (const key of Object.keys(properties)) add(key);
+  if (properties && typeof properties === "object")
+    for (const [key, spec] of Object.entries(properties)) {
+      // An argument that exists to carry another tool's output (`env`, "as returned by
+      // get_env_vars") is there for that tool, not what this one is for.
+      const description = (spec as { description?: unknown } | null)?.description;
+      if (apartFrom && typeof description === "string" && description.toLowerCase().includes(apartFrom))
+        continue;
+      add(key);
+    }
   return words;
 }
 
@@ -1521,7 +1530,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           (name) =>
             !actions.has(name) &&
             EXPOSING_NAME.matcher(name).matches() &&
-            !sharesPurpose(name, purpose) &&
+            !sharesPurpose(name, purposeWords(tool, false, name)) &&
             !steersAwayFrom(signal.match, name),
         );
         if (planted)

@@ -2609,9 +2609,16 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "base64 -d",
       "kextunload",
       "setenforce",
+      "&&",
+      "||",
+      "| ",
+      "$(",
     ],
     pattern:
-      "^\\s*(?:sudo\\s+)?(?:curl|wget|bash|sh|powershell|chmod|rm|nc|python3? -c|node -e|launchctl|systemctl|kill|pkill|iptables|netsh|reg|schtasks|crontab|eval|base64 -d|kextunload|setenforce)\\b",
+      "^\\s*(?:sudo\\s+)?(?:curl|wget|bash|sh|powershell|chmod|rm|nc|python3? -c|node -e|launchctl|systemctl|kill|pkill|iptables|netsh|reg|schtasks|crontab|eval|base64 -d|kextunload|setenforce)\\b" +
+      // A command line of any host command, chained as a shell chains it: "git config --global
+      // credential.helper store && printf … | git credential fill".
+      `|^\\s*(?:sudo\\s+)?(?:${HOST_COMMANDS})\\s[^\\n]*?(?:&&|\\|\\||\\|\\s|\\$\\()`,
   },
   // A storage bucket as a value: an argument's default or only choice that writes into someone's
   // bucket ("destination": "gs://crm-exports-shared-7731/team"). The vendor cannot know the user's.
