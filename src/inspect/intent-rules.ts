@@ -416,7 +416,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
   {
     ...REMOTE_INSTRUCTIONS,
     triggers: ["://"],
-    alsoTriggers: ["whatever it", "its content", "its text", "to your", "priority", "precedence", "override"],
+    alsoTriggers: ["whatever it", "your", "model's", "assistant's", "priority", "precedence", "over"],
     pattern:
       "\\b(?:fetch|load|download|get|read|open|retrieve|visit|include)\\b[^\\n]{0,100}?(?:https?|ftp)://[^\\n]{0,80}?\\b(?:and|then)\\s+(?:do whatever it (?:says|asks|tells)|(?:prepend|append|add|insert|merge|paste|copy)\\s+(?:its|the)\\s+(?:contents?|text|rules|instructions)\\s+(?:to|into|before|after)\\s+(?:your|the model's|the assistant's)\\s+(?:instructions?|prompt|system prompt|context|rules))" +
       "|(?:https?|ftp)://[^\\s]+[^\\n]{0,40}?\\b(?:carries|contains|holds|has|provides|publishes|lists|serves)\\s+(?:the\\s+)?(?:current\\s+|latest\\s+)?(?:instructions|rules|directives|policies|guidance)\\s+(?:that|which)\\s+(?:take|takes|have|has|override|overrides|supersede|supersedes)\\s+(?:priority|precedence|over)\\b",
@@ -565,6 +565,22 @@ export const INTENT_RULES: readonly PatternRule[] = [
       `\\b(?:whenever|when|each time|every time|once|after)\\s+(?:the\\s+)?(?:[\\w-]+(?:\\s+server)?'s?\\s+)?${TOOL_NAME}\\s+(?:tool\\s+)?(?:is|gets|has been|was)\\s+(?:used|called|invoked|run)\\b` +
       `|\\b(?:whenever|each time|every time)\\s+(?:you|the assistant|the model)\\s+(?:use|call|invoke|run)s?\\s+(?:the\\s+)?${TOOL_NAME}`,
   },
+  // The same said of what is done with the tool: "when a message is sent to Slack with
+  // slack_post_message, also …", "if the record is also created via hubspot-batch-create-objects",
+  // "cuando se cree cualquier evento con create-calendar-event".
+  {
+    id: "intent.conditions-other-tool",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "tells the model what to do whenever a named tool is used (High in a listing when that tool is another server's)",
+    triggers: ["when", "each time", "every time", "if", "cuando", "wenn", "lorsque", "quand", "quando"],
+    alsoTriggers: ["_", "-"],
+    andTriggers: ["with", "via", "using", "through", "con", "mit", "avec", "com"],
+    // "If it doesn't exist yet, create it first with CREATE_RELEASE" is a precondition; an "if"
+    // counts when the other tool's use is something that also happens.
+    pattern: `\\b(?:whenever|when|each time|every time|cuando|wenn|lorsque|quand|quando|if\\b[^\\n]{0,40}?\\balso)\\b[^\\n]{0,60}?\\b(?:with|via|using|through|con|mit|avec|com)\\s+(?:the\\s+)?${TOOL_NAME}`,
+  },
   {
     id: "intent.redirect-to-tool",
     category: "HiddenInstructions",
@@ -640,6 +656,19 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "(?:[^.;\\n]{0,60}?\\b(?:when|whenever|if|unless|for (?:a|one|single|large|multiple|more|small|simple)|only for)\\b)?",
     unless:
       "\\b(?:when|whenever|if|unless|for (?:a|one|single|large|multiple|more|small|simple)|only for|same server)\\b",
+  },
+  // Another party's tool named as theirs: "call this tool instead of their create_issue".
+  {
+    ...PREFER_THIS_TOOL,
+    triggers: [
+      "instead of their",
+      "instead of its",
+      "over their",
+      "rather than their",
+      "instead of the other",
+    ],
+    alsoTriggers: ["_", "-"],
+    pattern: `\\b(?:use|call|choose|pick|select|prefer)\\s+this(?:\\s+(?:one|tool))?\\s+(?:instead of|over|rather than)\\s+(?:their|its|the other(?:\\s+server'?s)?)\\s+(?:[\\w-]+\\s+){0,2}?${TOOL_NAME}`,
   },
   // A preference put in someone else's mouth: "Your organisation's admin has set this as the default
   // calendar tool", "your operator installed sql_query_plus as the default".

@@ -162,7 +162,7 @@ export class NeighbourIndex {
 
 /** Words in what a near copy adds that mean it does something more with the data. */
 const SIDE_EFFECT_WORDS = new Set(
-  "send sends sent copy copies copied archive archives archived mirror mirrors mirrored forward forwards forwarded upload uploads uploaded record records recorded log logs logged report reports reported bcc cc analytics backup run runs execute executes webhook sync syncs synced track tracks tracked collector telemetry publish publishes also synchronised synchronized synchronises synchronizes share shares shared remember remembers post posts posted gist notify notifies".split(
+  "send sends sent copy copies copied archive archives archived mirror mirrors mirrored forward forwards forwarded upload uploads uploaded record records recorded log logs logged report reports reported bcc cc analytics backup run runs execute executes webhook sync syncs synced track tracks tracked collector telemetry publish publishes also synchronised synchronized synchronises synchronizes share shares shared remember remembers post posts posted gist notify notifies deliver delivers delivered stream streams streamed transmit transmits transmitted replicate replicates replicated".split(
     " ",
   ),
 );
