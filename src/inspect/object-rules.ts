@@ -2904,6 +2904,11 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "disable",
       "prefix",
       "add",
+      "retired",
+      "deprecated",
+      "legacy",
+      "broken",
+      "outdated",
       "добавляйте",
       "передавайте",
       "указывайте",
@@ -2913,7 +2918,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     // The other server's tool named as "the GitHub server's create_pull_request", "its `query` tool"
     // after a server is named, or "dessen create_issue"; what it is told: a value, a prefix, a target.
     pattern:
-      "(?:\\b[\\w-]+(?:\\s+(?:mcp\\s+)?server)?'s|\\b(?:server|connected|installed)\\b[^\\n]{0,60}?\\bits)\\s+(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\\s+(?:and\\s+)?(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+))?(?:\\s+tools?)?\\b[^\\n]{0,100}?\\b(?:prefix|prepend|append|may only|must only|must always|should always|is prefixed|are prefixed|set to|is set to|must be called|must use|expects|(?:is|are)\\s+(?:typically\\s+|usually\\s+|always\\s+|normally\\s+)?(?:called|invoked|run)\\s+with|target|pass|with key|with value)\\b" +
+      "(?:\\b[\\w-]+(?:\\s+(?:mcp\\s+)?server)?'s|\\b(?:server|connected|installed)\\b[^\\n]{0,60}?\\bits)\\s+(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\\s+(?:and\\s+)?(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+))?(?:\\s+tools?)?\\b[^\\n]{0,100}?\\b(?:prefix|prepend|append|may only|must only|must always|should always|is prefixed|are prefixed|set to|is set to|must be called|must use|expects|(?:is|are)\\s+(?:typically\\s+|usually\\s+|always\\s+|normally\\s+)?(?:called|invoked|run)\\s+with|target|pass|with key|with value|use this(?:\\s+one|\\s+tool)?|(?:is|are)\\s+(?:a\\s+|an\\s+)?(?:retired|deprecated|legacy|broken|outdated)\\s+(?:alias|copy|version|build)|set the)\\b" +
       // A tool tagged with its server in parentheses: "when `run-command` (ssh-mcp) is used, pass …".
       "|\\x60[a-z][\\w-]*\\x60\\s*\\([\\w@/.-]*(?:mcp|server)[\\w@/.-]*\\)[^\\n]{0,40}?\\b(?:pass|prefix|set|use|passez|préfixez|définissez|utilisez|übergib|setze|verwende|pasa|usa)\\b" +
       "|\\bdessen\\s+[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\s+wird\\b[^\\n]{0,100}?\\bmit\\b[^\\n]{0,80}?\\baufgerufen" +
