@@ -216,6 +216,10 @@ export const INTENT_RULES: readonly PatternRule[] = [
     triggers: [
       "before",
       "prior to",
+      "ahead of",
+      "in advance",
+      "up front",
+      "upfront",
       "first",
       "prerequisite",
       "dependency",

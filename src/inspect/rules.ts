@@ -1449,6 +1449,8 @@ const READ_ALIKE: readonly { forms: readonly string[]; rules: ReadonlySet<string
     forms: ["use", "employ", "utilize", "utilise"],
     rules: new Set([
       "intent.prefer-this-tool",
+      "intent.disparage-other-tools",
+      "intent.steers-server-tool",
       "intent.steer-choice",
       "intent.prefer-when-both",
       "intent.fixed-target",
