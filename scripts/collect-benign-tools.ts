@@ -680,12 +680,12 @@ const blind2Servers: ServerSpec[] = [
 ];
 
 // The held-out benign round (test/inspect/heldout/), collected on 2026-11-28 before any tuning on it: real
-// servers from packages in none of the lists above and from no vendor or organisation already in them,
-// kept apart as a false-positive regression check that whoever tunes the rules has not seen. Chosen across
+// servers from packages in none of the lists above and from no vendor or organisation already in them, kept
+// apart as a false-positive regression check that whoever tunes the rules has not seen. Chosen across
 // domains: UI libraries and icon sets, infrastructure as code, SSH and Electron automation, debuggers and
-// code search, language servers, databases (MySQL, SQL Server, Metabase, Power Platform), spreadsheets,
-// tasks and knowledge graphs, mail, Microsoft Graph, Jira and Confluence, WordPress, n8n, YouTube, notebooks,
-// image and music tools (ComfyUI, Ableton, SVG generation, diagrams, whiteboards, PDF), reverse engineering
+// code search, language servers, databases (MySQL, SQL Server, Metabase, Power Platform), spreadsheets, tasks
+// and knowledge graphs, mail, Microsoft Graph, Jira and Confluence, WordPress, n8n, YouTube, notebooks, image
+// and music tools (ComfyUI, Ableton, SVG generation, diagrams, whiteboards, PDF), reverse engineering
 // (x64dbg), identity verification, e-commerce (Shopify, a headless store, App Store Connect), meal delivery
 // and recipes, travel, trading-card game events, Godot, ebooks (Calibre), social media data, domains, SEO,
 // analytics, job search, LLM model selection, translation, a token launcher, mobile device and React Native
@@ -697,28 +697,29 @@ const blind2Servers: ServerSpec[] = [
 // Tried and left out: @idachev/mcp-javadc, anilist-mcp, @jambonz/mcp-schema-server, @agiflowai/architect-mcp,
 // @great-detail/support-mcp and @powerhousedao/reactor-mcp (depend on packages or versions that are not
 // published on the npm registry), discogs-mcp-server and @mcptoolshop/ai-jam-sessions (depend on git
-// repositories, which cannot be fetched here), mcp-sqlite, @felores/kie-ai-mcp-server, @mako10k/mcp-shell-server,
-// @presto-ai/google-workspace-mcp and @jungjaehoon/mama-server (native modules not built without install
-// scripts), mcp-dataverse, mcp-atlassian and code-auditor-mcp (import modules they do not ship or depend on),
-// @shinzolabs/gmail-mcp (needs a newer zod than it installs), @allpepper/task-orchestrator (ships TypeScript
-// under node_modules, which Node does not run), astro-mcp, @ama-mcp/angular, @us-legal-tools/courtlistener-sdk,
-// @zapier/zapier-sdk-mcp, figma-mcp-server and @univerjs-pro/sheets-mcp (no bin), claude-db-mcp-query-skill
-// (its bin is a shell script), @chakra-ui/react-mcp and @dataflint/mcp-server (fetch from their vendor
-// before listing), mcp-mongo-server, caldav-mcp, @leonardsellem/n8n-mcp-server, slack-mcp-server,
-// @sixtyninecommerce/mcp and @rlabs-inc/gemini-mcp (connect to their backend before listing), mcpfirestoredb
-// (needs Google credentials at start), mcp-google-calendar and edgeone-pages-mcp-fullstack (start a browser
-// login before listing), agentvibes (installs dependencies at start) and spritecook-mcp (an interactive
-// setup at start), @pipedream/mcp (its stdio server needs one Pipedream app chosen; not pursued),
-// containerization-assist-mcp (Azure's, like @azure/mcp above), and, with fewer than three tools,
-// @progress/kendo-react-mcp, ref-tools-mcp, mcp-deepwiki, wikipedia-mcp, edgeone-pages-mcp, mcp-graphql,
-// @ergut/mcp-bigquery-server, mcp-obsidian, @fabriqa.ai/youtube-transcript-mcp, mcp-image,
-// mcp-sequentialthinking-tools, @mcp-get-community/server-curl, claude-mermaid, @h1deya/mcp-server-weather,
-// @slope-dev/mcp-tools, duckduckgo-mcp-server, computer-use-mcp, mcp-server-commands, @coinbase/cds-mcp-server,
-// grep-mcp and @trueclicks/google-ads-mcp-js. Collected but trimmed to keep the round at 70 packages:
-// @mantine/mcp-server, ag-mcp and @hugeicons/mcp-server (UI-library docs were already many), @kubb/mcp and
-// mcp-maven-deps (three tools each).
-// Placeholder files: @pandacss/mcp gets an empty panda.config.mjs, cclsp an empty server
-// list, appstore-connect-mcp-server a placeholder .p8 key file, all written into the cache folder.
+// repositories, which cannot be fetched here), mcp-sqlite, @felores/kie-ai-mcp-server,
+// @mako10k/mcp-shell-server, @presto-ai/google-workspace-mcp and @jungjaehoon/mama-server (native modules not
+// built without install scripts), mcp-dataverse, mcp-atlassian and code-auditor-mcp (import modules they do
+// not ship or depend on), @shinzolabs/gmail-mcp (needs a newer zod than it installs),
+// @allpepper/task-orchestrator (ships TypeScript under node_modules, which Node does not run), astro-mcp,
+// @ama-mcp/angular, @us-legal-tools/courtlistener-sdk, @zapier/zapier-sdk-mcp, figma-mcp-server and
+// @univerjs-pro/sheets-mcp (no bin), claude-db-mcp-query-skill (its bin is a shell script),
+// @chakra-ui/react-mcp and @dataflint/mcp-server (fetch from their vendor before listing), mcp-mongo-server,
+// caldav-mcp, @leonardsellem/n8n-mcp-server, slack-mcp-server, @sixtyninecommerce/mcp and
+// @rlabs-inc/gemini-mcp (connect to their backend before listing), mcpfirestoredb (needs Google credentials
+// at start), mcp-google-calendar and edgeone-pages-mcp-fullstack (start a browser login before listing),
+// agentvibes (installs dependencies at start) and spritecook-mcp (an interactive setup at start),
+// @pipedream/mcp (its stdio server needs one Pipedream app chosen; not pursued), containerization-assist-mcp
+// (Azure's, like @azure/mcp above), and, with fewer than three tools, @progress/kendo-react-mcp,
+// ref-tools-mcp, mcp-deepwiki, wikipedia-mcp, edgeone-pages-mcp, mcp-graphql, @ergut/mcp-bigquery-server,
+// mcp-obsidian, @fabriqa.ai/youtube-transcript-mcp, mcp-image, mcp-sequentialthinking-tools,
+// @mcp-get-community/server-curl, claude-mermaid, @h1deya/mcp-server-weather, @slope-dev/mcp-tools,
+// duckduckgo-mcp-server, computer-use-mcp, mcp-server-commands, @coinbase/cds-mcp-server, grep-mcp and
+// @trueclicks/google-ads-mcp-js. Collected but trimmed to keep the round at 70 packages: @mantine/mcp-server,
+// ag-mcp and @hugeicons/mcp-server (UI-library docs were already many), @kubb/mcp and mcp-maven-deps (three
+// tools each).
+// Placeholder files: @pandacss/mcp gets an empty panda.config.mjs, cclsp an empty server list,
+// appstore-connect-mcp-server a placeholder .p8 key file, all written into the cache folder.
 const heldoutServers: ServerSpec[] = [
   { package: "@pandacss/mcp", files: { "panda.config.mjs": "export default {};\n" } },
   { package: "@primeng/mcp" },
