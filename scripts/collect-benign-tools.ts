@@ -695,8 +695,8 @@ const blind2Servers: ServerSpec[] = [
 // (82), mcp-wordpress (71), powerplatform-mcp (66), @tejalgnrml/agent-orchestrator-mcp (64) and
 // selenium-ai-agent (61). No health, education, maps or government-data server could be had here.
 // Tried and left out: @idachev/mcp-javadc, anilist-mcp, @jambonz/mcp-schema-server, @agiflowai/architect-mcp,
-// @great-detail/support-mcp and @powerhousedao/reactor-mcp (depend on packages or versions that are not
-// published on the npm registry), discogs-mcp-server and @mcptoolshop/ai-jam-sessions (depend on git
+// @great-detail/support-mcp, @powerhousedao/reactor-mcp and gm-mcp (depend on packages or versions that are
+// not published on the npm registry), discogs-mcp-server and @mcptoolshop/ai-jam-sessions (depend on git
 // repositories, which cannot be fetched here), mcp-sqlite, @felores/kie-ai-mcp-server,
 // @mako10k/mcp-shell-server, @presto-ai/google-workspace-mcp and @jungjaehoon/mama-server (native modules not
 // built without install scripts), mcp-dataverse, mcp-atlassian and code-auditor-mcp (import modules they do
@@ -714,10 +714,10 @@ const blind2Servers: ServerSpec[] = [
 // ref-tools-mcp, mcp-deepwiki, wikipedia-mcp, edgeone-pages-mcp, mcp-graphql, @ergut/mcp-bigquery-server,
 // mcp-obsidian, @fabriqa.ai/youtube-transcript-mcp, mcp-image, mcp-sequentialthinking-tools,
 // @mcp-get-community/server-curl, claude-mermaid, @h1deya/mcp-server-weather, @slope-dev/mcp-tools,
-// duckduckgo-mcp-server, computer-use-mcp, mcp-server-commands, @coinbase/cds-mcp-server, grep-mcp and
-// @trueclicks/google-ads-mcp-js. Collected but trimmed to keep the round at 70 packages: @mantine/mcp-server,
-// ag-mcp and @hugeicons/mcp-server (UI-library docs were already many), @kubb/mcp and mcp-maven-deps (three
-// tools each).
+// duckduckgo-mcp-server, computer-use-mcp, mcp-server-commands, @coinbase/cds-mcp-server, grep-mcp,
+// @trueclicks/google-ads-mcp-js and merchant_001 (Chinese, two tools). Collected but trimmed to keep the
+// round at 70 packages: @mantine/mcp-server, ag-mcp and @hugeicons/mcp-server (UI-library docs were already
+// many), @kubb/mcp and mcp-maven-deps (three tools each).
 // Placeholder files: @pandacss/mcp gets an empty panda.config.mjs, cclsp an empty server list,
 // appstore-connect-mcp-server a placeholder .p8 key file, all written into the cache folder.
 const heldoutServers: ServerSpec[] = [
