@@ -1,9 +1,10 @@
 // Builds the benign half of the inspection corpus from real MCP servers: each package is installed
 // from npm into .cache/benign-servers/<name>, started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
-// name and installed version. Run: node scripts/collect-benign-tools.ts [--blind | --blind-2] [package-name …]
-// --blind and --blind-2 collect a round of the blind evaluation set instead (other packages each, into
-// test/inspect/blind/benign/ and test/inspect/blind-2/benign/).
+// name and installed version. Run: node scripts/collect-benign-tools.ts [--blind | --blind-2 | --heldout]
+// [package-name …]. --blind and --blind-2 collect a round of the blind evaluation set instead (other
+// packages each, into test/inspect/blind/benign/ and test/inspect/blind-2/benign/); --heldout collects the
+// held-out real-benign round for false-positive regression checks (test/inspect/heldout/benign/).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -678,13 +679,207 @@ const blind2Servers: ServerSpec[] = [
   },
 ];
 
-// Which list a run collects and where it writes: the development corpus, or one blind round.
+// The held-out benign round (test/inspect/heldout/), collected on 2026-11-28 before any tuning on it: real
+// servers from packages in none of the lists above and from no vendor or organisation already in them, kept
+// apart as a false-positive regression check that whoever tunes the rules has not seen. Chosen across
+// domains: UI libraries and icon sets, infrastructure as code, SSH and Electron automation, debuggers and
+// code search, language servers, databases (MySQL, SQL Server, Metabase, Power Platform), spreadsheets, tasks
+// and knowledge graphs, mail, Microsoft Graph, Jira and Confluence, WordPress, n8n, YouTube, notebooks, image
+// and music tools (ComfyUI, Ableton, SVG generation, diagrams, whiteboards, PDF), reverse engineering
+// (x64dbg), identity verification, e-commerce (Shopify, a headless store, App Store Connect), meal delivery
+// and recipes, travel, trading-card game events, Godot, ebooks (Calibre), social media data, domains, SEO,
+// analytics, job search, LLM model selection, translation, a token launcher, mobile device and React Native
+// automation, Selenium, accessibility, and two servers written in Chinese (bmall-mcp, api-create-mcp).
+// Larger than ~60 tools and taken whole, as they have no option to pick a toolset:
+// @easecloudio/mcp-metabase-server (95), @bycrawl/mcp (99), mcp-jira-cloud (91), @didit-protocol/mcp-server
+// (82), mcp-wordpress (71), powerplatform-mcp (66), @tejalgnrml/agent-orchestrator-mcp (64) and
+// selenium-ai-agent (61). No health, education, maps or government-data server could be had here.
+// Tried and left out: @idachev/mcp-javadc, anilist-mcp, @jambonz/mcp-schema-server, @agiflowai/architect-mcp,
+// @great-detail/support-mcp, @powerhousedao/reactor-mcp and gm-mcp (depend on packages or versions that are
+// not published on the npm registry), discogs-mcp-server and @mcptoolshop/ai-jam-sessions (depend on git
+// repositories, which cannot be fetched here), mcp-sqlite, @felores/kie-ai-mcp-server,
+// @mako10k/mcp-shell-server, @presto-ai/google-workspace-mcp and @jungjaehoon/mama-server (native modules not
+// built without install scripts), mcp-dataverse, mcp-atlassian and code-auditor-mcp (import modules they do
+// not ship or depend on), @shinzolabs/gmail-mcp (needs a newer zod than it installs),
+// @allpepper/task-orchestrator (ships TypeScript under node_modules, which Node does not run), astro-mcp,
+// @ama-mcp/angular, @us-legal-tools/courtlistener-sdk, @zapier/zapier-sdk-mcp, figma-mcp-server and
+// @univerjs-pro/sheets-mcp (no bin), claude-db-mcp-query-skill (its bin is a shell script),
+// @chakra-ui/react-mcp and @dataflint/mcp-server (fetch from their vendor before listing), mcp-mongo-server,
+// caldav-mcp, @leonardsellem/n8n-mcp-server, slack-mcp-server, @sixtyninecommerce/mcp and
+// @rlabs-inc/gemini-mcp (connect to their backend before listing), mcpfirestoredb (needs Google credentials
+// at start), mcp-google-calendar and edgeone-pages-mcp-fullstack (start a browser login before listing),
+// agentvibes (installs dependencies at start) and spritecook-mcp (an interactive setup at start),
+// @pipedream/mcp (its stdio server needs one Pipedream app chosen; not pursued), containerization-assist-mcp
+// (Azure's, like @azure/mcp above), and, with fewer than three tools, @progress/kendo-react-mcp,
+// ref-tools-mcp, mcp-deepwiki, wikipedia-mcp, edgeone-pages-mcp, mcp-graphql, @ergut/mcp-bigquery-server,
+// mcp-obsidian, @fabriqa.ai/youtube-transcript-mcp, mcp-image, mcp-sequentialthinking-tools,
+// @mcp-get-community/server-curl, claude-mermaid, @h1deya/mcp-server-weather, @slope-dev/mcp-tools,
+// duckduckgo-mcp-server, computer-use-mcp, mcp-server-commands, @coinbase/cds-mcp-server, grep-mcp,
+// @trueclicks/google-ads-mcp-js and merchant_001 (Chinese, two tools). Collected but trimmed to keep the
+// round at 70 packages: @mantine/mcp-server, ag-mcp and @hugeicons/mcp-server (UI-library docs were already
+// many), @kubb/mcp and mcp-maven-deps (three tools each).
+// Placeholder files: @pandacss/mcp gets an empty panda.config.mjs, cclsp an empty server list,
+// appstore-connect-mcp-server a placeholder .p8 key file, all written into the cache folder.
+const heldoutServers: ServerSpec[] = [
+  { package: "@pandacss/mcp", files: { "panda.config.mjs": "export default {};\n" } },
+  { package: "@primeng/mcp" },
+  { package: "@heroui/react-mcp" },
+  { package: "@vuetify/mcp" },
+  { package: "tailwindcss-mcp-server" },
+  { package: "@jpisnice/shadcn-ui-mcp-server" },
+  { package: "lucide-icons-mcp", args: ["--stdio"] },
+  { package: "@opentofu/opentofu-mcp-server" },
+  { package: "mcp-ssh-manager" },
+  { package: "electron-mcp-server" },
+  { package: "@hyperdrive-eng/mcp-nodejs-debugger" },
+  { package: "mcp-ripgrep" },
+  {
+    package: "appstore-connect-mcp-server",
+    env: {
+      APP_STORE_CONNECT_KEY_ID: "placeholder",
+      APP_STORE_CONNECT_ISSUER_ID: "placeholder",
+      APP_STORE_CONNECT_P8_PATH: "placeholder.p8",
+    },
+    files: { "placeholder.p8": "placeholder\n" },
+  },
+  {
+    package: "@f4ww4z/mcp-mysql-server",
+    env: {
+      MYSQL_HOST: "127.0.0.1",
+      MYSQL_PORT: "9",
+      MYSQL_USER: "placeholder",
+      MYSQL_PASSWORD: "placeholder",
+      MYSQL_DATABASE: "none",
+    },
+  },
+  {
+    package: "@bilims/mcp-sqlserver",
+    env: {
+      SQLSERVER_HOST: "127.0.0.1",
+      SQLSERVER_PORT: "9",
+      SQLSERVER_USER: "placeholder",
+      SQLSERVER_PASSWORD: "placeholder",
+    },
+  },
+  {
+    package: "@easecloudio/mcp-metabase-server",
+    env: { METABASE_URL: "http://127.0.0.1:9", METABASE_API_KEY: "placeholder" },
+  },
+  { package: "stockquotes-mcp" },
+  { package: "omnifocus-mcp" },
+  { package: "@alvincrave/gtasks-mcp" },
+  {
+    package: "mcp-gsheets",
+    env: {
+      GOOGLE_PROJECT_ID: "placeholder",
+      GOOGLE_CLIENT_EMAIL: "a@example.com",
+      GOOGLE_PRIVATE_KEY: "-----BEGIN PRIVATE KEY-----\nplaceholder\n-----END PRIVATE KEY-----",
+    },
+  },
+  { package: "notebooklm-mcp" },
+  {
+    package: "mcp-mail-server",
+    env: {
+      IMAP_HOST: "127.0.0.1",
+      IMAP_PORT: "9",
+      IMAP_SECURE: "false",
+      SMTP_HOST: "127.0.0.1",
+      SMTP_PORT: "9",
+      SMTP_SECURE: "false",
+      EMAIL_USER: "a@example.com",
+      EMAIL_PASS: "placeholder",
+    },
+  },
+  { package: "@merill/lokka", env: { USE_CLIENT_TOKEN: "true", ACCESS_TOKEN: "placeholder" } },
+  { package: "mcp-jira-cloud" },
+  { package: "youtube-data-mcp-server", env: { YOUTUBE_API_KEY: "placeholder" } },
+  { package: "comfyui-mcp" },
+  { package: "ableton-cookbook-mcp" },
+  { package: "x64dbg-mcp-server" },
+  { package: "@didit-protocol/mcp-server" },
+  { package: "@coo-quack/calc-mcp" },
+  { package: "time-mcp" },
+  { package: "excalidraw-mcp" },
+  { package: "drawio-mcp-server" },
+  { package: "@mcp-z/mcp-pdf" },
+  { package: "@junis/shopify-mcp", args: ["--accessToken=placeholder", "--domain=example.myshopify.com"] },
+  { package: "@headless-commerce/mcp-server", env: { HEADLESS_COMMERCE_API_KEY: "placeholder" } },
+  {
+    package: "cookunity-mcp-server",
+    env: { COOKUNITY_EMAIL: "a@example.com", COOKUNITY_PASSWORD: "placeholder" },
+  },
+  { package: "unofficial-ravensburger-playhub-mcp" },
+  { package: "@satelliteoflove/godot-mcp" },
+  { package: "access-calibre" },
+  { package: "@gongrzhe/server-travelplanner-mcp" },
+  { package: "@bycrawl/mcp" },
+  { package: "domain-search-mcp" },
+  { package: "@genwave/svgmaker-mcp", env: { SVGMAKER_API_KEY: "placeholder" } },
+  { package: "clawnch-mcp-server" },
+  {
+    package: "mcp-wordpress",
+    env: {
+      WORDPRESS_SITE_URL: "http://127.0.0.1:9",
+      WORDPRESS_USERNAME: "placeholder",
+      WORDPRESS_APP_PASSWORD: "placeholder",
+      ALLOW_INSECURE_HTTP: "true",
+      ALLOW_PRIVATE_URLS: "true",
+    },
+  },
+  { package: "recipe-mcp", bin: "recipe-mcp-server" },
+  { package: "selenium-ai-agent" },
+  {
+    package: "mcp-server-google-analytics",
+    env: { GOOGLE_CLIENT_EMAIL: "a@example.com", GOOGLE_PRIVATE_KEY: "placeholder", GA_PROPERTY_ID: "0" },
+  },
+  { package: "@daylight-labs/popdb-mcp" },
+  { package: "@liangshanli/mcp-server-mysql" },
+  { package: "cclsp", env: { CCLSP_CONFIG_PATH: "cclsp.json" }, files: { "cclsp.json": '{"servers":[]}\n' } },
+  { package: "@kazuph/mcp-taskmanager" },
+  { package: "@itseasy21/mcp-knowledge-graph" },
+  { package: "@tejalgnrml/agent-orchestrator-mcp" },
+  { package: "@node2flow/n8n-management-mcp" },
+  {
+    package: "@answerai/confluence-mcp",
+    env: {
+      CONFLUENCE_API_TOKEN: "placeholder",
+      CONFLUENCE_USER_EMAIL: "a@example.com",
+      CONFLUENCE_BASE_URL: "https://example.atlassian.net",
+    },
+  },
+  {
+    package: "powerplatform-mcp",
+    env: {
+      POWERPLATFORM_ENVIRONMENTS: "DEV",
+      POWERPLATFORM_DEV_URL: "https://example.crm.dynamics.com",
+      POWERPLATFORM_DEV_CLIENT_ID: "placeholder",
+      POWERPLATFORM_DEV_CLIENT_SECRET: "placeholder",
+      POWERPLATFORM_DEV_TENANT_ID: "placeholder",
+    },
+  },
+  { package: "moltbook-http-mcp" },
+  { package: "@llmrank.app/mcp", env: { LLM_BOOST_API_TOKEN: "llmb_placeholder" } },
+  { package: "@ohah/react-native-mcp-server" },
+  { package: "mobile-device-farm-mcp" },
+  { package: "@accesslint/mcp" },
+  { package: "@datastorm/mcp", env: { DATASTORM_API_KEY: "placeholder" } },
+  { package: "llm-advisor-mcp" },
+  { package: "unified-sf-docs-mcp" },
+  { package: "@voltagent/docs-mcp" },
+  { package: "@mcptoolshop/polyglot-mcp" },
+  { package: "bmall-mcp" },
+  { package: "api-create-mcp" },
+];
+
+// Which list a run collects and where it writes: the development corpus, one blind round, or the
+// held-out round.
 const targets = {
   corpus: { servers, outDir: join("corpus", "benign") },
   "--blind": { servers: blindServers, outDir: join("blind", "benign") },
   "--blind-2": { servers: blind2Servers, outDir: join("blind-2", "benign") },
+  "--heldout": { servers: heldoutServers, outDir: join("heldout", "benign") },
 } as const;
-const flag = (["--blind", "--blind-2"] as const).find((name) => process.argv.includes(name));
+const flag = (["--blind", "--blind-2", "--heldout"] as const).find((name) => process.argv.includes(name));
 const target = targets[flag ?? "corpus"];
 const root = resolve(import.meta.dirname, "..");
 const cacheDir = join(root, ".cache", "benign-servers");
