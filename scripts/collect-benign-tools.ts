@@ -1,10 +1,10 @@
 // Builds the benign half of the inspection corpus from real MCP servers: each package is installed
 // from npm into .cache/benign-servers/<name>, started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
-// name and installed version. Run: node scripts/collect-benign-tools.ts [--blind | --blind-2 | --heldout]
-// [package-name …]. --blind and --blind-2 collect a round of the blind evaluation set instead (other
-// packages each, into test/inspect/blind/benign/ and test/inspect/blind-2/benign/); --heldout collects the
-// held-out real-benign round for false-positive regression checks (test/inspect/heldout/benign/).
+// name and installed version. Run: node scripts/collect-benign-tools.ts [--blind | --blind-2 | --blind-3]
+// [package-name …]. --blind, --blind-2 and --blind-3 collect a round of the blind evaluation set instead
+// (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/ and
+// test/inspect/blind-3/benign/).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -538,6 +538,93 @@ const servers: ServerSpec[] = [
     bin: "qa-agent",
     env: { FASTTEST_API_KEY: "placeholder", FASTTEST_SKIP_PLAYWRIGHT: "1" },
   },
+  // Round 7 of issue 12: the other half of the 70 packages collected on 2026-11-28 (see blind3Servers
+  // below for the split and for what was tried and left out), measured before any tuning on them.
+  { package: "@primeng/mcp" },
+  { package: "@vuetify/mcp" },
+  { package: "@jpisnice/shadcn-ui-mcp-server" },
+  { package: "@opentofu/opentofu-mcp-server" },
+  { package: "electron-mcp-server" },
+  { package: "@hyperdrive-eng/mcp-nodejs-debugger" },
+  {
+    package: "appstore-connect-mcp-server",
+    env: {
+      APP_STORE_CONNECT_KEY_ID: "placeholder",
+      APP_STORE_CONNECT_ISSUER_ID: "placeholder",
+      APP_STORE_CONNECT_P8_PATH: "placeholder.p8",
+    },
+    files: { "placeholder.p8": "placeholder\n" },
+  },
+  {
+    package: "@bilims/mcp-sqlserver",
+    env: {
+      SQLSERVER_HOST: "127.0.0.1",
+      SQLSERVER_PORT: "9",
+      SQLSERVER_USER: "placeholder",
+      SQLSERVER_PASSWORD: "placeholder",
+    },
+  },
+  {
+    package: "@easecloudio/mcp-metabase-server",
+    env: { METABASE_URL: "http://127.0.0.1:9", METABASE_API_KEY: "placeholder" },
+  },
+  { package: "stockquotes-mcp" },
+  { package: "omnifocus-mcp" },
+  { package: "@alvincrave/gtasks-mcp" },
+  {
+    package: "mcp-gsheets",
+    env: {
+      GOOGLE_PROJECT_ID: "placeholder",
+      GOOGLE_CLIENT_EMAIL: "a@example.com",
+      GOOGLE_PRIVATE_KEY: "-----BEGIN PRIVATE KEY-----\nplaceholder\n-----END PRIVATE KEY-----",
+    },
+  },
+  {
+    package: "mcp-mail-server",
+    env: {
+      IMAP_HOST: "127.0.0.1",
+      IMAP_PORT: "9",
+      IMAP_SECURE: "false",
+      SMTP_HOST: "127.0.0.1",
+      SMTP_PORT: "9",
+      SMTP_SECURE: "false",
+      EMAIL_USER: "a@example.com",
+      EMAIL_PASS: "placeholder",
+    },
+  },
+  { package: "youtube-data-mcp-server", env: { YOUTUBE_API_KEY: "placeholder" } },
+  { package: "comfyui-mcp" },
+  { package: "@coo-quack/calc-mcp" },
+  { package: "time-mcp" },
+  { package: "@headless-commerce/mcp-server", env: { HEADLESS_COMMERCE_API_KEY: "placeholder" } },
+  { package: "unofficial-ravensburger-playhub-mcp" },
+  { package: "access-calibre" },
+  { package: "domain-search-mcp" },
+  { package: "@genwave/svgmaker-mcp", env: { SVGMAKER_API_KEY: "placeholder" } },
+  {
+    package: "mcp-wordpress",
+    env: {
+      WORDPRESS_SITE_URL: "http://127.0.0.1:9",
+      WORDPRESS_USERNAME: "placeholder",
+      WORDPRESS_APP_PASSWORD: "placeholder",
+      ALLOW_INSECURE_HTTP: "true",
+      ALLOW_PRIVATE_URLS: "true",
+    },
+  },
+  { package: "recipe-mcp", bin: "recipe-mcp-server" },
+  {
+    package: "mcp-server-google-analytics",
+    env: { GOOGLE_CLIENT_EMAIL: "a@example.com", GOOGLE_PRIVATE_KEY: "placeholder", GA_PROPERTY_ID: "0" },
+  },
+  { package: "@daylight-labs/popdb-mcp" },
+  { package: "cclsp", env: { CCLSP_CONFIG_PATH: "cclsp.json" }, files: { "cclsp.json": '{"servers":[]}\n' } },
+  { package: "@kazuph/mcp-taskmanager" },
+  { package: "@tejalgnrml/agent-orchestrator-mcp" },
+  { package: "@node2flow/n8n-management-mcp" },
+  { package: "moltbook-http-mcp" },
+  { package: "@llmrank.app/mcp", env: { LLM_BOOST_API_TOKEN: "llmb_placeholder" } },
+  { package: "llm-advisor-mcp" },
+  { package: "@mcptoolshop/polyglot-mcp" },
 ];
 
 // The blind evaluation set of issue 12: packages absent from the development corpus above, collected
@@ -679,9 +766,11 @@ const blind2Servers: ServerSpec[] = [
   },
 ];
 
-// The held-out benign round (test/inspect/heldout/), collected on 2026-11-28 before any tuning on it: real
-// servers from packages in none of the lists above and from no vendor or organisation already in them, kept
-// apart as a false-positive regression check that whoever tunes the rules has not seen. Chosen across
+// Round 3 of the blind evaluation (test/inspect/blind-3/benign/), collected on 2026-11-28 before any tuning on
+// it: real servers from packages in none of the lists above and from no vendor or organisation already in
+// them. The 70 packages collected that day were split before the detector was run on any of them: in order
+// of package name, every other one (the 1st, 3rd, …) is here, the rest is the development corpus's round 7
+// (at the end of `servers`). Chosen across
 // domains: UI libraries and icon sets, infrastructure as code, SSH and Electron automation, debuggers and
 // code search, language servers, databases (MySQL, SQL Server, Metabase, Power Platform), spreadsheets, tasks
 // and knowledge graphs, mail, Microsoft Graph, Jira and Confluence, WordPress, n8n, YouTube, notebooks, image
@@ -720,28 +809,13 @@ const blind2Servers: ServerSpec[] = [
 // many), @kubb/mcp and mcp-maven-deps (three tools each).
 // Placeholder files: @pandacss/mcp gets an empty panda.config.mjs, cclsp an empty server list,
 // appstore-connect-mcp-server a placeholder .p8 key file, all written into the cache folder.
-const heldoutServers: ServerSpec[] = [
+const blind3Servers: ServerSpec[] = [
   { package: "@pandacss/mcp", files: { "panda.config.mjs": "export default {};\n" } },
-  { package: "@primeng/mcp" },
   { package: "@heroui/react-mcp" },
-  { package: "@vuetify/mcp" },
   { package: "tailwindcss-mcp-server" },
-  { package: "@jpisnice/shadcn-ui-mcp-server" },
   { package: "lucide-icons-mcp", args: ["--stdio"] },
-  { package: "@opentofu/opentofu-mcp-server" },
   { package: "mcp-ssh-manager" },
-  { package: "electron-mcp-server" },
-  { package: "@hyperdrive-eng/mcp-nodejs-debugger" },
   { package: "mcp-ripgrep" },
-  {
-    package: "appstore-connect-mcp-server",
-    env: {
-      APP_STORE_CONNECT_KEY_ID: "placeholder",
-      APP_STORE_CONNECT_ISSUER_ID: "placeholder",
-      APP_STORE_CONNECT_P8_PATH: "placeholder.p8",
-    },
-    files: { "placeholder.p8": "placeholder\n" },
-  },
   {
     package: "@f4ww4z/mcp-mysql-server",
     env: {
@@ -752,93 +826,27 @@ const heldoutServers: ServerSpec[] = [
       MYSQL_DATABASE: "none",
     },
   },
-  {
-    package: "@bilims/mcp-sqlserver",
-    env: {
-      SQLSERVER_HOST: "127.0.0.1",
-      SQLSERVER_PORT: "9",
-      SQLSERVER_USER: "placeholder",
-      SQLSERVER_PASSWORD: "placeholder",
-    },
-  },
-  {
-    package: "@easecloudio/mcp-metabase-server",
-    env: { METABASE_URL: "http://127.0.0.1:9", METABASE_API_KEY: "placeholder" },
-  },
-  { package: "stockquotes-mcp" },
-  { package: "omnifocus-mcp" },
-  { package: "@alvincrave/gtasks-mcp" },
-  {
-    package: "mcp-gsheets",
-    env: {
-      GOOGLE_PROJECT_ID: "placeholder",
-      GOOGLE_CLIENT_EMAIL: "a@example.com",
-      GOOGLE_PRIVATE_KEY: "-----BEGIN PRIVATE KEY-----\nplaceholder\n-----END PRIVATE KEY-----",
-    },
-  },
   { package: "notebooklm-mcp" },
-  {
-    package: "mcp-mail-server",
-    env: {
-      IMAP_HOST: "127.0.0.1",
-      IMAP_PORT: "9",
-      IMAP_SECURE: "false",
-      SMTP_HOST: "127.0.0.1",
-      SMTP_PORT: "9",
-      SMTP_SECURE: "false",
-      EMAIL_USER: "a@example.com",
-      EMAIL_PASS: "placeholder",
-    },
-  },
   { package: "@merill/lokka", env: { USE_CLIENT_TOKEN: "true", ACCESS_TOKEN: "placeholder" } },
   { package: "mcp-jira-cloud" },
-  { package: "youtube-data-mcp-server", env: { YOUTUBE_API_KEY: "placeholder" } },
-  { package: "comfyui-mcp" },
   { package: "ableton-cookbook-mcp" },
   { package: "x64dbg-mcp-server" },
   { package: "@didit-protocol/mcp-server" },
-  { package: "@coo-quack/calc-mcp" },
-  { package: "time-mcp" },
   { package: "excalidraw-mcp" },
   { package: "drawio-mcp-server" },
   { package: "@mcp-z/mcp-pdf" },
   { package: "@junis/shopify-mcp", args: ["--accessToken=placeholder", "--domain=example.myshopify.com"] },
-  { package: "@headless-commerce/mcp-server", env: { HEADLESS_COMMERCE_API_KEY: "placeholder" } },
   {
     package: "cookunity-mcp-server",
     env: { COOKUNITY_EMAIL: "a@example.com", COOKUNITY_PASSWORD: "placeholder" },
   },
-  { package: "unofficial-ravensburger-playhub-mcp" },
   { package: "@satelliteoflove/godot-mcp" },
-  { package: "access-calibre" },
   { package: "@gongrzhe/server-travelplanner-mcp" },
   { package: "@bycrawl/mcp" },
-  { package: "domain-search-mcp" },
-  { package: "@genwave/svgmaker-mcp", env: { SVGMAKER_API_KEY: "placeholder" } },
   { package: "clawnch-mcp-server" },
-  {
-    package: "mcp-wordpress",
-    env: {
-      WORDPRESS_SITE_URL: "http://127.0.0.1:9",
-      WORDPRESS_USERNAME: "placeholder",
-      WORDPRESS_APP_PASSWORD: "placeholder",
-      ALLOW_INSECURE_HTTP: "true",
-      ALLOW_PRIVATE_URLS: "true",
-    },
-  },
-  { package: "recipe-mcp", bin: "recipe-mcp-server" },
   { package: "selenium-ai-agent" },
-  {
-    package: "mcp-server-google-analytics",
-    env: { GOOGLE_CLIENT_EMAIL: "a@example.com", GOOGLE_PRIVATE_KEY: "placeholder", GA_PROPERTY_ID: "0" },
-  },
-  { package: "@daylight-labs/popdb-mcp" },
   { package: "@liangshanli/mcp-server-mysql" },
-  { package: "cclsp", env: { CCLSP_CONFIG_PATH: "cclsp.json" }, files: { "cclsp.json": '{"servers":[]}\n' } },
-  { package: "@kazuph/mcp-taskmanager" },
   { package: "@itseasy21/mcp-knowledge-graph" },
-  { package: "@tejalgnrml/agent-orchestrator-mcp" },
-  { package: "@node2flow/n8n-management-mcp" },
   {
     package: "@answerai/confluence-mcp",
     env: {
@@ -857,29 +865,24 @@ const heldoutServers: ServerSpec[] = [
       POWERPLATFORM_DEV_TENANT_ID: "placeholder",
     },
   },
-  { package: "moltbook-http-mcp" },
-  { package: "@llmrank.app/mcp", env: { LLM_BOOST_API_TOKEN: "llmb_placeholder" } },
   { package: "@ohah/react-native-mcp-server" },
   { package: "mobile-device-farm-mcp" },
   { package: "@accesslint/mcp" },
   { package: "@datastorm/mcp", env: { DATASTORM_API_KEY: "placeholder" } },
-  { package: "llm-advisor-mcp" },
   { package: "unified-sf-docs-mcp" },
   { package: "@voltagent/docs-mcp" },
-  { package: "@mcptoolshop/polyglot-mcp" },
   { package: "bmall-mcp" },
   { package: "api-create-mcp" },
 ];
 
-// Which list a run collects and where it writes: the development corpus, one blind round, or the
-// held-out round.
+// Which list a run collects and where it writes: the development corpus or one blind round.
 const targets = {
   corpus: { servers, outDir: join("corpus", "benign") },
   "--blind": { servers: blindServers, outDir: join("blind", "benign") },
   "--blind-2": { servers: blind2Servers, outDir: join("blind-2", "benign") },
-  "--heldout": { servers: heldoutServers, outDir: join("heldout", "benign") },
+  "--blind-3": { servers: blind3Servers, outDir: join("blind-3", "benign") },
 } as const;
-const flag = (["--blind", "--blind-2", "--heldout"] as const).find((name) => process.argv.includes(name));
+const flag = (["--blind", "--blind-2", "--blind-3"] as const).find((name) => process.argv.includes(name));
 const target = targets[flag ?? "corpus"];
 const root = resolve(import.meta.dirname, "..");
 const cacheDir = join(root, ".cache", "benign-servers");

@@ -18,7 +18,7 @@ const devBenignDir = join(import.meta.dirname, "corpus", "benign");
  */
 export const BLIND_ROUNDS = ["blind", "blind-2", "blind-3"] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
-export const LATEST_BLIND_ROUND: BlindRound = "blind-2";
+export const LATEST_BLIND_ROUND: BlindRound = "blind-3";
 
 export function blindRoundDir(round: BlindRound): string {
   return join(import.meta.dirname, round);
