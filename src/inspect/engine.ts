@@ -795,22 +795,29 @@ function resultOf(compiled: CompiledInspection, hash: string, findings: Finding[
 
 /**
  * A tool's result with findings from outside the definition added (listing-level analysis), kept
- * to the enabled detectors, with threshold and action applied again. No extra findings: the same
- * result object.
+ * to the enabled detectors, and `cleared` ones (its own findings the listing explains) taken out,
+ * with threshold and action applied again. Nothing added or cleared: the same result object.
  */
 export function withFindings(
   result: InspectionResult,
   extra: readonly Finding[],
   config?: InspectionConfig | CompiledInspection,
+  cleared: readonly Finding[] = [],
 ): InspectionResult {
   const compiled = resolveCompiled(config);
   const kept = compiled.enabled
     ? extra.filter((f) => f.category === "Custom" || compiled.detectors.has(f.category as DetectorName))
     : [];
-  if (kept.length === 0) return result;
-  const findings = [...result.findings, ...kept].sort(
-    (a, b) => severityRank[b.severity] - severityRank[a.severity],
-  );
+  if (kept.length === 0 && cleared.length === 0) return result;
+  // Cleared findings are named by content: each policy's result holds its own copy of the same finding.
+  const own =
+    cleared.length === 0
+      ? result.findings
+      : result.findings.filter(
+          (f) => !cleared.some((c) => c.rule === f.rule && c.field === f.field && c.match === f.match),
+        );
+  if (kept.length === 0 && own.length === result.findings.length) return result;
+  const findings = [...own, ...kept].sort((a, b) => severityRank[b.severity] - severityRank[a.severity]);
   return resultOf(compiled, result.hash, findings);
 }
 

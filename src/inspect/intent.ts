@@ -1300,6 +1300,24 @@ function ownHost(match: string, purpose: ReadonlySet<string>): boolean {
   return name !== undefined && name.length > 3 && purpose.has(name);
 }
 
+/** Why a dependency on a named tool weighs: it is called first, or named and shares nothing with this tool. */
+const callFirst = (name: string) => `requires a call to ${name} first`;
+const namesUnrelated = (name: string) => `names ${name}, which shares nothing with this tool`;
+const NAMED_DEPENDENCY =
+  /\((?:requires a call to ([a-z0-9_-]+) first|names ([a-z0-9_-]+), which shares nothing with this tool)\)$/;
+
+/**
+ * The tool a dependency finding (callFirst, namesUnrelated) names, when that tool only reads
+ * (`get_history`, `list_items`): read through the same server's own tool, the server's data goes
+ * nowhere the server does not already have it — the listing clears it for a sibling (listing.ts).
+ */
+export function readDependency(finding: Finding): string | undefined {
+  if (finding.rule !== "intent.dependency-with-side-effect") return undefined;
+  const found = NAMED_DEPENDENCY.exec(finding.match);
+  const name = found?.[1] ?? found?.[2];
+  return name !== undefined && READ_ONLY_NAME.matcher(name).find() ? name : undefined;
+}
+
 /** Signals that make a precondition or a fed result dangerous when they meet in one string. */
 const ACTION_SIGNALS = new Set([
   "intent.translated-call-first",
@@ -1377,7 +1395,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
             f.field === signal.field &&
             (ACTION_SIGNALS.has(f.rule) || f.rule === "intent.feed-result"),
         );
-        if (risky) weighed(signal, "intent.dependency-with-side-effect", `requires a call to ${risky} first`);
+        if (risky) weighed(signal, "intent.dependency-with-side-effect", callFirst(risky));
         else if (called.length > 0 && alongside)
           weighed(
             signal,
@@ -1533,12 +1551,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
             !sharesPurpose(name, purposeWords(tool, false, name)) &&
             !steersAwayFrom(signal.match, name),
         );
-        if (planted)
-          weighed(
-            signal,
-            "intent.dependency-with-side-effect",
-            `names ${planted}, which shares nothing with this tool`,
-          );
+        if (planted) weighed(signal, "intent.dependency-with-side-effect", namesUnrelated(planted));
         break;
       }
       case "intent.avoid-builtin-tools":

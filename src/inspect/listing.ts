@@ -1,7 +1,7 @@
 import { RE2JS } from "re2js";
 import { canonicalJson } from "../kernel/json.ts";
 import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } from "./engine.ts";
-import { firstSentence, ownActions } from "./intent.ts";
+import { firstSentence, ownActions, readDependency } from "./intent.ts";
 import { confusableKey, nameWords, singular } from "./names.ts";
 import { withContext } from "./normalize.ts";
 import { proseAsRead } from "./reading.ts";
@@ -336,7 +336,7 @@ const COMPARED_TO = RE2JS.compile(
 
 /** Argument names too common to tie a description to one tool when it mentions them. */
 const COMMON_ARGUMENTS = new Set(
-  "text name id path query content body title description type data value input output url uri file key limit page format mode message options".split(
+  "text name id path query content body title description type data value input output url uri file key limit page format mode message options action".split(
     " ",
   ),
 );
@@ -627,21 +627,44 @@ export function inspectListing(
   }
   return listing.map((entry) => {
     const result = inspectTool(entry.tool, compiled);
-    const extra = listingFindings(entry, neighbours, result.findings, namesByServer.get(entry.server));
+    const siblings = namesByServer.get(entry.server);
+    const extra = listingFindings(entry, neighbours, result.findings, siblings);
     neighbours.add(entry);
-    return withFindings(result, extra, compiled);
+    return withFindings(result, extra, compiled, siblingReads(result.findings, siblings));
+  });
+}
+
+/**
+ * A tool's own findings that its listing explains: a dependency on a tool that only reads, when that
+ * tool is one of the same server's (`get_history` named by comfyui's `get_image`). The server's own
+ * data read through its own tool goes nowhere it was not; a sibling with side effects stays flagged.
+ */
+export function siblingReads(
+  ownFindings: readonly Finding[],
+  siblings: ReadonlySet<string> | undefined,
+): Finding[] {
+  if (!siblings) return [];
+  return ownFindings.filter((f) => {
+    const name = readDependency(f);
+    return name !== undefined && (siblings.has(name) || prefixedSibling(name, siblings));
   });
 }
 
 /** Bounds on what a ListingNeighbours remembers, however many tools servers make up. */
 const MAX_NEIGHBOURS = 50_000;
 
-interface Judged {
-  hash: string;
-  findings: readonly Finding[];
+/** What a listing says of one tool: findings it adds, and own findings it explains (siblingReads). */
+export interface ListingJudgement {
+  readonly added: readonly Finding[];
+  readonly cleared: readonly Finding[];
 }
 
-const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
+interface Judged {
+  hash: string;
+  judgement: ListingJudgement;
+}
+
+const NOTHING_JUDGED: ListingJudgement = Object.freeze({ added: [], cleared: [] });
 
 /**
  * Listing-level inspection for a proxy that sees listings one server (or page) at a time: it
@@ -659,15 +682,16 @@ export class ListingNeighbours {
   readonly #judged = new Map<string, Judged>();
 
   /**
-   * Records one listing page and returns each tool's listing-level findings, in input order.
-   * `hashes` are the definitions' pinning hashes, `findings` their own inspection findings.
+   * Records one listing page and returns, for each tool in input order, its listing-level findings
+   * and its own findings the listing explains (siblingReads). `hashes` are the definitions' pinning
+   * hashes, `findings` their own inspection findings.
    */
   judge(
     server: string,
     tools: readonly ToolDefinition[],
     hashes: readonly string[],
     findings: readonly (readonly Finding[])[],
-  ): (readonly Finding[])[] {
+  ): ListingJudgement[] {
     let known = this.#tools.get(server);
     if (!known) {
       known = new Map();
@@ -676,26 +700,29 @@ export class ListingNeighbours {
     // The server's own tool names, built only when a definition is new: an unchanged page costs none.
     let siblings: Set<string> | undefined;
     return tools.map((tool, i) => {
-      if (typeof tool.name !== "string") return NO_FINDINGS;
+      if (typeof tool.name !== "string") return NOTHING_JUDGED;
       const hash = hashes[i]!;
       const key = `${server}\u0000${tool.name.toLowerCase()}`;
       const cached = this.#judged.get(key);
-      if (cached && cached.hash === hash) return cached.findings;
+      if (cached && cached.hash === hash) return cached.judgement;
       siblings ??= new Set([
         ...known.keys(),
         ...tools.flatMap((t) => (typeof t.name === "string" ? [t.name.toLowerCase()] : [])),
       ]);
       const self = new Neighbour(server, tool as ToolDefinition & { name: string });
-      const found = listingFindings(self, this.#index, findings[i] ?? [], siblings);
+      const own = findings[i] ?? [];
+      const added = listingFindings(self, this.#index, own, siblings);
+      const cleared = siblingReads(own, siblings);
+      const judgement = added.length === 0 && cleared.length === 0 ? NOTHING_JUDGED : { added, cleared };
       const previous = known.get(self.lowerName);
       if (previous) this.#index.remove(previous);
       if (previous || this.#size < MAX_NEIGHBOURS) {
         if (!previous) this.#size++;
         known.set(self.lowerName, self);
         this.#index.add(self);
-        this.#judged.set(key, { hash, findings: found.length === 0 ? NO_FINDINGS : found });
+        this.#judged.set(key, { hash, judgement });
       }
-      return found;
+      return judgement;
     });
   }
 }

@@ -200,18 +200,18 @@ export class ToolCatalog {
     tools: readonly ToolDefinition[],
     inspections: { hash: string; results: { policy: CompiledPolicy; result: InspectionResult }[] }[],
   ): void {
-    const extra = this.#neighbours.judge(
+    const judgements = this.#neighbours.judge(
       server,
       tools,
       inspections.map((inspection) => inspection.hash),
       inspections.map((inspection) => inspection.results[0]?.result.findings ?? []),
     );
     inspections.forEach((inspection, i) => {
-      const found = extra[i]!;
-      if (found.length === 0) return;
+      const { added, cleared } = judgements[i]!;
+      if (added.length === 0 && cleared.length === 0) return;
       inspection.results = inspection.results.map(({ policy, result }) => ({
         policy,
-        result: withFindings(result, found, compileInspection(policy.spec.inspection)),
+        result: withFindings(result, added, compileInspection(policy.spec.inspection), cleared),
       }));
     });
   }
