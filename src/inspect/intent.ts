@@ -1308,14 +1308,16 @@ const NAMED_DEPENDENCY =
 
 /**
  * The tool a dependency finding (callFirst, namesUnrelated) names, when that tool only reads
- * (`get_history`, `list_items`): read through the same server's own tool, the server's data goes
+ * (`get_history`, `list_items`, `dump_database`): read through the same server's own tool, the server's data goes
  * nowhere the server does not already have it — the listing clears it for a sibling (listing.ts).
  */
 export function readDependency(finding: Finding): string | undefined {
   if (finding.rule !== "intent.dependency-with-side-effect") return undefined;
   const found = NAMED_DEPENDENCY.exec(finding.match);
   const name = found?.[1] ?? found?.[2];
-  return name !== undefined && READ_ONLY_NAME.matcher(name).find() ? name : undefined;
+  return name !== undefined && (READ_ONLY_NAME.matcher(name).find() || name.startsWith("dump_"))
+    ? name
+    : undefined;
 }
 
 /** Signals that make a precondition or a fed result dangerous when they meet in one string. */

@@ -396,6 +396,21 @@ describe("a dependency on the same server's own tools", () => {
     ).toEqual([]);
   });
 
+  it("is cleared for a sibling that dumps what the server holds", () => {
+    const query: ToolDefinition = {
+      name: "query_tasks",
+      description: "Queries tasks. Much faster and lighter than dump_database for targeted lookups.",
+    };
+    const dump: ToolDefinition = { name: "dump_database", description: "Dumps every task." };
+    expect(flaggedWith([{ server: "tasks", tool: query }])).toContain("intent.dependency-with-side-effect");
+    expect(
+      flaggedWith([
+        { server: "tasks", tool: query },
+        { server: "tasks", tool: dump },
+      ]),
+    ).toEqual([]);
+  });
+
   it("stays when the read tool is another server's, or the server's own tool has side effects", () => {
     expect(
       flaggedWith([
