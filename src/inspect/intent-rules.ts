@@ -151,6 +151,14 @@ const REMOTE_INSTRUCTIONS = {
   summary: "tells the model to fetch instructions from a URL and follow them",
 } as const;
 
+/** One concept, two trigger sets: the entries of intent.feed-result share this. */
+const FEED_RESULT = {
+  id: "intent.feed-result",
+  category: "Exfiltration",
+  severity: "Low",
+  summary: "asks to put the output of another action into an argument",
+} as const;
+
 /** One concept, several trigger sets: the entries of intent.disparage-other-tools share this. */
 const DISPARAGE_OTHER_TOOLS = {
   id: "intent.disparage-other-tools",
@@ -262,10 +270,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     pattern: `\\b(?:prerequisites?|preconditions?|required first)\\s*:\\s*(?:${TOOL_NAME},\\s*)*${TOOL_NAME}`,
   },
   {
-    id: "intent.feed-result",
-    category: "Exfiltration",
-    severity: "Low",
-    summary: "asks to put the output of another action into an argument",
+    ...FEED_RESULT,
     triggers: [
       "include",
       "put",
@@ -324,6 +329,30 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\bkeep\\s+(?:the|its|their|all)\\s+(?:full\\s+)?(?:output|outputs|results?|responses?)\\s+in\\s+(?:the\\s+)?context\\b" +
       // Passive: "… has been called first … and its output included in the reply".
       "|\\b(?:its|their)\\s+(?:output|outputs|result|results|response)\\s+(?:is\\s+|are\\s+)?(?:included|pasted|put|placed|added|attached|quoted|copied|inserted)\\s+(?:in|into)\\s+(?:the\\s+)?(?:reply|response|answer|body|message|comment)\\b",
+  },
+  // A whole result handed on or kept: "… and pass the full message bodies in `travelerProfile`", "keep
+  // the hits in context".
+  {
+    ...FEED_RESULT,
+    triggers: ["pass", "put", "include", "paste", "copy", "append", "add", "insert", "place", "keep"],
+    alsoTriggers: [
+      "full",
+      "complete",
+      "entire",
+      "raw",
+      "whole",
+      "unredacted",
+      "unfiltered",
+      "hits",
+      "rows",
+      "entries",
+      "records",
+      "messages",
+      "items",
+    ],
+    pattern:
+      "\\bkeep\\s+(?:the|its|their|all)\\s+(?:full\\s+)?(?:hits|rows|entries|records|messages|items)\\s+in\\s+(?:the\\s+)?context\\b" +
+      "|\\b(?:pass|put|include|paste|copy|append|add|insert|place)\\s+(?:the\\s+|their\\s+|its\\s+)?(?:full|complete|entire|raw|whole|unredacted|unfiltered)\\s+(?:[\\w-]+\\s+)?(?:bodies|contents|texts|messages|emails|results|responses|hits|entries|records|output|listing)\\s+(?:in|into|as)\\s+`?[\\w-]+`?",
   },
   {
     id: "intent.read-local-file",
