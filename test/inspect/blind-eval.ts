@@ -73,6 +73,7 @@ function printText(report: BlindReport, listMissed: boolean, listFalsePositives:
   }
   const kinds = BLIND_KINDS.map((kind) => percent(report.byKind[kind])).join(" | ");
   console.log(`| **all** | ${kinds} | ${percent(report.overall)} |\n`);
+  console.log(`rewrites of a source not flagged by itself: ${percent(report.rewritesOfCleanSources)}`);
   const fp = { detected: report.falsePositives.length, total: report.benign };
   console.log(`false positives on blind benign: ${percent(fp)}`);
   if (listFalsePositives) {

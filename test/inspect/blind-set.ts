@@ -84,6 +84,8 @@ export interface BlindPoisoned {
   note: string;
   server: string;
   source?: ToolRef;
+  /** A rewrite's real source definition, unedited. */
+  sourceTool?: ToolDefinition;
   tool: ToolDefinition;
   /** The legitimate tools a listing-level family is judged with (empty for the other families). */
   neighbours: ListedTool[];
@@ -183,7 +185,9 @@ export function loadBlindPoisoned(round: BlindRound = LATEST_BLIND_ROUND): Blind
       style: entry.style,
       note: entry.note,
       server: entry.server,
-      ...(entry.source ? { source: entry.source } : {}),
+      ...(entry.source
+        ? { source: entry.source, sourceTool: resolveRef(index, entry.source, entry.id).tool }
+        : {}),
       tool: materialise(entry, index),
       neighbours: (entry.neighbours ?? []).map((ref) => ({
         server: ref.package,
@@ -221,6 +225,11 @@ export interface BlindReport {
   packages: string[];
   byFamily: Record<BlindFamily, Record<BlindKind | "all", Tally>>;
   byKind: Record<BlindKind, Tally>;
+  /**
+   * Rewrites whose real source the judge does not flag by itself: a rewrite of a tool already flagged
+   * counts as detected whatever its edit says, so this is the rewrite figure that measures the edits.
+   */
+  rewritesOfCleanSources: Tally;
   overall: Tally;
   falsePositives: { package: string; tool: string }[];
   /** Per poisoned entry, in load order. */
@@ -242,10 +251,15 @@ export function evaluateBlind(
     BLIND_FAMILIES.map((family) => [family, { rewrite: tally(), injected: tally(), all: tally() }]),
   ) as BlindReport["byFamily"];
   const byKind = { rewrite: tally(), injected: tally() };
+  const rewritesOfCleanSources = tally();
   const overall = tally();
   const results = poisoned.map((entry) => {
     const listing = [...entry.neighbours, { server: entry.server, tool: entry.tool }];
     const detected = judge(listing)[listing.length - 1] === true;
+    if (entry.sourceTool && judge([{ server: entry.server, tool: entry.sourceTool }])[0] !== true) {
+      rewritesOfCleanSources.total += 1;
+      if (detected) rewritesOfCleanSources.detected += 1;
+    }
     for (const t of [
       byFamily[entry.family][entry.kind],
       byFamily[entry.family].all,
@@ -266,6 +280,7 @@ export function evaluateBlind(
     packages: [...new Set(benign.map((entry) => `${entry.package}@${entry.version}`))],
     byFamily,
     byKind,
+    rewritesOfCleanSources,
     overall,
     falsePositives: benign
       .filter((_, index) => benignFlags[index])

@@ -181,4 +181,14 @@ describe("evaluateBlind", () => {
     );
     expect(onlyNeighbours.overall.detected).toBe(0);
   });
+
+  it("leaves out of the clean-source figure the rewrites whose source the judge flags by itself", () => {
+    const rewrites = poisoned.filter((entry) => entry.kind === "rewrite");
+    const flagged = new Set([rewrites[0]!.sourceTool, rewrites[1]!.sourceTool]);
+    const report = evaluateBlind((listing) => listing.map((entry) => flagged.has(entry.tool)), poisoned, []);
+    const sourcesFlagged = rewrites.filter((entry) => flagged.has(entry.sourceTool)).length;
+    expect(report.rewritesOfCleanSources.total).toBe(rewrites.length - sourcesFlagged);
+    const everything = evaluateBlind((listing) => listing.map(() => true), poisoned, []);
+    expect(everything.rewritesOfCleanSources).toEqual({ detected: 0, total: 0 });
+  });
 });
