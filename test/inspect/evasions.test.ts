@@ -4,13 +4,13 @@ import { detectedUnderEvasions, developmentCases } from "./evasions.ts";
 // The development set's poisoned definitions, obfuscated as a model would still read them. The
 // floors are today's figures: they may only rise (docs/inspection.md, "Rules").
 const FLOORS: Readonly<Record<string, number>> = {
-  plain: 1047,
-  wrapped: 1037,
-  hyphenated: 1038,
-  tabs: 1046,
-  emphasis: 1042,
-  entities: 1043,
-  digits: 1053,
+  plain: 1053,
+  wrapped: 1043,
+  hyphenated: 1044,
+  tabs: 1052,
+  emphasis: 1048,
+  entities: 1049,
+  digits: 1056,
 };
 
 describe("detection under obfuscations a model reads through", () => {
