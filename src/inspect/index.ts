@@ -37,6 +37,7 @@ export {
 export {
   inspectListing,
   type ListedTool,
+  type ListingJudgement,
   ListingNeighbours,
   listingFindings,
   NeighbourIndex,
