@@ -384,29 +384,21 @@ describe("a dependency on the same server's own tools", () => {
       .findings.filter((f) => f.severity === "High")
       .map((f) => f.rule);
 
-  it("is cleared when the named tool only reads and is the server's own", () => {
-    expect(flaggedWith([{ server: "comfy", tool: getImage }])).toContain(
-      "intent.dependency-with-side-effect",
-    );
-    expect(
-      flaggedWith([
-        { server: "comfy", tool: getImage },
-        { server: "comfy", tool: getHistory },
-      ]),
-    ).toEqual([]);
-  });
+  const queryTasks: ToolDefinition = {
+    name: "query_tasks",
+    description: "Queries tasks. Much faster and lighter than dump_database for targeted lookups.",
+  };
+  const dumpDatabase: ToolDefinition = { name: "dump_database", description: "Dumps every task." };
 
-  it("is cleared for a sibling that dumps what the server holds", () => {
-    const query: ToolDefinition = {
-      name: "query_tasks",
-      description: "Queries tasks. Much faster and lighter than dump_database for targeted lookups.",
-    };
-    const dump: ToolDefinition = { name: "dump_database", description: "Dumps every task." };
-    expect(flaggedWith([{ server: "tasks", tool: query }])).toContain("intent.dependency-with-side-effect");
+  it.each([
+    ["only reads", getImage, getHistory],
+    ["dumps what the server holds", queryTasks, dumpDatabase],
+  ])("is cleared when the named tool %s and is the server's own", (_, tool, sibling) => {
+    expect(flaggedWith([{ server: "own", tool }])).toContain("intent.dependency-with-side-effect");
     expect(
       flaggedWith([
-        { server: "tasks", tool: query },
-        { server: "tasks", tool: dump },
+        { server: "own", tool },
+        { server: "own", tool: sibling },
       ]),
     ).toEqual([]);
   });
