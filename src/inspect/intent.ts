@@ -1308,8 +1308,9 @@ const NAMED_DEPENDENCY =
 
 /**
  * The tool a dependency finding (callFirst, namesUnrelated) names, when that tool only reads
- * (`get_history`, `list_items`, `dump_database`): read through the same server's own tool, the server's data goes
- * nowhere the server does not already have it — the listing clears it for a sibling (listing.ts).
+ * (`get_history`, `list_items`, `dump_database`): read through the same server's own tool, the
+ * server's data goes nowhere the server does not already have it — the listing clears it for a
+ * sibling (listing.ts).
  */
 export function readDependency(finding: Finding): string | undefined {
   if (finding.rule !== "intent.dependency-with-side-effect") return undefined;

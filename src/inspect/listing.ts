@@ -630,23 +630,30 @@ export function inspectListing(
     const siblings = namesByServer.get(entry.server);
     const extra = listingFindings(entry, neighbours, result.findings, siblings);
     neighbours.add(entry);
-    return withFindings(result, extra, compiled, siblingReads(result.findings, siblings));
+    const elsewhere = (name: string) =>
+      [...namesByServer].some(([server, names]) => server !== entry.server && names.has(name));
+    return withFindings(result, extra, compiled, siblingReads(result.findings, siblings, elsewhere));
   });
 }
 
 /**
  * A tool's own findings that its listing explains: a dependency on a tool that only reads, when that
  * tool is one of the same server's (`get_history` named by comfyui's `get_image`). The server's own
- * data read through its own tool goes nowhere it was not; a sibling with side effects stays flagged.
+ * data read through its own tool goes nowhere it was not; a sibling with side effects stays flagged,
+ * and so does a name another server also offers (`offeredElsewhere`): a decoy sibling must not clear
+ * a call the model may make to the other server's tool of that name.
  */
 export function siblingReads(
   ownFindings: readonly Finding[],
   siblings: ReadonlySet<string> | undefined,
+  offeredElsewhere: (name: string) => boolean,
 ): Finding[] {
   if (!siblings) return [];
   return ownFindings.filter((f) => {
     const name = readDependency(f);
-    return name !== undefined && (siblings.has(name) || prefixedSibling(name, siblings));
+    return (
+      name !== undefined && (siblings.has(name) || prefixedSibling(name, siblings)) && !offeredElsewhere(name)
+    );
   });
 }
 
@@ -661,10 +668,11 @@ export interface ListingJudgement {
 
 interface Judged {
   hash: string;
-  judgement: ListingJudgement;
+  added: readonly Finding[];
 }
 
-const NOTHING_JUDGED: ListingJudgement = Object.freeze({ added: [], cleared: [] });
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
+const NOTHING_JUDGED: ListingJudgement = Object.freeze({ added: NO_FINDINGS, cleared: NO_FINDINGS });
 
 /**
  * Listing-level inspection for a proxy that sees listings one server (or page) at a time: it
@@ -697,32 +705,42 @@ export class ListingNeighbours {
       known = new Map();
       this.#tools.set(server, known);
     }
-    // The server's own tool names, built only when a definition is new: an unchanged page costs none.
+    // The server's own tool names, built only for a new definition or one that names a read tool.
     let siblings: Set<string> | undefined;
+    const siblingsOf = () =>
+      (siblings ??= new Set([
+        ...known.keys(),
+        ...tools.flatMap((t) => (typeof t.name === "string" ? [t.name.toLowerCase()] : [])),
+      ]));
     return tools.map((tool, i) => {
       if (typeof tool.name !== "string") return NOTHING_JUDGED;
       const hash = hashes[i]!;
       const key = `${server}\u0000${tool.name.toLowerCase()}`;
-      const cached = this.#judged.get(key);
-      if (cached && cached.hash === hash) return cached.judgement;
-      siblings ??= new Set([
-        ...known.keys(),
-        ...tools.flatMap((t) => (typeof t.name === "string" ? [t.name.toLowerCase()] : [])),
-      ]);
-      const self = new Neighbour(server, tool as ToolDefinition & { name: string });
       const own = findings[i] ?? [];
-      const added = listingFindings(self, this.#index, own, siblings);
-      const cleared = siblingReads(own, siblings);
-      const judgement = added.length === 0 && cleared.length === 0 ? NOTHING_JUDGED : { added, cleared };
-      const previous = known.get(self.lowerName);
-      if (previous) this.#index.remove(previous);
-      if (previous || this.#size < MAX_NEIGHBOURS) {
-        if (!previous) this.#size++;
-        known.set(self.lowerName, self);
-        this.#index.add(self);
-        this.#judged.set(key, { hash, judgement });
+      const cached = this.#judged.get(key);
+      let added: readonly Finding[];
+      if (cached && cached.hash === hash) added = cached.added;
+      else {
+        const self = new Neighbour(server, tool as ToolDefinition & { name: string });
+        added = listingFindings(self, this.#index, own, siblingsOf());
+        if (added.length === 0) added = NO_FINDINGS;
+        const previous = known.get(self.lowerName);
+        if (previous) this.#index.remove(previous);
+        if (previous || this.#size < MAX_NEIGHBOURS) {
+          if (!previous) this.#size++;
+          known.set(self.lowerName, self);
+          this.#index.add(self);
+          this.#judged.set(key, { hash, added });
+        }
       }
-      return judgement;
+      // Judged on every listing, not remembered: another server that later offers the named tool
+      // reopens the finding. Most definitions have no such finding, and cost one rule comparison each.
+      const cleared = own.some((f) => readDependency(f) !== undefined)
+        ? siblingReads(own, siblingsOf(), (name) =>
+            this.#index.get(`n:${name}`).some((n) => n.server !== server),
+          )
+        : NO_FINDINGS;
+      return added.length === 0 && cleared.length === 0 ? NOTHING_JUDGED : { added, cleared };
     });
   }
 }

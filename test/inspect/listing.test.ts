@@ -5,7 +5,7 @@ import { compileInspection, inspectTool, withFindings } from "../../src/inspect/
 import { inspectListing, type ListedTool, ListingNeighbours } from "../../src/inspect/listing.ts";
 import { confusableKey } from "../../src/inspect/names.ts";
 import { toolHash } from "../../src/inspect/pinning.ts";
-import type { ToolDefinition } from "../../src/inspect/types.ts";
+import type { Finding, ToolDefinition } from "../../src/inspect/types.ts";
 import { PolicySet } from "../../src/policy/evaluate.ts";
 import { parsePolicies } from "../../src/policy/load.ts";
 import { SessionToolRegistry } from "../../src/registry/registry.ts";
@@ -421,6 +421,24 @@ describe("a dependency on the same server's own tools", () => {
         { server: "notes", tool: sendEmail },
       ]),
     ).toContain("intent.dependency-with-side-effect");
+  });
+
+  it("stays when another server offers a tool of that name too: a decoy sibling clears nothing", () => {
+    expect(
+      flaggedWith([
+        { server: "comfy", tool: getImage },
+        { server: "comfy", tool: getHistory },
+        { server: "other", tool: getHistory },
+      ]),
+    ).toContain("intent.dependency-with-side-effect");
+    const neighbours = new ListingNeighbours();
+    const own = inspectTool(getImage).findings;
+    const page = (server: string, tools: ToolDefinition[], findings: Finding[][]) =>
+      neighbours.judge(server, tools, tools.map(toolHash), findings);
+    expect(page("comfy", [getImage, getHistory], [own, []])[0]!.cleared).not.toEqual([]);
+    // Another server starts to offer get_history: the same, unchanged page is judged again.
+    page("other", [getHistory], [[]]);
+    expect(page("comfy", [getImage, getHistory], [own, []])[0]!.cleared).toEqual([]);
   });
 
   it("is cleared by ListingNeighbours too, and the catalog's result drops it", () => {
