@@ -151,6 +151,15 @@ const REMOTE_INSTRUCTIONS = {
   summary: "tells the model to fetch instructions from a URL and follow them",
 } as const;
 
+/** One concept, two trigger sets: the entries of intent.conditions-other-tool share this. */
+const CONDITIONS_OTHER_TOOL = {
+  id: "intent.conditions-other-tool",
+  category: "HiddenInstructions",
+  severity: "Low",
+  summary:
+    "tells the model what to do whenever a named tool is used (High in a listing when that tool is another server's)",
+} as const;
+
 /** One concept, two trigger sets: the entries of intent.feed-result share this. */
 const FEED_RESULT = {
   id: "intent.feed-result",
@@ -586,11 +595,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     pattern: `\\b(?:${EXPOSING_TOOL_NAME})\\b`,
   },
   {
-    id: "intent.conditions-other-tool",
-    category: "HiddenInstructions",
-    severity: "Low",
-    summary:
-      "tells the model what to do whenever a named tool is used (High in a listing when that tool is another server's)",
+    ...CONDITIONS_OTHER_TOOL,
     triggers: ["when", "each time", "every time", "once", "after"],
     alsoTriggers: ["_", "-"],
     andTriggers: ["use", "call", "invok", "run"],
@@ -602,11 +607,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
   // slack_post_message, also …", "if the record is also created via hubspot-batch-create-objects",
   // "cuando se cree cualquier evento con create-calendar-event".
   {
-    id: "intent.conditions-other-tool",
-    category: "HiddenInstructions",
-    severity: "Low",
-    summary:
-      "tells the model what to do whenever a named tool is used (High in a listing when that tool is another server's)",
+    ...CONDITIONS_OTHER_TOOL,
     triggers: ["when", "each time", "every time", "if", "cuando", "wenn", "lorsque", "quand", "quando"],
     alsoTriggers: ["_", "-"],
     andTriggers: ["with", "via", "using", "through", "con", "mit", "avec", "com"],
