@@ -604,16 +604,24 @@ export const INTENT_RULES: readonly PatternRule[] = [
       `|\\b(?:whenever|each time|every time)\\s+(?:you|the assistant|the model)\\s+(?:use|call|invoke|run)s?\\s+(?:the\\s+)?${TOOL_NAME}`,
   },
   // The same said of what is done with the tool: "when a message is sent to Slack with
-  // slack_post_message, also …", "if the record is also created via hubspot-batch-create-objects",
-  // "cuando se cree cualquier evento con create-calendar-event".
+  // slack_post_message, also …", "if the record is also created via hubspot-batch-create-objects".
+  // "If it doesn't exist yet, create it first with CREATE_RELEASE" is a precondition; an "if" counts
+  // when the other tool's use is something that also happens.
   {
     ...CONDITIONS_OTHER_TOOL,
-    triggers: ["when", "each time", "every time", "if", "cuando", "wenn", "lorsque", "quand", "quando"],
+    triggers: ["when", "each time", "every time", "if"],
     alsoTriggers: ["_", "-"],
-    andTriggers: ["with", "via", "using", "through", "con", "mit", "avec", "com"],
-    // "If it doesn't exist yet, create it first with CREATE_RELEASE" is a precondition; an "if"
-    // counts when the other tool's use is something that also happens.
-    pattern: `\\b(?:whenever|when|each time|every time|cuando|wenn|lorsque|quand|quando|if\\b[^\\n]{0,40}?\\balso)\\b[^\\n]{0,60}?\\b(?:with|via|using|through|con|mit|avec|com)\\s+(?:the\\s+)?${TOOL_NAME}`,
+    andTriggers: ["with", "via", "using", "through"],
+    pattern: `\\b(?:whenever|when|each time|every time|if\\b[^\\n]{0,40}?\\balso)\\b[^\\n]{0,60}?\\b(?:with|via|using|through)\\s+(?:the\\s+)?${TOOL_NAME}`,
+  },
+  // In other languages ("cuando se cree cualquier evento con create-calendar-event"): their short
+  // words for "with" ("con", "com") are inside many English words, so each waits for its "when".
+  {
+    ...CONDITIONS_OTHER_TOOL,
+    triggers: ["cuando", "wenn", "lorsque", "quand", "quando"],
+    alsoTriggers: ["_", "-"],
+    andTriggers: ["con", "mit", "avec", "com"],
+    pattern: `\\b(?:cuando|wenn|lorsque|quand|quando)\\b[^\\n]{0,60}?\\b(?:con|mit|avec|com)\\s+(?:the\\s+)?${TOOL_NAME}`,
   },
   {
     id: "intent.redirect-to-tool",
