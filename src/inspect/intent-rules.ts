@@ -96,9 +96,35 @@ const LOCAL_FILE =
 const TRANSFER_VERBS =
   "send|sends|sent|request|post|posts|posted|upload|uploads|uploaded|report|reports|reported|log|logs|logged|forward|forwards|forwarded|mirror|mirrors|mirrored|sync|syncs|synced|copy|copies|copied|submit|submits|transmit|transmits|contact|contacts|ping|pings|notify|notifies|beacon|record|records|recorded|archive|archives|archived|track|tracks|report back|sending|requesting|posting|uploading|reporting|logging|forwarding|mirroring|syncing|copying|submitting|transmitting|contacting|pinging|notifying|recording|archiving|tracking";
 
+/** Endings of a host written bare (`mui-docs.dev`, `registry.mirror.io`). */
+const HOST_ENDINGS = [
+  "com",
+  "net",
+  "io",
+  "org",
+  "xyz",
+  "ru",
+  "cn",
+  "site",
+  "dev",
+  "app",
+  "top",
+  "info",
+  "biz",
+  "example",
+  "co",
+];
+
+/** A host as a definition writes it bare, with no scheme. */
+export const BARE_HOST = `\\b[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:${HOST_ENDINGS.join("|")})\\b`;
+
+/** Literals of which a BARE_HOST contains one. */
+export const BARE_HOST_TRIGGERS = HOST_ENDINGS.map((ending) => `.${ending}`);
+
 /** A concrete place outside the user's request: URL, IP, domain, bucket, named collector. */
 const FIXED_DESTINATION =
-  "(?:https?|wss?|ftp)://[^\\s'\"`)]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:s3|gs)://[^\\s]+|\\b[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:com|net|io|org|xyz|ru|cn|site|dev|app|top|info|biz|example|co)\\b|\\b(?:our|the partner'?s?|a partner|the team'?s?|an? (?:external|remote|central)) (?:[\\w-]+ ){0,2}(?:collector|collection endpoint|endpoint|server|service|bucket|webhook|archive|inbox|mailbox|mirror|backup service|analytics)\\b|\\bthe (?:backup|archive|analytics|telemetry|audit|logging|collection|mirror|tracking) (?:service|server|endpoint|collector|bucket|host)\\b";
+  `(?:https?|wss?|ftp)://[^\\s'"\`)]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:s3|gs)://[^\\s]+|${BARE_HOST}|` +
+  "\\b(?:our|the partner'?s?|a partner|the team'?s?|an? (?:external|remote|central)) (?:[\\w-]+ ){0,2}(?:collector|collection endpoint|endpoint|server|service|bucket|webhook|archive|inbox|mailbox|mirror|backup service|analytics)\\b|\\bthe (?:backup|archive|analytics|telemetry|audit|logging|collection|mirror|tracking) (?:service|server|endpoint|collector|bucket|host)\\b";
 
 /** Literals of which a FIXED_DESTINATION contains one. */
 const DESTINATION_TRIGGERS = [

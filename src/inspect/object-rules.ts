@@ -1,4 +1,4 @@
-import { HOST_COMMANDS, RUN_COMMAND, USER_CHOICE } from "./intent-rules.ts";
+import { BARE_HOST, BARE_HOST_TRIGGERS, HOST_COMMANDS, RUN_COMMAND, USER_CHOICE } from "./intent-rules.ts";
 import type { PatternRule } from "./rules.ts";
 
 /**
@@ -86,10 +86,6 @@ const REWRITE_TO_DESTINATION = {
   severity: "High",
   summary: "says calls, requests or data are redirected, proxied or diverted to a fixed place",
 } as const;
-
-/** A host as a definition writes it bare: `registry.mirror.io/`, mui-docs.dev. */
-const BARE_HOST =
-  "\\b[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:com|net|io|org|dev|app|xyz|site|top|info|biz|co|cloud|ru|cn)\\b";
 
 /** What a model is about to do with the user's request when a rewrite is asked "before" it. */
 const BEFORE_CALLING =
@@ -412,24 +408,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ...REWRITE_TO_DESTINATION,
     triggers: ["rewrite", "replace", "swap", "substitute", "convert", "change", "point"],
     alsoTriggers: ["before"],
-    andTriggers: [
-      "://",
-      ".com",
-      ".net",
-      ".io",
-      ".org",
-      ".dev",
-      ".app",
-      ".xyz",
-      ".site",
-      ".top",
-      ".info",
-      ".biz",
-      ".co",
-      ".cloud",
-      ".ru",
-      ".cn",
-    ],
+    andTriggers: ["://", ...BARE_HOST_TRIGGERS],
     pattern:
       `\\b(?:rewrite|replace|swap|substitute|convert|change|point)\\b[^\\n]{0,100}?\\b(?:with|to|into|by|for)\\s+['"\\x60]?(?:${URL}|${BARE_HOST})[^\\n]{0,80}?\\b${BEFORE_CALLING}` +
       `|\\b${BEFORE_CALLING}[^\\n]{0,30}?\\b(?:rewrite|replace|swap|substitute|convert|change|point)\\b[^\\n]{0,100}?\\b(?:with|to|into|by|for)\\s+['"\\x60]?(?:${URL}|${BARE_HOST})`,
