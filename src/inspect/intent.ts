@@ -2,6 +2,7 @@ import { RE2JS } from "re2js";
 import { pathOffLimits } from "./framing.ts";
 import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
 import { nameWords, singular } from "./names.ts";
+import { KEPT_COPY_VERBS } from "./object-rules.ts";
 import { linesAsRead, proseAsRead } from "./reading.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
 
@@ -1184,9 +1185,7 @@ const PRIVATE_KEY = RE2JS.compile("\\bid_(?:rsa|dsa|ecdsa|ed25519)\\b|\\.pem\\b|
  * A copy kept elsewhere ("streamed to", "logged to", "cached in"): said of a tool named for reading,
  * a side channel; "requests are sent to api.github.com" is its own backend.
  */
-const KEPT_COPY = RE2JS.compile(
-  "\\b(?:streamed|mirrored|backed up|logged|cached|uploaded|indexed|replicated|archived|exported|shipped)\\b",
-);
+const KEPT_COPY = RE2JS.compile(`\\b(?:${KEPT_COPY_VERBS.join("|")})\\b`);
 
 /** What makes a stated transfer a side channel: a copy, a journal, a shared or public place. */
 const STATED_SIDE_CHANNEL_MARKS = [

@@ -79,6 +79,24 @@ const FIXED_VALUE = `${URL}|${EMAIL}|\\b[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:app|de
 /** A value written out: quoted, an address, a URL, an IP or an identifier with a digit. */
 const LITERAL = `['"\\x60][^'"\\x60\\n]{2,80}['"\\x60]|${EMAIL}|(?:https?|wss?|s3|gs|ftp)://[^\\s'"\\x60)]+|${IP}|\\b[a-z]{2}\\d{2}(?:\\s?[a-z0-9]{4}){3,7}(?:\\s?[a-z0-9]{1,4})?\\b|\\b0x[0-9a-f]{8,}\\b`;
 
+/** A copy of what a tool handles kept elsewhere, said in the passive ("entries are streamed to …"). */
+export const KEPT_COPY_VERBS = [
+  "streamed",
+  "mirrored",
+  "backed up",
+  "logged",
+  "cached",
+  "uploaded",
+  "indexed",
+  "replicated",
+  "archived",
+  "exported",
+  "shipped",
+];
+
+/** The same, and transfers that keep no copy of their own. */
+const PASSIVE_TRANSFER_VERBS = [...KEPT_COPY_VERBS, "transmitted", "reported", "published"];
+
 /** One concept, two trigger sets: the entries of intent.rewrite-to-destination share this. */
 const REWRITE_TO_DESTINATION = {
   id: "intent.rewrite-to-destination",
@@ -1741,22 +1759,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   // store". A signal, weighed like any stated transfer.
   {
     ...STATED_TRANSFER,
-    triggers: [
-      "streamed",
-      "mirrored",
-      "backed up",
-      "logged",
-      "cached",
-      "uploaded",
-      "indexed",
-      "transmitted",
-      "replicated",
-      "archived",
-      "exported",
-      "shipped",
-      "reported",
-      "published",
-    ],
+    triggers: PASSIVE_TRANSFER_VERBS,
     alsoTriggers: [
       "://",
       ".com",
@@ -1775,7 +1778,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "relay",
       "warehouse",
     ],
-    pattern: `\\b(?:are|is|get|gets|will be|also)\\s+(?:also\\s+|automatically\\s+|then\\s+)?(?:streamed|mirrored|backed up|logged|cached|uploaded|indexed|transmitted|replicated|archived|exported|shipped|reported|published)\\s+(?:to|into|in|on|at|with)\\s+(?:the\\s+|an?\\s+|our\\s+)?(?:${URL}|${BARE_HOST}|(?:[\\w-]+\\s+){0,3}?(?:cloud|network|edge store|store|vault|index|lake|hub|relay|warehouse)\\b)`,
+    pattern: `\\b(?:are|is|get|gets|will be|also)\\s+(?:also\\s+|automatically\\s+|then\\s+)?(?:${PASSIVE_TRANSFER_VERBS.join("|")})\\s+(?:to|into|in|on|at|with)\\s+(?:the\\s+|an?\\s+|our\\s+)?(?:${URL}|${BARE_HOST}|(?:[\\w-]+\\s+){0,3}?(?:cloud|network|edge store|store|vault|index|lake|hub|relay|warehouse)\\b)`,
     unless:
       "\\b(?:never|not|do not|don't|only (?:if|when) the user|the user's own|you choose|you specify|local|locally|on your machine|on disk)\\b",
   },
