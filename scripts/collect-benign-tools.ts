@@ -1,10 +1,10 @@
 // Builds the benign half of the inspection corpus from real MCP servers: each package is installed
 // from npm into .cache/benign-servers/<name>, started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
-// name and installed version. Run: node scripts/collect-benign-tools.ts [--blind | --blind-2 | --blind-3]
-// [package-name …]. --blind, --blind-2 and --blind-3 collect a round of the blind evaluation set instead
-// (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/ and
-// test/inspect/blind-3/benign/).
+// name and installed version. Run: node scripts/collect-benign-tools.ts [--blind | --blind-2 | --blind-3 |
+// --blind-4] [package-name …]. --blind, --blind-2, --blind-3 and --blind-4 collect a round of the blind
+// evaluation set instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
+// test/inspect/blind-3/benign/ and test/inspect/blind-4/benign/).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -875,14 +875,115 @@ const blind3Servers: ServerSpec[] = [
   { package: "api-create-mcp" },
 ];
 
+// Round 4 of the blind evaluation (test/inspect/blind-4/benign/), collected on 2026-11-28 before any tuning on
+// it: real servers from packages in none of the lists above, none of those the comments above say were tried
+// and left out, and from no vendor or organisation already in them. Chosen across domains: education
+// (Epic Web workshops), CMS (Strapi, PulseMCP's CMS admin), databases (SQL Server, MySQL, DBeaver
+// connections, GraphQL schemas), observability (OpenTelemetry, Flightbox traces, Opik LLM traces), web
+// server administration (XAMPP), agent trust verification, productivity (Google Workspace, Apple Reminders
+// and Calendar, ohno tasks, Pencil workflows, Datacore), developer social messaging, marketplaces of human
+// workers (HumanAgent, Loopuman), image generation, a game engine (Godot), mobile and device automation (iOS
+// simulator, claude-in-mobile, a React Native debugger, Amazon devices builder tools), browser automation,
+// HTTP, GraphQL and WebSocket requests, web research, code search (ast-grep, CodeGPT code graphs), a
+// sandboxed bash, agent memory and conversation history, RAG datasets, consulting other LLMs, and design
+// systems (PatternFly, Starwind UI, Angular Primitives). No health, maps, government-data, science, finance
+// or non-English server that could be had here was found in the npm package list.
+// Larger than ~60 tools and taken whole, as they have no option to pick a toolset: google-workspace-mcp
+// (110), godot-mcp-server (77), pulsemcp-cms-admin-mcp-server (71) and react-native-ai-debugger (62).
+// @neverinfamous/mysql-mcp serves its default tool filter (43 of its 242 tools).
+// Tried and left out: @forestadmin/mcp-server, @synergy-design-system/mcp, @triptease/design-system-mcp and
+// @aetherwing/fcp-drawio (depend on versions or packages that are not published), pup-recorder-mcp (its
+// install fails while resolving its dependencies), x402-mcp and tts-fast-mcp (no bin), consult-llm-mcp (its
+// bin is a shell script), indra_db_mcp (ships TypeScript under node_modules, which Node does not run),
+// bunqueue (imports modules it does not ship), agentcash (requires ethers, which it does not install),
+// @hanzo/mcp (fails at start on its tool schemas with the MCP SDK it installs), mcp-server-pdfnoodle (needs a
+// newer zod than it installs), twilio-mcp and kiro-memory (native modules not built without install
+// scripts), @sveltejs/mcp and @ark-ui/mcp (fetch their docs from their vendor before listing),
+// @quadslab.io/discord-mcp, @houtini/gemini-mcp and github-enterprise-mcp-server (call their API before
+// listing), daisyui-blueprint (checks its license with its vendor at start), mcp-google-sheets (needs Google
+// credentials at start), stock-weekly-report and ocr-provenance-mcp (start Python environments they do not
+// ship), mobile-mcp (needs adb) and flutter-skill (needs the Dart SDK), @agent-relay/mcp (needs an
+// .agent-relay project folder), dev-manager-mcp and @sudosandwich/limps (run as daemons, not over stdio),
+// project-shield (a scanner CLI with no MCP server), apidog-mcp-server (needs an Apidog project or an
+// OpenAPI file; not pursued), @mizchi/lsmcp (does not answer when started with only PATH and HOME set, as
+// this script starts servers), capybara-db-mcp (a fork of @bytebase/dbhub that needs a database
+// configuration at start), @awesome-ai/elasticsearch-mcp (a fork of @elastic/mcp-server-elasticsearch, in
+// blind round 2), puppeteer-mcp-server (nearly the tools of @modelcontextprotocol/server-puppeteer) and
+// mcp-git (a port of the reference git server of the modelcontextprotocol organisation), and, with fewer
+// than three tools, youtube-video-summarizer-mcp, @steipete/macos-automator-mcp, @rio-cloud/uikit-mcp,
+// pdfcrowd-mcp-pdf-export, huggingface-mcp-server, @locofy/uipro-mcp, mcp-feedback-enhanced and
+// dkmaker-mcp-rest-api. Collected but trimmed to keep the round at 40 packages: mysql-mcp-server (four
+// tools; MySQL is here through @neverinfamous/mysql-mcp).
+// Placeholder files: mcp-graphql-schema gets a one-field schema.graphqls in the cache folder.
+const blind4Servers: ServerSpec[] = [
+  { package: "@epic-web/workshop-mcp" },
+  {
+    package: "strapi-mcp",
+    env: { STRAPI_URL: "http://127.0.0.1:9", STRAPI_API_TOKEN: "0f3a9c1e7b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a" },
+  },
+  { package: "pulsemcp-cms-admin-mcp-server", env: { PULSEMCP_ADMIN_API_KEY: "placeholder" } },
+  {
+    package: "mssql-mcp-server",
+    env: {
+      MSSQL_SERVER: "127.0.0.1",
+      MSSQL_PORT: "9",
+      MSSQL_USER: "placeholder",
+      MSSQL_PASSWORD: "placeholder",
+      MSSQL_DATABASE: "none",
+    },
+  },
+  {
+    package: "@neverinfamous/mysql-mcp",
+    args: ["--mysql", "mysql://placeholder:placeholder@127.0.0.1:9/none"],
+  },
+  { package: "dbeaver-mcp-server" },
+  { package: "mcp-graphql-schema", files: { "schema.graphqls": "type Query {\n  placeholder: String\n}\n" } },
+  { package: "autotel-mcp" },
+  { package: "@flightbox/mcp-server" },
+  { package: "opik-mcp", env: { OPIK_API_KEY: "placeholder" } },
+  { package: "xampp-mcp" },
+  { package: "@trustthenverify/trust-mcp" },
+  { package: "google-workspace-mcp", args: ["serve"] },
+  { package: "mcp-server-apple-events" },
+  { package: "@stevestomp/ohno-mcp" },
+  { package: "pencil-mcp" },
+  { package: "@datacore-one/mcp" },
+  { package: "slashvibe-mcp" },
+  { package: "humanagent-mcp" },
+  { package: "loopuman-mcp", env: { LOOPUMAN_API_KEY: "placeholder" } },
+  { package: "nano-banana-mcp", env: { GEMINI_API_KEY: "placeholder" } },
+  { package: "godot-mcp-server" },
+  { package: "ios-simulator-mcp" },
+  { package: "claude-in-mobile" },
+  { package: "react-native-ai-debugger" },
+  { package: "@amazon-devices/amazon-devices-buildertools-mcp" },
+  { package: "agent-browser-mcp" },
+  { package: "mcp-fetch" },
+  { package: "@mzxrai/mcp-webresearch" },
+  { package: "@notprolands/ast-grep-mcp" },
+  { package: "mcp-code-graph", env: { CODEGPT_API_KEY: "placeholder", CODEGPT_ORG_ID: "placeholder" } },
+  { package: "just-bash-mcp" },
+  { package: "memdata-mcp", env: { MEMDATA_API_KEY: "placeholder" } },
+  { package: "@ai-devkit/memory" },
+  { package: "claude-historian-mcp" },
+  { package: "tryll-dataset-builder-mcp" },
+  { package: "converse-mcp-server" },
+  { package: "@redhat-cloud-services/hcc-pf-mcp" },
+  { package: "@starwind-ui/mcp" },
+  { package: "@ng-primitives/mcp" },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 const targets = {
   corpus: { servers, outDir: join("corpus", "benign") },
   "--blind": { servers: blindServers, outDir: join("blind", "benign") },
   "--blind-2": { servers: blind2Servers, outDir: join("blind-2", "benign") },
   "--blind-3": { servers: blind3Servers, outDir: join("blind-3", "benign") },
+  "--blind-4": { servers: blind4Servers, outDir: join("blind-4", "benign") },
 } as const;
-const flag = (["--blind", "--blind-2", "--blind-3"] as const).find((name) => process.argv.includes(name));
+const flag = (["--blind", "--blind-2", "--blind-3", "--blind-4"] as const).find((name) =>
+  process.argv.includes(name),
+);
 const target = targets[flag ?? "corpus"];
 const root = resolve(import.meta.dirname, "..");
 const cacheDir = join(root, ".cache", "benign-servers");

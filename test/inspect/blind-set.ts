@@ -16,9 +16,9 @@ const devBenignDir = join(import.meta.dirname, "corpus", "benign");
  * The blind rounds, oldest first: each is measured before and after one round of rule changes and
  * then retired to development data (the rules may be tuned on it), so only the latest one counts.
  */
-export const BLIND_ROUNDS = ["blind", "blind-2", "blind-3"] as const;
+export const BLIND_ROUNDS = ["blind", "blind-2", "blind-3", "blind-4"] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
-export const LATEST_BLIND_ROUND: BlindRound = "blind-3";
+export const LATEST_BLIND_ROUND: BlindRound = "blind-4";
 
 export function blindRoundDir(round: BlindRound): string {
   return join(import.meta.dirname, round);
@@ -170,13 +170,16 @@ export function applyEdits(source: ToolDefinition, edits: readonly Edit[], id: s
 }
 
 export function loadBlindPoisoned(round: BlindRound = LATEST_BLIND_ROUND): BlindPoisoned[] {
+  return loadPoisonedDir(join(blindRoundDir(round), "poisoned"));
+}
+
+/** The poisoned entries of one folder of <family>.json files (a round's, or a writer's draft). */
+export function loadPoisonedDir(dir: string): BlindPoisoned[] {
   const index = benignIndex();
-  const dir = join(blindRoundDir(round), "poisoned");
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((file) => {
     const family = basename(file, ".json") as BlindFamily;
-    if (!BLIND_FAMILIES.includes(family))
-      throw new Error(`${round}/poisoned/${file}: not a family of BLIND_FAMILIES`);
+    if (!BLIND_FAMILIES.includes(family)) throw new Error(`${dir}/${file}: not a family of BLIND_FAMILIES`);
     const stored = JSON.parse(readFileSync(join(dir, file), "utf8")) as StoredEntry[];
     return stored.map((entry) => ({
       id: entry.id,
