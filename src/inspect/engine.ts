@@ -13,6 +13,7 @@ import {
 import { optionFindings, ownPurposeFindings, weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, normalize, withContext } from "./normalize.ts";
+import { bestSentence, PHRASING_HIGH, PHRASING_MEDIUM, shippedPhrasingModel } from "./phrasing.ts";
 import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
 import { foldSpaces, readAsModel } from "./reading.ts";
 import { COMPOUND_RULES, type CompoundRule, PATTERN_RULES, type PatternRule } from "./rules.ts";
@@ -402,6 +403,27 @@ function walkStrings(
   }
 }
 
+/**
+ * Every sentence of a tool's prose (not its names) as scanText reads it: normalised, read as a model
+ * reads it, lower-cased. What the phrasing model is trained on, so that it is trained on what it scores.
+ */
+export function proseSentences(tool: ToolDefinition, compiled: CompiledInspection): string[] {
+  const sentences: string[] = [];
+  visitStrings(tool, (text, identifier) => {
+    if (identifier) return;
+    const normalized = normalize(text.length > MAX_SCANNED_LENGTH ? text.slice(0, MAX_SCANNED_LENGTH) : text);
+    for (const piece of [normalized.text, ...normalized.hidden.map((payload) => payload.text)]) {
+      const { text: lower } = foldSpaces(readAsModel(piece, compiled.rules.vocabulary).text);
+      let start = 0;
+      for (const end of sentenceEnds(lower)) {
+        if (end > start) sentences.push(lower.slice(start, end));
+        start = end;
+      }
+    }
+  });
+  return sentences;
+}
+
 function pathString(path: readonly (string | number)[]): string {
   let out = "";
   for (const key of path) out = pathJoin(out, key);
@@ -477,6 +499,7 @@ function scanText(
   text: string,
   channel: Channel | undefined,
   findings: Finding[],
+  prose: boolean,
 ): void {
   const reading = readAsModel(text, compiled.rules.vocabulary);
   // Runs of white space read as one space, by the trigger scan and the patterns alike (a pattern's
@@ -567,6 +590,17 @@ function scanText(
   }
   for (const [index, { rule, start, end }] of framedFirst)
     if (!reported.has(index)) report(rule, patterns[index]!.rule.category, "Low", ...original(start, end));
+  if (prose && compiled.detectors.has("HiddenInstructions")) {
+    const best = bestSentence(shippedPhrasingModel(), lower, ends);
+    if (best.score > PHRASING_MEDIUM)
+      report(
+        PHRASING_RULE,
+        "HiddenInstructions",
+        best.score > PHRASING_HIGH ? "High" : "Medium",
+        ...original(best.start, Math.min(best.end, best.start + MAX_MATCH_LENGTH)),
+        ` (phrasing score ${best.score.toFixed(1)})`,
+      );
+  }
   for (const custom of compiled.customs) {
     const matcher = custom.regex.matcher(text);
     if (matcher.find()) report(custom.rule, "Custom", custom.severity, matcher.start(), matcher.end());
@@ -639,9 +673,9 @@ function analyzeString(
     });
   for (const hidden of normalized.findings)
     fieldFindings.push({ ...hidden, category: "HiddenInstructions", field: "" });
-  scanText(compiled, "", normalized.text, undefined, fieldFindings);
+  scanText(compiled, "", normalized.text, undefined, fieldFindings, !identifier);
   for (const payload of normalized.hidden)
-    scanText(compiled, "", payload.text, payload.channel, fieldFindings);
+    scanText(compiled, "", payload.text, payload.channel, fieldFindings, !identifier);
   if (valuePosition) flagSecretValues("", fieldFindings);
   applyCompounds(compiled, "", fieldFindings, fieldFindings);
   const hiddenEnabled = compiled.detectors.has("HiddenInstructions");
@@ -684,7 +718,24 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
               ? { ...f, rule: `${f.rule}.option`, severity: "Low" as const }
               : f,
         );
-  return dedupe(judged).sort((a, b) => severityRank[b.severity] - severityRank[a.severity]);
+  return dedupe(corroboratePhrasing(judged)).sort(
+    (a, b) => severityRank[b.severity] - severityRank[a.severity],
+  );
+}
+
+/** The rule of a sentence the phrasing model scores as a planted instruction (phrasing.ts). */
+export const PHRASING_RULE = "phrasing.instruction";
+
+/**
+ * A Medium phrasing score is raised to High when a rule also found something in the same tool, even
+ * at Low: two weak signals that agree, one from the words a rule knows and one from the phrasing.
+ */
+function corroboratePhrasing(findings: Finding[]): Finding[] {
+  const medium = findings.some((f) => f.rule === PHRASING_RULE && f.severity === "Medium");
+  if (!medium || !findings.some((f) => f.rule !== PHRASING_RULE)) return findings;
+  return findings.map((f) =>
+    f.rule === PHRASING_RULE && f.severity === "Medium" ? { ...f, severity: "High" as const } : f,
+  );
 }
 
 function dedupe(findings: Finding[]): Finding[] {

@@ -26,14 +26,15 @@ const CATEGORIES = new Set<string>([...DETECTORS, "Custom"]);
 let codeDigest: string | undefined;
 
 /**
- * SHA-256 of the code in this folder (.ts when run from source, .js in the image): findings come
- * from the rules and the code around them, so a pod running another build never takes them.
+ * SHA-256 of the code in this folder (.ts when run from source, .js in the image) and of the phrasing
+ * model's weights (.bin): findings come from the rules, the model and the code around them, so a pod
+ * running another build never takes them.
  */
 function inspectionCode(): string {
   if (codeDigest === undefined) {
     const hash = createHash("sha256");
     const files = readdirSync(import.meta.dirname)
-      .filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith(".d.ts"))
+      .filter((file) => /\.(ts|js|bin)$/.test(file) && !file.endsWith(".d.ts"))
       .sort();
     for (const file of files)
       hash

@@ -1,0 +1,222 @@
+/**
+ * The phrasing model: a linear model over the word n-grams of one sentence, trained on the poisoned
+ * and benign definitions of the development data (scripts/train-phrasing-model.ts), that scores how
+ * much a sentence reads like an instruction slipped into a tool definition. The rules name a concept
+ * by the words of the texts they were written from; three blind rounds showed new writers reach the
+ * same concept by other words about as often as before. A model of the whole phrasing (which words,
+ * in which order, next to which symbols) carries further to unseen writers, at the price of
+ * explaining itself less: a finding quotes the sentence and its score, not a concept.
+ *
+ * Features are hashed (no vocabulary to ship): each token, each pair and each triple of neighbouring
+ * tokens indexes a table of 2^bits signed bytes. Tokens are runs of letters and digits (digits alone
+ * read as one number token), each Han or kana character on its own, and the symbols that carry
+ * commands, paths and addresses (~ $ ` | > @ / \ :). No regular expression: one pass over the
+ * characters, no allocation per token.
+ */
+import { readFileSync } from "node:fs";
+import { gunzipSync, gzipSync } from "node:zlib";
+
+export interface PhrasingModel {
+  /** log2 of the weight table's size. */
+  readonly bits: number;
+  readonly bias: number;
+  /** What one step of a stored weight is worth in score units. */
+  readonly scale: number;
+  readonly weights: Int8Array;
+}
+
+/** A sentence's score: the model's log-odds that it is a planted instruction. */
+export interface PhrasingScore {
+  score: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * Scores above MEDIUM are reported; above HIGH they flag a tool by themselves. Between the two, a
+ * score flags a tool only next to another finding of the same tool (engine.ts). Chosen on the
+ * retired blind rounds, each scored by a model trained without it (docs/inspection.md).
+ */
+export const PHRASING_MEDIUM = 4;
+export const PHRASING_HIGH = 6;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const NUMBER_TOKEN = 0x6e756d62;
+const BIGRAM_SEED = 0x9e3779b9;
+const TRIGRAM_SEED = 0x85ebca6b;
+
+/** A 32-bit finaliser (MurmurHash3's), so that combined token hashes spread over the table. */
+function avalanche(hash: number): number {
+  let h = hash ^ (hash >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+function combine(seed: number, left: number, right: number): number {
+  return avalanche(Math.imul(left ^ seed, FNV_PRIME) ^ right);
+}
+
+function isCjk(code: number): boolean {
+  return (
+    (code >= 0x3040 && code <= 0x30ff) ||
+    (code >= 0x3400 && code <= 0x9fff) ||
+    (code >= 0xf900 && code <= 0xfaff)
+  );
+}
+
+function isSymbolToken(code: number): boolean {
+  return (
+    code === 0x7e ||
+    code === 0x24 ||
+    code === 0x60 ||
+    code === 0x7c ||
+    code === 0x3e ||
+    code === 0x40 ||
+    code === 0x2f ||
+    code === 0x5c ||
+    code === 0x3a
+  );
+}
+
+/** Letters and digits of any script: ASCII ones, and every other character that is not punctuation, space or a surrogate. */
+function isWordCode(code: number): boolean {
+  if (code < 0x80)
+    return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a);
+  if (code <= 0xbf || code === 0xd7 || code === 0xf7) return false;
+  if (code >= 0x2000 && code <= 0x2bff) return false;
+  if (code >= 0x3000 && code <= 0x303f) return false;
+  if (code >= 0xd800 && code <= 0xdfff) return false;
+  if (code >= 0xfe30 && code <= 0xfe6f) return false;
+  if (code >= 0xff00 && code <= 0xff20) return false;
+  return true;
+}
+
+/**
+ * Calls `visit` with the table index of every feature of text[start, end) (lower-cased by the
+ * caller): each token, each pair and each triple of neighbouring tokens.
+ */
+export function visitFeatures(
+  text: string,
+  start: number,
+  end: number,
+  bits: number,
+  visit: (index: number) => void,
+): void {
+  const shift = 32 - bits;
+  let previous = 0;
+  let beforePrevious = 0;
+  let count = 0;
+  const emit = (token: number) => {
+    visit(avalanche(token) >>> shift);
+    if (count >= 1) visit(combine(BIGRAM_SEED, previous, token) >>> shift);
+    if (count >= 2)
+      visit(combine(TRIGRAM_SEED, combine(BIGRAM_SEED, beforePrevious, previous), token) >>> shift);
+    beforePrevious = previous;
+    previous = token;
+    count++;
+  };
+  let i = start;
+  while (i < end) {
+    const code = text.charCodeAt(i);
+    if (isCjk(code) || isSymbolToken(code)) {
+      emit(Math.imul(FNV_OFFSET ^ code, FNV_PRIME) >>> 0);
+      i++;
+    } else if (isWordCode(code)) {
+      let hash = FNV_OFFSET;
+      let digitsOnly = true;
+      while (i < end) {
+        const c = text.charCodeAt(i);
+        if (!isWordCode(c) || isCjk(c)) break;
+        if (c < 0x30 || c > 0x39) digitsOnly = false;
+        hash = Math.imul(hash ^ c, FNV_PRIME);
+        i++;
+      }
+      emit(digitsOnly ? NUMBER_TOKEN : hash >>> 0);
+    } else i++;
+  }
+}
+
+/** The score of text[start, end). */
+export function scoreSentence(model: PhrasingModel, text: string, start: number, end: number): number {
+  let sum = 0;
+  const { weights } = model;
+  visitFeatures(text, start, end, model.bits, (index) => {
+    sum += weights[index]!;
+  });
+  return model.bias + sum * model.scale;
+}
+
+/**
+ * Whether most letters of text[start, end) are Latin. The data the model learns from is mostly
+ * English, its few other-language sentences mostly planted ones: a sentence in another script would
+ * be scored by the language it is written in, not by what it asks. Those are left to the rules.
+ */
+export function isLatinSentence(text: string, start: number, end: number): boolean {
+  let latin = 0;
+  let other = 0;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x250) {
+      if ((code >= 0x61 && code <= 0x7a) || code >= 0xc0) latin++;
+    } else if (isWordCode(code)) other++;
+  }
+  return latin > 2 * other;
+}
+
+/** The best-scoring sentence of `text`, given the end offsets of its sentences (the last is text.length). */
+export function bestSentence(model: PhrasingModel, text: string, ends: readonly number[]): PhrasingScore {
+  let best: PhrasingScore = { score: Number.NEGATIVE_INFINITY, start: 0, end: 0 };
+  let start = 0;
+  for (const end of ends) {
+    if (end > start && isLatinSentence(text, start, end)) {
+      const score = scoreSentence(model, text, start, end);
+      if (score > best.score) best = { score, start, end };
+    }
+    start = end;
+  }
+  return best;
+}
+
+/**
+ * The shipped model's file (src/inspect/phrasing-model.bin, copied next to the compiled module by
+ * `npm run build`): gzip of a header line `toolwall-phrasing-model <bits> <bias> <scale>\n` and the
+ * 2^bits signed bytes of the weight table.
+ */
+export const PHRASING_MODEL_FILE = new URL("./phrasing-model.bin", import.meta.url);
+const MAGIC = "toolwall-phrasing-model";
+
+export function encodePhrasingModel(model: PhrasingModel): Buffer {
+  const header = Buffer.from(`${MAGIC} ${model.bits} ${model.bias} ${model.scale}\n`);
+  const weights = Buffer.from(model.weights.buffer, model.weights.byteOffset, model.weights.byteLength);
+  return gzipSync(Buffer.concat([header, weights]), { level: 9 });
+}
+
+export function decodePhrasingModel(file: Buffer): PhrasingModel {
+  const bytes = gunzipSync(file);
+  const newline = bytes.indexOf(0x0a);
+  const [magic, bits, bias, scale] = bytes.subarray(0, Math.max(newline, 0)).toString().split(" ");
+  const model = { bits: Number(bits), bias: Number(bias), scale: Number(scale) };
+  const weights = new Int8Array(bytes.buffer, bytes.byteOffset + newline + 1, bytes.length - newline - 1);
+  if (
+    magic !== MAGIC ||
+    !Number.isInteger(model.bits) ||
+    model.bits < 8 ||
+    model.bits > 24 ||
+    !Number.isFinite(model.bias) ||
+    !Number.isFinite(model.scale) ||
+    weights.length !== 2 ** model.bits
+  )
+    throw new Error("not a phrasing model file (toolwall-phrasing-model header and 2^bits weights)");
+  return { ...model, weights };
+}
+
+let shipped: PhrasingModel | undefined;
+
+/** The model trained from this repository's data, read on first use. */
+export function shippedPhrasingModel(): PhrasingModel {
+  shipped ??= decodePhrasingModel(readFileSync(PHRASING_MODEL_FILE));
+  return shipped;
+}

@@ -1,0 +1,121 @@
+// Trains the phrasing model (src/inspect/phrasing.ts) from this repository's data: the sentences a
+// poisoned definition adds to the real tool it rewrites (every sentence of an injected one) against
+// every sentence of the real benign tools. Deterministic: the same data gives the same bytes.
+
+import { proseSentences } from "../../src/inspect/engine.ts";
+import { compileInspection, type ToolDefinition } from "../../src/inspect/index.ts";
+import { isLatinSentence, type PhrasingModel, visitFeatures } from "../../src/inspect/phrasing.ts";
+import {
+  BLIND_ROUNDS,
+  type BlindRound,
+  LATEST_BLIND_ROUND,
+  loadBlindBenign,
+  loadBlindPoisoned,
+} from "./blind-set.ts";
+import { loadBenign, loadDev, loadMalicious } from "./corpus.ts";
+
+export const PHRASING_BITS = 20;
+
+export interface PhrasingTrainingSet {
+  positive: string[];
+  negative: string[];
+}
+
+/** The blind rounds the shipped model learns from: every one but the latest, which measures it. */
+export const TRAINING_ROUNDS: readonly BlindRound[] = BLIND_ROUNDS.filter(
+  (round) => round !== LATEST_BLIND_ROUND,
+);
+
+/**
+ * The development corpus, the tricky benign set, the malicious corpus and the given blind rounds.
+ * A poisoned tool's positives are the sentences its real source (or, for the development set, a real
+ * tool of the same name) does not have, so the rewritten tool's own prose is not learned as poison.
+ */
+export function phrasingTrainingSet(rounds: readonly BlindRound[] = TRAINING_ROUNDS): PhrasingTrainingSet {
+  const compiled = compileInspection();
+  const read = (tool: ToolDefinition) =>
+    proseSentences(tool, compiled).filter((sentence) => isLatinSentence(sentence, 0, sentence.length));
+  const benign = [...loadBenign(), ...rounds.flatMap((round) => loadBlindBenign(round))];
+  const dev = loadDev();
+  const negative = new Set<string>();
+  const byName = new Map<string, Set<string>>();
+  for (const entry of benign) {
+    const known = byName.get(entry.tool.name) ?? new Set<string>();
+    for (const sentence of read(entry.tool)) {
+      negative.add(sentence);
+      known.add(sentence);
+    }
+    byName.set(entry.tool.name, known);
+  }
+  for (const entry of dev)
+    if (entry.kind === "benign") for (const sentence of read(entry.tool)) negative.add(sentence);
+  const positive = new Set<string>();
+  const addPoisoned = (tool: ToolDefinition, source?: ToolDefinition) => {
+    const known = source ? new Set(read(source)) : (byName.get(tool.name) ?? new Set<string>());
+    for (const sentence of read(tool))
+      if (!known.has(sentence) && !negative.has(sentence)) positive.add(sentence);
+  };
+  for (const entry of dev) if (entry.kind !== "benign") addPoisoned(entry.tool);
+  for (const entry of loadMalicious()) addPoisoned(entry.tool);
+  for (const round of rounds)
+    for (const entry of loadBlindPoisoned(round)) addPoisoned(entry.tool, entry.sourceTool);
+  return { positive: [...positive], negative: [...negative] };
+}
+
+export interface PhrasingTraining {
+  epochs: number;
+  /** How much more a planted sentence weighs than a benign one (there are ~15× fewer). */
+  positiveWeight: number;
+  bits: number;
+}
+
+export const PHRASING_TRAINING: PhrasingTraining = { epochs: 6, positiveWeight: 3, bits: PHRASING_BITS };
+
+/** Logistic regression with AdaGrad over hashed features, quantised to signed bytes. */
+export function trainPhrasingModel(set: PhrasingTrainingSet, options = PHRASING_TRAINING): PhrasingModel {
+  const size = 1 << options.bits;
+  const features = (sentence: string) => {
+    const out: number[] = [];
+    visitFeatures(sentence, 0, sentence.length, options.bits, (index) => out.push(index));
+    return Int32Array.from(out);
+  };
+  const examples: [Int32Array, 0 | 1][] = [
+    ...set.positive.map((s): [Int32Array, 0 | 1] => [features(s), 1]),
+    ...set.negative.map((s): [Int32Array, 0 | 1] => [features(s), 0]),
+  ];
+  const weights = new Float64Array(size);
+  const squared = new Float64Array(size).fill(1e-8);
+  let bias = 0;
+  let seed = 1;
+  const random = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  for (let epoch = 0; epoch < options.epochs; epoch++) {
+    for (let i = examples.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [examples[i], examples[j]] = [examples[j]!, examples[i]!];
+    }
+    for (const [indices, label] of examples) {
+      let z = bias;
+      for (const k of indices) z += weights[k]!;
+      const gradient = (1 / (1 + Math.exp(-z)) - label) * (label ? options.positiveWeight : 1);
+      bias -= 0.01 * gradient;
+      for (const k of indices) {
+        squared[k]! += gradient * gradient;
+        weights[k]! -= (0.2 * gradient) / Math.sqrt(squared[k]!);
+      }
+    }
+  }
+  let largest = 0;
+  for (const w of weights) largest = Math.max(largest, Math.abs(w));
+  const scale = largest / 127 || 1;
+  const quantised = new Int8Array(size);
+  for (let k = 0; k < size; k++) quantised[k] = Math.round(weights[k]! / scale);
+  return {
+    bits: options.bits,
+    bias: Number(bias.toFixed(6)),
+    scale: Number(scale.toPrecision(8)),
+    weights: quantised,
+  };
+}
