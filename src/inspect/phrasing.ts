@@ -107,22 +107,14 @@ export function visitFeatures(
 ): void {
   const shift = 32 - bits;
   let previous = 0;
-  let beforePrevious = 0;
+  let previousPair = 0;
   let count = 0;
-  const emit = (token: number) => {
-    visit(avalanche(token) >>> shift);
-    if (count >= 1) visit(combine(BIGRAM_SEED, previous, token) >>> shift);
-    if (count >= 2)
-      visit(combine(TRIGRAM_SEED, combine(BIGRAM_SEED, beforePrevious, previous), token) >>> shift);
-    beforePrevious = previous;
-    previous = token;
-    count++;
-  };
   let i = start;
   while (i < end) {
     const code = text.charCodeAt(i);
+    let token: number;
     if (isCjk(code) || isSymbolToken(code)) {
-      emit(Math.imul(FNV_OFFSET ^ code, FNV_PRIME) >>> 0);
+      token = Math.imul(FNV_OFFSET ^ code, FNV_PRIME) >>> 0;
       i++;
     } else if (isWordCode(code)) {
       let hash = FNV_OFFSET;
@@ -134,8 +126,20 @@ export function visitFeatures(
         hash = Math.imul(hash ^ c, FNV_PRIME);
         i++;
       }
-      emit(digitsOnly ? NUMBER_TOKEN : hash >>> 0);
-    } else i++;
+      token = digitsOnly ? NUMBER_TOKEN : hash >>> 0;
+    } else {
+      i++;
+      continue;
+    }
+    visit(avalanche(token) >>> shift);
+    if (count >= 1) {
+      const pair = combine(BIGRAM_SEED, previous, token);
+      visit(pair >>> shift);
+      if (count >= 2) visit(combine(TRIGRAM_SEED, previousPair, token) >>> shift);
+      previousPair = pair;
+    }
+    previous = token;
+    count++;
   }
 }
 
