@@ -727,12 +727,22 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
 export const PHRASING_RULE = "phrasing.instruction";
 
 /**
+ * Suffixes of findings a rule kept at Low because it read them as harmless: a command named as
+ * refused, an opt-in, a defence against injection, the server's own tool, the tool's own purpose, an
+ * optional switch (see `framed` and inspectUncached).
+ */
+const CLEARED_SUFFIXES = [".refused", ".opt-in", ".defence", ".same-server", ".own-purpose", ".option"];
+
+/**
  * A Medium phrasing score is raised to High when a rule also found something in the same tool, even
- * at Low: two weak signals that agree, one from the words a rule knows and one from the phrasing.
+ * at Low: two weak signals that agree, one from the words a rule knows and one from the phrasing. A
+ * finding the rule itself cleared does not agree.
  */
 function corroboratePhrasing(findings: Finding[]): Finding[] {
   const medium = findings.some((f) => f.rule === PHRASING_RULE && f.severity === "Medium");
-  if (!medium || !findings.some((f) => f.rule !== PHRASING_RULE)) return findings;
+  const agrees = (f: Finding) =>
+    f.rule !== PHRASING_RULE && !CLEARED_SUFFIXES.some((suffix) => f.rule.endsWith(suffix));
+  if (!medium || !findings.some(agrees)) return findings;
   return findings.map((f) =>
     f.rule === PHRASING_RULE && f.severity === "Medium" ? { ...f, severity: "High" as const } : f,
   );
