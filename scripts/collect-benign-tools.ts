@@ -625,6 +625,87 @@ const servers: ServerSpec[] = [
   { package: "@llmrank.app/mcp", env: { LLM_BOOST_API_TOKEN: "llmb_placeholder" } },
   { package: "llm-advisor-mcp" },
   { package: "@mcptoolshop/polyglot-mcp" },
+  // Round 8 of issue 12 (2026-11-28): more real servers, collected on 2026-11-28 before any tuning on them, from
+  // packages in none of the lists of this script, none of those the comments say were tried and left out, and
+  // no vendor or organisation already in a list. Domains: design systems and brand guidelines (Infor IDS
+  // Enterprise, UIDB, web-components-factory, Sonance, ReactBits), Figma bridges,
+  // databases (SQLite, SQL Server, PostgreSQL, read-only MySQL), observability (Datadog), GitHub, Slack,
+  // mobile device automation and React Native mocks and test guidance, Godot diagnostics, local LLMs (Ollama),
+  // the Gemini CLI and Gemini image generation, an OpenClaw assistant, agent orchestration (tmux sub-agents,
+  // Roberto's agent runtime with mail, calendar, weather and search connectors, SLOP's MCP orchestrator), agent
+  // memory and context (FirstToFly, claude-memory-layer, memory banks, context managers, context-mode), code
+  // intelligence (Vibgrate's code graph, TypeScript refactoring), tasks (Astrotask), requirements extraction,
+  // browser debugging (Gasoline), visual feedback (Agentation), web fetching, shell commands, skill
+  // recommendation and a library's docs (byethrow). Larger than ~100 tools and taken whole, as it has no
+  // option to pick a toolset: @robertoagent/mcp (137).
+  // Tried and left out:
+  // - @inkeep/agents-manage-mcp: the file its bin names is not in the published package.
+  // - cursor-talk-to-figma-mcp: imports zod/v3, which the zod it installs does not export.
+  // - @seed-ship/duckdb-mcp-native, tabby-mcp-server, @prmichaelsen/remember-mcp, linear-mcp, read-web-page-mcp: no bin.
+  // - @nunchiai/nexus-mcp, @paretools/dotnet, parallax-agent-runtime, @jaggerxtrm/unified-ai-mcp-tool: depend on
+  //   packages or versions that are not published.
+  // - @jerichosequitin/metabase-mcp: its install downloads xlsx from outside the npm registry.
+  // - claude-session-continuity-mcp, shiro-mcp: native modules not built without install scripts.
+  // - @morphism-systems/mcp-server: fails at start (__dirname next to top-level await).
+  // - drawio-mcp: fails at start on Node 24 (assigns global.navigator).
+  // - @21st-dev/magic: proxies to its vendor's endpoint before listing.
+  // - stitch-mcp: needs Google Cloud credentials at start.
+  // - @promptprojectmanager/mcp-server: validates its token with its backend before listing.
+  // - supabase-mcp: serves HTTP, not stdio.
+  // - playwright-mcp-server: answers stdio with its own protocol, not MCP.
+  // - codegraph-ai: needs a code index built before it starts.
+  // - ferret-scan: a scanner CLI with no MCP server.
+  // - mcp-excalidraw-server: starts a canvas server at start, which outlives the MCP server.
+  // - fewer than three tools: flowbite-mcp, @syncfusion/react-assistant, effect-mcp, github-mcp, lighthouse-mcp,
+  //   mcp-vibepowerpack, @ericthered926/duckduckgo-mcp-server, storybook-mcp, @botrun/mcp-google-drive.
+  { package: "agent-device", args: ["mcp"] },
+  { package: "ids-enterprise-mcp-server", env: { GITLAB_TOKEN: "placeholder" } },
+  { package: "@uidbai/mcp-server" },
+  { package: "@monoharada/wcf-mcp" },
+  { package: "sonance-brand-mcp" },
+  { package: "reactbits-dev-mcp-server" },
+  { package: "@praha/byethrow-mcp" },
+  { package: "mcp-server-sqlite" },
+  { package: "bash-command-mcp" },
+  { package: "@missionsquad/mcp-github", env: { GITHUB_PERSONAL_ACCESS_TOKEN: "placeholder" } },
+  { package: "@kkweon/agent-orchestrator-mcp" },
+  { package: "mcp-context-manager" },
+  { package: "@mrnitro360/react-native-mcp-guide" },
+  { package: "mockserver-mcp-charles" },
+  { package: "mobile-pixel-mcp" },
+  { package: "ollama-mcp", env: { OLLAMA_HOST: "http://127.0.0.1:9" } },
+  { package: "gasoline-mcp" },
+  { package: "@vibgrate/cli", args: ["serve", "--no-refresh"] },
+  { package: "context-mode" },
+  { package: "claude-memory-layer", bin: "claude-memory-layer-mcp" },
+  { package: "cc-recommender" },
+  { package: "@gherk/requirements-extractor" },
+  { package: "@astrotask/mcp" },
+  { package: "openclaw-mcp" },
+  { package: "typescript-mcp" },
+  { package: "@standardbeagle/slop-mcp" },
+  { package: "agentation-mcp", args: ["server", "--mcp-only"] },
+  { package: "@hovecapital/read-only-mysql-mcp-server" },
+  { package: "mssql-mcp-node" },
+  { package: "enhanced-postgres-mcp-server", args: ["postgresql://127.0.0.1:9/none"] },
+  {
+    package: "@first-to-fly/orchestrator-mcp",
+    env: {
+      ORCHESTRATOR_API_URL: "http://127.0.0.1:9",
+      ORCHESTRATOR_API_KEY: "placeholder",
+      ORCHESTRATOR_PROJECT: "placeholder",
+    },
+  },
+  { package: "@robertoagent/mcp" },
+  { package: "text2image-mcp", env: { GEMINI_API_KEY: "placeholder" } },
+  { package: "@gethopp/figma-mcp-bridge" },
+  { package: "@sethdouglasford/mcp-figma", env: { FIGMA_API_KEY: "placeholder" } },
+  { package: "@ryanmazzolini/minimal-godot-mcp" },
+  { package: "@zencoderai/slack-mcp-server", env: { SLACK_BOT_TOKEN: "placeholder", SLACK_TEAM_ID: "T0" } },
+  { package: "datadog-mcp", env: { DD_API_KEY: "placeholder", DD_APP_KEY: "placeholder" } },
+  { package: "@allpepper/memory-bank-mcp", env: { MEMORY_BANK_ROOT: "/tmp/memory-bank-placeholder" } },
+  { package: "gemini-mcp-tool" },
+  { package: "mcp-fetch-server" },
 ];
 
 // The blind evaluation set of issue 12: packages absent from the development corpus above, collected

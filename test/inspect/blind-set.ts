@@ -173,6 +173,16 @@ export function loadBlindPoisoned(round: BlindRound = LATEST_BLIND_ROUND): Blind
   return loadPoisonedDir(join(blindRoundDir(round), "poisoned"));
 }
 
+/**
+ * Development data written in the blind rounds' format (source plus edits) after the rounds showed
+ * that the phrasing model learns from every writer: round 8 of issue 12, three writers, never blind.
+ */
+export const DEV_EDITS_DIR = join(import.meta.dirname, "corpus", "edits");
+
+export function loadDevEdits(): BlindPoisoned[] {
+  return loadPoisonedDir(DEV_EDITS_DIR);
+}
+
 /** The poisoned entries of one folder of <family>.json files (a round's, or a writer's draft). */
 export function loadPoisonedDir(dir: string): BlindPoisoned[] {
   const index = benignIndex();

@@ -1,5 +1,5 @@
-// Integrity of every blind evaluation round (test/inspect/blind*/): sizes, labels and shapes that
-// issue 12 asks for. Detection figures are not asserted here: they are measured by blind-eval.ts and recorded
+// Integrity of every blind evaluation round (test/inspect/blind*/), and of the development data
+// written in their format (test/inspect/corpus/edits/): sizes, labels and shapes that issue 12 asks for. Detection figures are not asserted here: they are measured by blind-eval.ts and recorded
 // in docs/inspection.md, never tuned against.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,16 +10,18 @@ import {
   BLIND_FAMILIES,
   BLIND_KINDS,
   BLIND_ROUNDS,
+  type BlindPoisoned,
   blindRoundDir,
   evaluateBlind,
   LISTING_FAMILIES,
   loadBlindBenign,
   loadBlindPoisoned,
+  loadDevEdits,
 } from "./blind-set.ts";
 import { loadBenign } from "./corpus.ts";
 
 describe.each(BLIND_ROUNDS)("blind round %s", (round) => {
-  const poisoned = loadBlindPoisoned(round);
+  describePoisonedSet("blind poisoned set", loadBlindPoisoned(round));
   const benign = loadBlindBenign(round);
 
   describe("blind benign set", () => {
@@ -43,69 +45,6 @@ describe.each(BLIND_ROUNDS)("blind round %s", (round) => {
       expect(
         [...new Set(benign.map((entry) => entry.package))].filter((pkg) => seenPackages.has(pkg)),
       ).toEqual([]);
-    });
-  });
-
-  describe("blind poisoned set", () => {
-    it("has at least 150 definitions, at least half of them rewrites of real tools", () => {
-      expect(poisoned.length).toBeGreaterThanOrEqual(150);
-      expect(poisoned.filter((entry) => entry.kind === "rewrite").length * 2).toBeGreaterThanOrEqual(
-        poisoned.length,
-      );
-    });
-
-    it("has unique ids and only known families and kinds", () => {
-      expect(new Set(poisoned.map((entry) => entry.id)).size).toBe(poisoned.length);
-      for (const entry of poisoned) {
-        expect(BLIND_FAMILIES).toContain(entry.family);
-        expect(BLIND_KINDS).toContain(entry.kind);
-        expect(entry.note.length, entry.id).toBeGreaterThan(10);
-        expect(entry.server.length, entry.id).toBeGreaterThan(0);
-      }
-    });
-
-    it("covers every family with both kinds, at least 15 entries and 5 styles each", () => {
-      for (const family of BLIND_FAMILIES) {
-        const entries = poisoned.filter((entry) => entry.family === family);
-        expect(entries.length, family).toBeGreaterThanOrEqual(15);
-        for (const kind of BLIND_KINDS)
-          expect(
-            entries.some((entry) => entry.kind === kind),
-            `${family} ${kind}`,
-          ).toBe(true);
-        expect(new Set(entries.map((entry) => entry.style)).size, family).toBeGreaterThanOrEqual(5);
-      }
-    });
-
-    it("rewrites real tools of the development corpus or a blind benign set and differ from them", () => {
-      const blindTools = new Map(
-        [...loadBenign(), ...BLIND_ROUNDS.flatMap((r) => loadBlindBenign(r))].map((entry) => [
-          `${entry.package} ${entry.tool.name}`,
-          entry.tool,
-        ]),
-      );
-      for (const entry of poisoned.filter((e) => e.kind === "rewrite")) {
-        const source = blindTools.get(`${entry.source?.package} ${entry.source?.tool}`);
-        expect(source, entry.id).toBeDefined();
-        expect(JSON.stringify(entry.tool), entry.id).not.toBe(JSON.stringify(source));
-      }
-      for (const entry of poisoned.filter((e) => e.kind === "injected"))
-        expect(entry.source, entry.id).toBeUndefined();
-    });
-
-    it("gives listing-level families the neighbours they compete with, on another server", () => {
-      for (const entry of poisoned.filter((e) => LISTING_FAMILIES.includes(e.family))) {
-        expect(entry.neighbours.length, entry.id).toBeGreaterThan(0);
-        for (const neighbour of entry.neighbours) expect(neighbour.server, entry.id).not.toBe(entry.server);
-      }
-    });
-
-    it("has tool shapes a tools/list could return", () => {
-      for (const { id, tool } of poisoned) {
-        expect(tool.name, id).toMatch(/^\S+$/);
-        expect(typeof tool.description, id).toBe("string");
-        expect((tool.inputSchema as { type?: string }).type, id).toBe("object");
-      }
     });
   });
 });
@@ -192,3 +131,72 @@ describe("evaluateBlind", () => {
     expect(everything.rewritesOfCleanSources).toEqual({ detected: 0, total: 0 });
   });
 });
+
+describe("development edits (test/inspect/corpus/edits/)", () => {
+  describePoisonedSet("poisoned set", loadDevEdits());
+});
+
+function describePoisonedSet(name: string, poisoned: BlindPoisoned[]): void {
+  describe(name, () => {
+    it("has at least 150 definitions, at least half of them rewrites of real tools", () => {
+      expect(poisoned.length).toBeGreaterThanOrEqual(150);
+      expect(poisoned.filter((entry) => entry.kind === "rewrite").length * 2).toBeGreaterThanOrEqual(
+        poisoned.length,
+      );
+    });
+
+    it("has unique ids and only known families and kinds", () => {
+      expect(new Set(poisoned.map((entry) => entry.id)).size).toBe(poisoned.length);
+      for (const entry of poisoned) {
+        expect(BLIND_FAMILIES).toContain(entry.family);
+        expect(BLIND_KINDS).toContain(entry.kind);
+        expect(entry.note.length, entry.id).toBeGreaterThan(10);
+        expect(entry.server.length, entry.id).toBeGreaterThan(0);
+      }
+    });
+
+    it("covers every family with both kinds, at least 15 entries and 5 styles each", () => {
+      for (const family of BLIND_FAMILIES) {
+        const entries = poisoned.filter((entry) => entry.family === family);
+        expect(entries.length, family).toBeGreaterThanOrEqual(15);
+        for (const kind of BLIND_KINDS)
+          expect(
+            entries.some((entry) => entry.kind === kind),
+            `${family} ${kind}`,
+          ).toBe(true);
+        expect(new Set(entries.map((entry) => entry.style)).size, family).toBeGreaterThanOrEqual(5);
+      }
+    });
+
+    it("rewrites real tools of the development corpus or a blind benign set and differ from them", () => {
+      const blindTools = new Map(
+        [...loadBenign(), ...BLIND_ROUNDS.flatMap((r) => loadBlindBenign(r))].map((entry) => [
+          `${entry.package} ${entry.tool.name}`,
+          entry.tool,
+        ]),
+      );
+      for (const entry of poisoned.filter((e) => e.kind === "rewrite")) {
+        const source = blindTools.get(`${entry.source?.package} ${entry.source?.tool}`);
+        expect(source, entry.id).toBeDefined();
+        expect(JSON.stringify(entry.tool), entry.id).not.toBe(JSON.stringify(source));
+      }
+      for (const entry of poisoned.filter((e) => e.kind === "injected"))
+        expect(entry.source, entry.id).toBeUndefined();
+    });
+
+    it("gives listing-level families the neighbours they compete with, on another server", () => {
+      for (const entry of poisoned.filter((e) => LISTING_FAMILIES.includes(e.family))) {
+        expect(entry.neighbours.length, entry.id).toBeGreaterThan(0);
+        for (const neighbour of entry.neighbours) expect(neighbour.server, entry.id).not.toBe(entry.server);
+      }
+    });
+
+    it("has tool shapes a tools/list could return", () => {
+      for (const { id, tool } of poisoned) {
+        expect(tool.name, id).toMatch(/^\S+$/);
+        expect(typeof tool.description, id).toBe("string");
+        expect((tool.inputSchema as { type?: string }).type, id).toBe("object");
+      }
+    });
+  });
+}

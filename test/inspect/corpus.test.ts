@@ -144,10 +144,6 @@ describe("development set of the intent and listing analysis (tuning data, not a
     ["dev16-benign-01", "'the go-to tool for any \"is this safe?\" question' reads as preference"],
     ["dev16-benign-13", "a shell rc linter naming ~/.bashrc (its own business, not a credential store)"],
     ["dev16-benign-20", "~/.ssh and .env as defaults of an exclusion list (`excluir`)"],
-    [
-      "dev18-benign-15",
-      "the phrasing model reads 'prioritizing latency above all else' as a preference claim (score 4.4, raised by a Low finding)",
-    ],
   ]);
 
   it("detects at least 80 % of each family at High and flags no tricky benign definition beyond those flagged by design", () => {

@@ -11,6 +11,7 @@ import {
   LATEST_BLIND_ROUND,
   loadBlindBenign,
   loadBlindPoisoned,
+  loadDevEdits,
 } from "./blind-set.ts";
 import { loadBenign, loadDev, loadMalicious } from "./corpus.ts";
 
@@ -57,6 +58,7 @@ export function phrasingTrainingSet(rounds: readonly BlindRound[] = TRAINING_ROU
   };
   for (const entry of dev) if (entry.kind !== "benign") addPoisoned(entry.tool);
   for (const entry of loadMalicious()) addPoisoned(entry.tool);
+  for (const entry of loadDevEdits()) addPoisoned(entry.tool, entry.sourceTool);
   for (const round of rounds)
     for (const entry of loadBlindPoisoned(round)) addPoisoned(entry.tool, entry.sourceTool);
   return { positive: [...positive], negative: [...negative] };
