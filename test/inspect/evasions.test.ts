@@ -2,15 +2,16 @@ import { describe, expect, it } from "vitest";
 import { detectedUnderEvasions, developmentCases } from "./evasions.ts";
 
 // The development set's poisoned definitions, obfuscated as a model would still read them. The
-// floors are today's figures: they may only rise (docs/inspection.md, "Rules").
+// floors are today's figures: they may only rise (docs/inspection.md, "Rules"). They count the
+// phrasing model too, which learned from this set (in-sample; the rules alone: plain 1 053).
 const FLOORS: Readonly<Record<string, number>> = {
-  plain: 1053,
-  wrapped: 1043,
-  hyphenated: 1044,
-  tabs: 1052,
-  emphasis: 1048,
-  entities: 1049,
-  digits: 1056,
+  plain: 1173,
+  wrapped: 1168,
+  hyphenated: 1169,
+  tabs: 1173,
+  emphasis: 1174,
+  entities: 1174,
+  digits: 1177,
 };
 
 describe("detection under obfuscations a model reads through", () => {
