@@ -5,7 +5,8 @@ const usage = `Usage: toolwall scan (--file tools.json | --url URL [--transport 
 
 Inspects tool definitions for poisoning the way the sidecar does: credential theft, exfiltration,
 hidden instructions, shell injection, path traversal and custom patterns, after normalising hidden
-text (invisible Unicode, homoglyphs, HTML comments, ANSI escapes, base64).
+text (invisible Unicode, homoglyphs, HTML comments, ANSI escapes, base64); every sentence is also
+scored by the phrasing model (rule phrasing.instruction, with its score).
 
   --file FILE          a tools/list result, a JSON-RPC response carrying one, or an array of tools
                        (MCP, Anthropic, OpenAI or Gemini tool shapes)
