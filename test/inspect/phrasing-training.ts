@@ -28,9 +28,11 @@ export const TRAINING_ROUNDS: readonly BlindRound[] = BLIND_ROUNDS.filter(
 );
 
 /**
- * The development corpus, the tricky benign set, the malicious corpus and the given blind rounds.
- * A poisoned tool's positives are the sentences its real source (or, for the development set, a real
- * tool of the same name) does not have, so the rewritten tool's own prose is not learned as poison.
+ * The development corpus, the tricky benign set, the malicious corpus, the development edits and the
+ * given blind rounds. A poisoned tool's positives are the sentences its real source (or, for the
+ * development set, a real tool of the same name) does not have, so the rewritten tool's own prose is
+ * not learned as poison; a source's sentences are not negatives either unless a benign set holds
+ * the tool (a development edit may rewrite a tool of the latest round, whose text must stay unseen).
  */
 export function phrasingTrainingSet(rounds: readonly BlindRound[] = TRAINING_ROUNDS): PhrasingTrainingSet {
   const compiled = compileInspection();
