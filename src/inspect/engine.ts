@@ -413,9 +413,9 @@ export function proseSentences(tool: ToolDefinition, compiled: CompiledInspectio
     if (identifier) return;
     const normalized = normalize(text.length > MAX_SCANNED_LENGTH ? text.slice(0, MAX_SCANNED_LENGTH) : text);
     for (const piece of [normalized.text, ...normalized.hidden.map((payload) => payload.text)]) {
-      const { text: lower } = foldSpaces(readAsModel(piece, compiled.rules.vocabulary).text);
+      const { lower, ends } = readForRules(compiled, piece);
       let start = 0;
-      for (const end of sentenceEnds(lower)) {
+      for (const end of ends) {
         if (end > start) sentences.push(lower.slice(start, end));
         start = end;
       }
@@ -493,6 +493,18 @@ function framed(rule: string, lower: string, start: number, end: number): string
   return undefined;
 }
 
+/**
+ * A string as the rules (and the phrasing model) read it: as a model reads it, lower-cased, with runs
+ * of white space read as one space — by the trigger scan and the patterns alike, so a pattern's
+ * literal space meets a tab or two spaces; `origins` maps an offset back to the string — and the
+ * end offsets of its sentences.
+ */
+function readForRules(compiled: CompiledInspection, text: string) {
+  const reading = readAsModel(text, compiled.rules.vocabulary);
+  const { text: lower, origins } = foldSpaces(reading.text);
+  return { reading, lower, origins, ends: sentenceEnds(lower) };
+}
+
 function scanText(
   compiled: CompiledInspection,
   field: string,
@@ -501,16 +513,12 @@ function scanText(
   findings: Finding[],
   prose: boolean,
 ): void {
-  const reading = readAsModel(text, compiled.rules.vocabulary);
-  // Runs of white space read as one space, by the trigger scan and the patterns alike (a pattern's
-  // literal space then meets a tab or two spaces); `origins` maps an offset back to `text`.
-  const { text: lower, origins } = foldSpaces(reading.text);
+  const { reading, lower, origins, ends } = readForRules(compiled, text);
   const original = (start: number, end: number): [number, number] => {
     if (!origins) return [start, end];
     const from = start < lower.length ? origins[start]! : text.length;
     return [from, end > start ? origins[end - 1]! + 1 : from];
   };
-  const ends = sentenceEnds(lower);
   // (pattern index, sentence) pairs whose sentence holds a word of each of the pattern's trigger
   // groups, in text order of the first such word.
   const candidates: number[] = [];
