@@ -484,12 +484,26 @@ function requiredMask(rule: PatternRule): number {
   return 1 | (rule.alsoTriggers ? 2 : 0) | (rule.andTriggers ? 4 : 0);
 }
 
+/**
+ * The suffixes a rule's name takes when the rule reads its match as harmless and keeps it at Low:
+ * how the sentence frames it (`framed`), or what the tool is for (inspectUncached).
+ */
+const CLEARINGS = {
+  refused: "refused",
+  optIn: "opt-in",
+  defence: "defence",
+  sameServer: "same-server",
+  ownPurpose: "own-purpose",
+  option: "option",
+} as const;
+type Clearing = (typeof CLEARINGS)[keyof typeof CLEARINGS];
+
 /** How the sentence around a match turns it from an instruction into something else (framing.ts). */
-function framed(rule: string, lower: string, start: number, end: number): string | undefined {
-  if (REFUSABLE_RULES.has(rule) && namedAsRefused(lower, start)) return "refused";
-  if (CONSENT_RULES.has(rule) && gatedByConsent(lower, start, end)) return "opt-in";
-  if (DEFENCE_RULES.has(rule) && defendsAgainstInjection(lower, start, end)) return "defence";
-  if (SIBLING_RULES.has(rule) && claimsSameServer(lower, end)) return "same-server";
+function framed(rule: string, lower: string, start: number, end: number): Clearing | undefined {
+  if (REFUSABLE_RULES.has(rule) && namedAsRefused(lower, start)) return CLEARINGS.refused;
+  if (CONSENT_RULES.has(rule) && gatedByConsent(lower, start, end)) return CLEARINGS.optIn;
+  if (DEFENCE_RULES.has(rule) && defendsAgainstInjection(lower, start, end)) return CLEARINGS.defence;
+  if (SIBLING_RULES.has(rule) && claimsSameServer(lower, end)) return CLEARINGS.sameServer;
   return undefined;
 }
 
@@ -721,9 +735,9 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
       ? findings
       : findings.map((f) =>
           own.has(f)
-            ? { ...f, rule: `${f.rule}.own-purpose`, severity: "Low" as const }
+            ? { ...f, rule: `${f.rule}.${CLEARINGS.ownPurpose}`, severity: "Low" as const }
             : options.has(f)
-              ? { ...f, rule: `${f.rule}.option`, severity: "Low" as const }
+              ? { ...f, rule: `${f.rule}.${CLEARINGS.option}`, severity: "Low" as const }
               : f,
         );
   return dedupe(corroboratePhrasing(judged)).sort(
@@ -734,12 +748,7 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
 /** The rule of a sentence the phrasing model scores as a planted instruction (phrasing.ts). */
 export const PHRASING_RULE = "phrasing.instruction";
 
-/**
- * Suffixes of findings a rule kept at Low because it read them as harmless: a command named as
- * refused, an opt-in, a defence against injection, the server's own tool, the tool's own purpose, an
- * optional switch (see `framed` and inspectUncached).
- */
-const CLEARED_SUFFIXES = [".refused", ".opt-in", ".defence", ".same-server", ".own-purpose", ".option"];
+const CLEARED_SUFFIXES = Object.values(CLEARINGS).map((clearing) => `.${clearing}`);
 
 /**
  * A Medium phrasing score is raised to High when a rule also found something in the same tool, even
