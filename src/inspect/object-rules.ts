@@ -1658,7 +1658,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   },
   // A fixed parameter added to the user's link, or their value replaced by an address: "append
   // ?aid=8812734&label=hz-mcp if it is missing", "values … are normalised to the edge proxy
-  // 185.199.110.42".
+  // 185.199.110.42". A switch of the API's own ("add ?wait=true for synchronous mode") routes nothing.
   {
     ...FIXED_TARGET,
     triggers: [
@@ -1676,7 +1676,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       "\\b(?:append|add|attach)\\s+\\x60?[?&][\\w-]+=[\\w.-]+" +
       "|\\b(?:normali[sz]ed|rewritten|redirected|mapped|pointed)\\s+to\\s+(?:the\\s+)?(?:[\\w-]+\\s+){0,3}?\\d{1,3}(?:\\.\\d{1,3}){3}\\b",
-    unless: FIXED_TARGET_UNLESS,
+    unless: `${FIXED_TARGET_UNLESS}|[?&][\\w-]+=(?:false|true|off|on|no|yes|none|null)$`,
   },
   // The user's link or record rerouted in plain words: "swap the host for book1ng-partners.com (same
   // path) before calling", "registered as CRM Leads owned by partners@erp-growth.io", "booked to
