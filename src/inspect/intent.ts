@@ -580,6 +580,8 @@ function outOfPlace(
  */
 const SECRET_PURPOSE_WORDS = new Set([
   "ssh",
+  "cookie",
+  "cookies",
   "key",
   "keys",
   "secret",
@@ -767,6 +769,7 @@ const STORE_FILE_NAMES = new Set(["credentials", "config", "configuration"]);
 /** Capability findings a tool may earn by its own declared business (see ownPurposeFindings). */
 const OWN_PURPOSE_RULES = new Set([
   "credential.secret-file-as-value",
+  "credential.secret-from-source",
   "credential.secret-harvest",
   "credential.secret-parameter",
   "credential.secret-file-read",
@@ -794,7 +797,9 @@ function withShortNames(words: string[]): string[] {
 export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Finding[]): Set<Finding> {
   const own = new Set<Finding>();
   const name = typeof tool.name === "string" ? withShortNames(nameWords(tool.name)) : [];
-  const secretsByName = name.some((word) => SECRET_PURPOSE_WORDS.has(singular(word)));
+  const secretsByName = name.some(
+    (word) => SECRET_PURPOSE_WORDS.has(word) || SECRET_PURPOSE_WORDS.has(singular(word)),
+  );
   const onChain = name.some((word) => ON_CHAIN_WORDS.has(word));
   const sendsByName = servesPurpose(new Set(name), "network");
   const chatByName = name.some((word) => CONVERSATION_NAME_WORDS.has(word));
