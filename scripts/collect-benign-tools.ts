@@ -2,9 +2,10 @@
 // from npm into .cache/benign-servers/<name>, started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--blind | --blind-2 | --blind-3 |
-// --blind-4] [package-name …]. --blind, --blind-2, --blind-3 and --blind-4 collect a round of the blind
-// evaluation set instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
-// test/inspect/blind-3/benign/ and test/inspect/blind-4/benign/).
+// --blind-4 | --blind-5] [package-name …]. --blind, --blind-2, --blind-3, --blind-4 and --blind-5 collect a
+// round of the blind evaluation set instead (other packages each, into test/inspect/blind/benign/,
+// test/inspect/blind-2/benign/, test/inspect/blind-3/benign/, test/inspect/blind-4/benign/ and
+// test/inspect/blind-5/benign/).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -1054,6 +1055,153 @@ const blind4Servers: ServerSpec[] = [
   { package: "@ng-primitives/mcp" },
 ];
 
+// Round 5 of the blind evaluation (test/inspect/blind-5/benign/), collected on 2026-11-28 before any tuning on
+// it: real servers from packages in none of the lists above and none of those the comments above say were
+// tried and left out. Chosen across domains: agent orchestration and LLM consultation (Orchestrator, Claude
+// Code sub-agents, Flow Nexus cloud sandboxes, Codex, LM Studio, DeepSeek), project and task tools (Linear,
+// Todoist, Falconer documents, agent skills), workflow automation (n8n), Google Drive and Microsoft 365
+// (CLI for Microsoft 365), e-commerce (Shopify Admin), SEO (Google Search Console), travel (flight
+// tracking), maps (Mapbox's developer kit), databases and BI (Supabase, SQL Server, Metabase), observability
+// (Datadog), hosting (Vercel, Coolify), project scaffolding, API governance (Siemens API guidelines),
+// networking, DNS, security and SEO checks (recker), electronics (netlist parsing and ERC), design (Figma
+// comments, draw.io diagrams, shadcn/studio, Maz-UI, React Aria), browser automation and debugging, web
+// fetching, and a whitelisted shell. No health, science, legal, HR, education, IoT or non-English server that
+// could be had here was found among the npm packages listed on this machine.
+// From vendors or organisations already in the lists above, kept for their different tools: @mapbox/mcp-devkit-server
+// (Mapbox's, beside @mapbox/mcp-server in blind round 1), x-readiness-mcp (Siemens' API guidelines, beside
+// @siemens/element-mcp), @intelligentelectron/universal-netlist (beside @intelligentelectron/pcb-lens),
+// @react-aria/mcp (Adobe's, beside @adobe-commerce/commerce-extensibility-tools) and @houtini/lm (houtini's
+// @houtini/gemini-mcp was tried and left out).
+// Larger than ~60 tools and taken whole, as it has no option to pick a toolset: flow-nexus (94).
+// @orchestrator-claude/mcp-server serves its core tool set (MCP_TOOL_SET=core, 58 tools), and recker its
+// minimal, network, dns, security and seo categories (32 tools).
+// Tried and left out:
+// - mcp-researchpowerpack, @adobe/spectrum-design-data-mcp, @mcp-consultant-tools/azure-data-factory,
+//   @mcp-consultant-tools/azure-sql, @n24q02m/better-godot-mcp: depend on packages or versions that are not
+//   published.
+// - @claude-flow/mcp, @orval/mcp, @zeddotdev/postgres-context-server, flutterflow-mcp, model-context-protocol,
+//   @univerjs-pro/mcp: no bin.
+// - @bbyqtbean/taco-helper, @pollinations/mcp-server-sqlite, mcp-server-sqlite-npx: native modules not built
+//   without install scripts.
+// - semiotic: its MCP bin imports react, a peer dependency that is not installed.
+// - vercel-mcp-server: imports a module it does not ship.
+// - mysql-mcp, mcp-postgres-full-access: connect to the database before listing.
+// - openapi-mcp-server: fetches from openapisearch.com before listing.
+// - bitcompass: asks for authentication before listing.
+// - swagmanager-mcp: needs its vendor login or a Supabase service key at start.
+// - @byterover/cipher: needs a .env file inside its own package at start.
+// - @gongrzhe/server-gmail-autoauth-mcp: exits without OAuth credentials, even with a placeholder keys file.
+// - 00bx-photoshop-mcp: refuses to start until its install script has run.
+// - forgekit-storybook-mcp: needs a Storybook project (.storybook folder) at start.
+// - lean-agentic: does not answer initialize over stdio.
+// - @yhy2001/figma-mcp-server: does not answer tools/list within a minute.
+// - @react-grab/mcp, mcp-server: serve HTTP, not stdio.
+// - agenium, @mcptoolshop/registry-stats, @kbediako/codex-orchestrator: no command of their CLI starts an MCP
+//   server over stdio.
+// - @girardmedia/bootspring: a thin client of its vendor's hosted MCP proxy.
+// - @railway/mcp-server: a deprecated shim that needs the railway CLI.
+// - @mintlify/mcp: exits at start without serving MCP.
+// - @microsoft/fabric-mcp: Microsoft's, like @microsoft/clarity-mcp-server in blind round 2; not pursued.
+// - @gongrzhe/server-redis-mcp: needs a Redis URL, and gongrzhe's travel planner is in blind round 3; not pursued.
+// - 0nmcp (1,083 tools) and metabase-ai-assistant (134 tools): no option to pick a toolset.
+// - forks and near copies: @tempestteam/slack-mcp-server (of slack-mcp-server, tried in blind round 3),
+//   figma-context-mcp (of figma-developer-mcp, with its options), ask-gemini-mcp (of gemini-mcp-tool),
+//   @tokenizin/mcp-npx-fetch (the tools of mcp-fetch-server), perplexity-mcp (nearly the three tools of
+//   @perplexity-ai/mcp-server), @automatalabs/mcp-server-playwright (the tools of
+//   @modelcontextprotocol/server-puppeteer, ported to Playwright), mcp-echarts (half its descriptions are word
+//   for word those of @antv/mcp-server-chart, by the same author) and @chkp/management-logs-mcp (half its
+//   tools are those of @chkp/quantum-management-mcp), and linear-mcp-server (the modelcontextprotocol
+//   organisation's; Linear is here through mcp-server-linear).
+// - fewer than three tools: fetch-mcp, @flink-app/mcp, @choplin/mcp-gemini-cli, mcp-duckduckgo-search,
+//   @adenot/mcp-google-search, @googlemaps/code-assist-mcp, @bigcookie/mcp-nano-banana-image.
+// - @skanda-yutori/mcp-send-email: needs a Resend key at start and sends through Resend, like resend-mcp in
+//   blind round 2; not pursued.
+// Placeholder files: mcp-server-gsc gets a placeholder service account JSON in the cache folder. Collected with
+// HOME set to a scratch folder.
+const blind5Servers: ServerSpec[] = [
+  {
+    package: "@orchestrator-claude/mcp-server",
+    env: { ORCHESTRATOR_API_URL: "http://127.0.0.1:9", MCP_TOOL_SET: "core" },
+  },
+  {
+    package: "agent-orchestrator-mcp-server",
+    env: {
+      AGENT_ORCHESTRATOR_BASE_URL: "http://127.0.0.1:9",
+      AGENT_ORCHESTRATOR_API_KEY: "placeholder",
+      SKIP_HEALTH_CHECKS: "true",
+    },
+  },
+  { package: "flow-nexus", args: ["mcp", "start"] },
+  { package: "codex-mcp-server" },
+  { package: "@houtini/lm", env: { LM_STUDIO_URL: "http://127.0.0.1:9" } },
+  { package: "deepseek-mcp-server", env: { DEEPSEEK_API_KEY: "sk-placeholder" } },
+  { package: "mcp-server-linear" },
+  { package: "todoist-mcp", env: { API_KEY: "placeholder" } },
+  { package: "@falconer/mcp" },
+  { package: "oh-my-agents" },
+  { package: "@illuminaresolutions/n8n-mcp-server" },
+  { package: "mcp-google-drive" },
+  { package: "@pnp/cli-microsoft365-mcp-server" },
+  { package: "shopify-admin-mcp" },
+  {
+    package: "mcp-server-gsc",
+    env: { GOOGLE_APPLICATION_CREDENTIALS: "placeholder-service-account.json" },
+    files: {
+      "placeholder-service-account.json": JSON.stringify({
+        type: "service_account",
+        project_id: "placeholder",
+        client_email: "a@example.com",
+        private_key: "-----BEGIN PRIVATE KEY-----\nplaceholder\n-----END PRIVATE KEY-----\n",
+      }),
+    },
+  },
+  { package: "flightradar-mcp-server" },
+  { package: "@mapbox/mcp-devkit-server", env: { MAPBOX_ACCESS_TOKEN: "pk.placeholder" } },
+  {
+    package: "mcp-supabase",
+    env: {
+      SUPABASE_URL: "http://127.0.0.1:9",
+      SUPABASE_KEY: "placeholder",
+      SUPABASE_ACCESS_TOKEN: "placeholder",
+    },
+  },
+  { package: "mssql-mcp" },
+  {
+    package: "mcp-node-mssql",
+    env: {
+      DB_HOST: "127.0.0.1",
+      DB_PORT: "9",
+      DB_USERNAME: "placeholder",
+      DB_PASSWORD: "placeholder",
+      DB_DATABASE: "none",
+    },
+  },
+  {
+    package: "@getnao/metabase-mcp-server",
+    env: { METABASE_URL: "http://127.0.0.1:9", METABASE_API_KEY: "placeholder" },
+  },
+  { package: "datadog-mcp-server", env: { DD_API_KEY: "placeholder", DD_APP_KEY: "placeholder" } },
+  { package: "vercel-mcp", args: ["VERCEL_API_KEY=placeholder"] },
+  {
+    package: "@felixallistar/coolify-mcp",
+    env: { COOLIFY_BASE_URL: "http://127.0.0.1:9", COOLIFY_API_TOKEN: "placeholder" },
+  },
+  { package: "create-better-fullstack", args: ["mcp"] },
+  { package: "x-readiness-mcp" },
+  { package: "recker", args: ["mcp", "--category=minimal,network,dns,security,seo"] },
+  { package: "@intelligentelectron/universal-netlist" },
+  { package: "figma-mcp", env: { FIGMA_API_KEY: "placeholder" } },
+  { package: "@next-ai-drawio/mcp-server" },
+  { package: "shadcn-studio-mcp" },
+  { package: "@maz-ui/mcp" },
+  { package: "@react-aria/mcp" },
+  { package: "puppeteer-mcp-claude", args: ["serve"] },
+  { package: "playwright-mcp" },
+  { package: "@choonkeat/agent-reverse-proxy" },
+  { package: "mcp-server-fetch-typescript" },
+  { package: "mcp-cli", args: ["/tmp"] },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 const targets = {
   corpus: { servers, outDir: join("corpus", "benign") },
@@ -1061,8 +1209,9 @@ const targets = {
   "--blind-2": { servers: blind2Servers, outDir: join("blind-2", "benign") },
   "--blind-3": { servers: blind3Servers, outDir: join("blind-3", "benign") },
   "--blind-4": { servers: blind4Servers, outDir: join("blind-4", "benign") },
+  "--blind-5": { servers: blind5Servers, outDir: join("blind-5", "benign") },
 } as const;
-const flag = (["--blind", "--blind-2", "--blind-3", "--blind-4"] as const).find((name) =>
+const flag = (["--blind", "--blind-2", "--blind-3", "--blind-4", "--blind-5"] as const).find((name) =>
   process.argv.includes(name),
 );
 const target = targets[flag ?? "corpus"];
