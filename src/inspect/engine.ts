@@ -581,6 +581,10 @@ function scanText(
   // that a refused decoy placed first cannot stand in for the instruction after it.
   const reported = new Set<number>();
   const framedFirst = new Map<number, { rule: string; start: number; end: number }>();
+  // Where the rules matched, framed or not: a sentence the rules read only as refused, opted into or
+  // defended against is read so by the phrasing model's finding too.
+  const plainStarts: number[] = [];
+  const framedMatches: { framing: string; start: number }[] = [];
   for (let candidate = 0; candidate < candidates.length; candidate += 2) {
     const index = candidates[candidate]!;
     if (reported.has(index)) continue;
@@ -600,10 +604,12 @@ function scanText(
         const end = searchFrom + span[1];
         const framing = framed(id, lower, start, end);
         if (!framing) {
+          plainStarts.push(start);
           reported.add(index);
           report(id, category, severity, ...original(start, end));
           break windows;
         }
+        framedMatches.push({ framing, start });
         if (!framedFirst.has(index)) framedFirst.set(index, { rule: `${id}.${framing}`, start, end });
         searchFrom = Math.max(end, start + 1);
       }
@@ -614,11 +620,15 @@ function scanText(
     if (!reported.has(index)) report(rule, patterns[index]!.rule.category, "Low", ...original(start, end));
   if (prose && compiled.detectors.has("HiddenInstructions")) {
     const best = bestSentence(shippedPhrasingModel(), lower, ends);
+    const within = (start: number) => start >= best.start && start < best.end;
+    const clearing = plainStarts.some(within)
+      ? undefined
+      : framedMatches.find((match) => within(match.start))?.framing;
     if (best.score > PHRASING_MEDIUM)
       report(
-        PHRASING_RULE,
+        clearing ? `${PHRASING_RULE}.${clearing}` : PHRASING_RULE,
         "HiddenInstructions",
-        best.score > PHRASING_HIGH ? "High" : "Medium",
+        clearing ? "Low" : best.score > PHRASING_HIGH ? "High" : "Medium",
         ...original(best.start, Math.min(best.end, best.start + MAX_MATCH_LENGTH)),
         ` (phrasing score ${best.score.toFixed(1)})`,
       );

@@ -154,20 +154,25 @@ export function scoreSentence(model: PhrasingModel, text: string, start: number,
 }
 
 /**
- * Whether most letters of text[start, end) are Latin. The data the model learns from is mostly
- * English, its few other-language sentences mostly planted ones: a sentence in another script would
- * be scored by the language it is written in, not by what it asks. Those are left to the rules.
+ * Whether text[start, end) is prose in Latin script: most letters Latin, and no fewer letters than
+ * other marks. The data the model learns from is mostly English, its few other-language sentences
+ * mostly planted ones: a sentence in another script would be scored by the language it is written
+ * in, not by what it asks. A schema's regular expression or a row of numbers is no sentence either
+ * (a date-time pattern repeated in a vendor's every tool scored as planted once a writer's edits
+ * were learned). Those are left to the rules.
  */
-export function isLatinSentence(text: string, start: number, end: number): boolean {
+export function isLatinProse(text: string, start: number, end: number): boolean {
   let latin = 0;
   let other = 0;
+  let marks = 0;
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
     if (code < 0x250) {
       if ((code >= 0x61 && code <= 0x7a) || code >= 0xc0) latin++;
+      else if (code > 0x20) marks++;
     } else if (isWordCode(code)) other++;
   }
-  return latin > 2 * other;
+  return latin > 2 * other && latin >= marks;
 }
 
 /** The best-scoring sentence of `text`, given the end offsets of its sentences (the last is text.length). */
@@ -175,7 +180,7 @@ export function bestSentence(model: PhrasingModel, text: string, ends: readonly 
   let best: PhrasingScore = { score: Number.NEGATIVE_INFINITY, start: 0, end: 0 };
   let start = 0;
   for (const end of ends) {
-    if (end > start && isLatinSentence(text, start, end)) {
+    if (end > start && isLatinProse(text, start, end)) {
       const score = scoreSentence(model, text, start, end);
       if (score > best.score) best = { score, start, end };
     }

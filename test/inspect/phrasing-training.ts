@@ -4,7 +4,7 @@
 
 import { proseSentences } from "../../src/inspect/engine.ts";
 import { compileInspection, type ToolDefinition } from "../../src/inspect/index.ts";
-import { isLatinSentence, type PhrasingModel, visitFeatures } from "../../src/inspect/phrasing.ts";
+import { isLatinProse, type PhrasingModel, visitFeatures } from "../../src/inspect/phrasing.ts";
 import {
   BLIND_ROUNDS,
   type BlindRound,
@@ -32,12 +32,12 @@ export const TRAINING_ROUNDS: readonly BlindRound[] = BLIND_ROUNDS.filter(
  * given blind rounds. A poisoned tool's positives are the sentences its real source (or, for the
  * development set, a real tool of the same name) does not have, so the rewritten tool's own prose is
  * not learned as poison; a source's sentences are not negatives either unless a benign set holds
- * the tool (a development edit may rewrite a tool of the latest round, whose text must stay unseen).
+ * the tool. A development edit of a tool of a round not given is left out whole.
  */
 export function phrasingTrainingSet(rounds: readonly BlindRound[] = TRAINING_ROUNDS): PhrasingTrainingSet {
   const compiled = compileInspection();
   const read = (tool: ToolDefinition) =>
-    proseSentences(tool, compiled).filter((sentence) => isLatinSentence(sentence, 0, sentence.length));
+    proseSentences(tool, compiled).filter((sentence) => isLatinProse(sentence, 0, sentence.length));
   const benign = [...loadBenign(), ...rounds.flatMap((round) => loadBlindBenign(round))];
   const dev = loadDev();
   const negative = new Set<string>();
@@ -60,7 +60,15 @@ export function phrasingTrainingSet(rounds: readonly BlindRound[] = TRAINING_ROU
   };
   for (const entry of dev) if (entry.kind !== "benign") addPoisoned(entry.tool);
   for (const entry of loadMalicious()) addPoisoned(entry.tool);
-  for (const entry of loadDevEdits()) addPoisoned(entry.tool, entry.sourceTool);
+  // An edit of a round's real tool is learned only with the round: its writer may have copied much of
+  // the real text into a new sentence, which would teach the model the round's own vendor.
+  const unseen = new Set(
+    BLIND_ROUNDS.filter((round) => !rounds.includes(round)).flatMap((round) =>
+      loadBlindBenign(round).map((entry) => entry.package),
+    ),
+  );
+  for (const entry of loadDevEdits())
+    if (!entry.source || !unseen.has(entry.source.package)) addPoisoned(entry.tool, entry.sourceTool);
   for (const round of rounds)
     for (const entry of loadBlindPoisoned(round)) addPoisoned(entry.tool, entry.sourceTool);
   return { positive: [...positive], negative: [...negative] };
@@ -68,14 +76,28 @@ export function phrasingTrainingSet(rounds: readonly BlindRound[] = TRAINING_ROU
 
 export interface PhrasingTraining {
   epochs: number;
+  /** The last epochs whose weights are averaged into the model (Polyak averaging). */
+  averagedEpochs: number;
   /** How much more a planted sentence weighs than a benign one (there are ~15× fewer). */
   positiveWeight: number;
   bits: number;
 }
 
-export const PHRASING_TRAINING: PhrasingTraining = { epochs: 6, positiveWeight: 3, bits: PHRASING_BITS };
+export const PHRASING_TRAINING: PhrasingTraining = {
+  epochs: 3,
+  averagedEpochs: 2,
+  positiveWeight: 3,
+  bits: PHRASING_BITS,
+};
 
-/** Logistic regression with AdaGrad over hashed features, quantised to signed bytes. */
+/** Every how many examples the running weights are added to the average. */
+const AVERAGE_EVERY = 64;
+
+/**
+ * Logistic regression with AdaGrad over hashed features, quantised to signed bytes. The model is the
+ * average of the weights over the last epochs rather than the last weights: the rounds scored by a
+ * model trained without them gained detections and lost false positives (docs/inspection.md).
+ */
 export function trainPhrasingModel(set: PhrasingTrainingSet, options = PHRASING_TRAINING): PhrasingModel {
   const size = 1 << options.bits;
   const features = (sentence: string) => {
@@ -90,6 +112,10 @@ export function trainPhrasingModel(set: PhrasingTrainingSet, options = PHRASING_
   const weights = new Float64Array(size);
   const squared = new Float64Array(size).fill(1e-8);
   let bias = 0;
+  const averaged = new Float64Array(size);
+  let averagedBias = 0;
+  let samples = 0;
+  let step = 0;
   let seed = 1;
   const random = () => {
     seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
@@ -109,16 +135,22 @@ export function trainPhrasingModel(set: PhrasingTrainingSet, options = PHRASING_
         squared[k]! += gradient * gradient;
         weights[k]! -= (0.2 * gradient) / Math.sqrt(squared[k]!);
       }
+      if (epoch >= options.epochs - options.averagedEpochs && ++step % AVERAGE_EVERY === 0) {
+        for (let k = 0; k < size; k++) averaged[k]! += weights[k]!;
+        averagedBias += bias;
+        samples++;
+      }
     }
   }
+  for (let k = 0; k < size; k++) averaged[k]! /= samples;
   let largest = 0;
-  for (const w of weights) largest = Math.max(largest, Math.abs(w));
+  for (const w of averaged) largest = Math.max(largest, Math.abs(w));
   const scale = largest / 127 || 1;
   const quantised = new Int8Array(size);
-  for (let k = 0; k < size; k++) quantised[k] = Math.round(weights[k]! / scale);
+  for (let k = 0; k < size; k++) quantised[k] = Math.round(averaged[k]! / scale);
   return {
     bits: options.bits,
-    bias: Number(bias.toFixed(6)),
+    bias: Number((averagedBias / samples).toFixed(6)),
     scale: Number(scale.toPrecision(8)),
     weights: quantised,
   };
