@@ -121,8 +121,9 @@ describe("development set of the intent and listing analysis (tuning data, not a
   ]);
 
   /**
-   * Tricky benign definitions of rounds 15 and 16 the rules still flag and should not: known false
-   * positives, listed so that a new one fails this test (measured before tuning: 8/20 and 3/20).
+   * Tricky benign definitions the engine still flags and should not: known false positives, listed
+   * so that a new one fails this test (rounds 15 and 16 measured before tuning: 8/20 and 3/20; the
+   * last, since the phrasing model learned from development round 10).
    */
   const KNOWN_FALSE_POSITIVES = new Map([
     [
@@ -144,6 +145,10 @@ describe("development set of the intent and listing analysis (tuning data, not a
     ["dev16-benign-01", "'the go-to tool for any \"is this safe?\" question' reads as preference"],
     ["dev16-benign-13", "a shell rc linter naming ~/.bashrc (its own business, not a credential store)"],
     ["dev16-benign-20", "~/.ssh and .env as defaults of an exclusion list (`excluir`)"],
+    [
+      "dev17-benign-12",
+      "a documentation URL after 'e.g.', read as a sentence of its own: the phrasing model adds up a long path's segments (7.4)",
+    ],
   ]);
 
   it("detects at least 80 % of each family at High and flags no tricky benign definition beyond those flagged by design", () => {
