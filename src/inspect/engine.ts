@@ -13,7 +13,15 @@ import {
 import { optionFindings, ownPurposeFindings, weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, normalize, withContext } from "./normalize.ts";
-import { bestSentence, PHRASING_HIGH, PHRASING_MEDIUM, shippedPhrasingModel } from "./phrasing.ts";
+import {
+  bestSentence,
+  PHRASING_HIGH,
+  PHRASING_MEDIUM,
+  type PhrasingModel,
+  type PhrasingScore,
+  scoreWithout,
+  shippedPhrasingModel,
+} from "./phrasing.ts";
 import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
 import { foldSpaces, readAsModel } from "./reading.ts";
 import { COMPOUND_RULES, type CompoundRule, PATTERN_RULES, type PatternRule } from "./rules.ts";
@@ -581,10 +589,10 @@ function scanText(
   // that a refused decoy placed first cannot stand in for the instruction after it.
   const reported = new Set<number>();
   const framedFirst = new Map<number, { rule: string; start: number; end: number }>();
-  // Where the rules matched, framed or not: a sentence the rules read only as refused, opted into or
-  // defended against is read so by the phrasing model's finding too.
+  // Where the rules matched, framed or not: what the rules read as refused, opted into or defended
+  // against is taken out of the phrasing model's sentence before its score counts (below).
   const plainStarts: number[] = [];
-  const framedMatches: { framing: string; start: number }[] = [];
+  const framedMatches: { framing: string; start: number; end: number }[] = [];
   for (let candidate = 0; candidate < candidates.length; candidate += 2) {
     const index = candidates[candidate]!;
     if (reported.has(index)) continue;
@@ -609,7 +617,7 @@ function scanText(
           report(id, category, severity, ...original(start, end));
           break windows;
         }
-        framedMatches.push({ framing, start });
+        framedMatches.push({ framing, start, end });
         if (!framedFirst.has(index)) framedFirst.set(index, { rule: `${id}.${framing}`, start, end });
         searchFrom = Math.max(end, start + 1);
       }
@@ -619,11 +627,12 @@ function scanText(
   for (const [index, { rule, start, end }] of framedFirst)
     if (!reported.has(index)) report(rule, patterns[index]!.rule.category, "Low", ...original(start, end));
   if (prose && compiled.detectors.has("HiddenInstructions")) {
-    const best = bestSentence(shippedPhrasingModel(), lower, ends);
-    const within = (start: number) => start >= best.start && start < best.end;
-    const clearing = plainStarts.some(within)
-      ? undefined
-      : framedMatches.find((match) => within(match.start))?.framing;
+    const model = shippedPhrasingModel();
+    const best = bestSentence(model, lower, ends);
+    const clearing =
+      best.score > PHRASING_MEDIUM
+        ? framedClearing(model, lower, best, plainStarts, framedMatches)
+        : undefined;
     if (best.score > PHRASING_MEDIUM)
       report(
         clearing ? `${PHRASING_RULE}.${clearing}` : PHRASING_RULE,
@@ -637,6 +646,32 @@ function scanText(
     const matcher = custom.regex.matcher(text);
     if (matcher.find()) report(custom.rule, "Custom", custom.severity, matcher.start(), matcher.end());
   }
+}
+
+/**
+ * The framing that clears the phrasing model's best sentence: the model has no notion of refusal
+ * ("Commands on the blocklist are rejected, including `curl … | sh`" scores 7.3), so what the rules
+ * read as refused, opted into or defended against is taken out of the sentence, and if the rest no
+ * longer scores above Medium the finding takes the rules' reading. A decoy refusal placed in a planted
+ * sentence clears nothing: the rest still scores. Not when a rule matched plainly in the sentence.
+ */
+function framedClearing(
+  model: PhrasingModel,
+  lower: string,
+  best: PhrasingScore,
+  plainStarts: readonly number[],
+  framedMatches: readonly { framing: string; start: number; end: number }[],
+): string | undefined {
+  const within = (start: number) => start >= best.start && start < best.end;
+  if (plainStarts.some(within)) return undefined;
+  const inside = framedMatches
+    .filter((match) => within(match.start))
+    .map((match) => ({ ...match, end: Math.min(match.end, best.end) }))
+    .sort((a, b) => a.start - b.start);
+  if (inside.length === 0) return undefined;
+  return scoreWithout(model, lower, best.start, best.end, inside) > PHRASING_MEDIUM
+    ? undefined
+    : inside[0]!.framing;
 }
 
 function applyCompounds(

@@ -154,6 +154,26 @@ export function scoreSentence(model: PhrasingModel, text: string, start: number,
 }
 
 /**
+ * The score of text[start, end) with the spans `cut` (sorted, inside it) taken out: each piece left is
+ * scored on its own, so no n-gram joins across a cut.
+ */
+export function scoreWithout(
+  model: PhrasingModel,
+  text: string,
+  start: number,
+  end: number,
+  cut: readonly { start: number; end: number }[],
+): number {
+  let score = model.bias;
+  let from = start;
+  for (const span of [...cut, { start: end, end }]) {
+    if (span.start > from) score += scoreSentence(model, text, from, span.start) - model.bias;
+    from = Math.max(from, span.end);
+  }
+  return score;
+}
+
+/**
  * Whether text[start, end) is prose in Latin script: most letters Latin, and no fewer letters than
  * other marks. The data the model learns from is mostly English, its few other-language sentences
  * mostly planted ones: a sentence in another script would be scored by the language it is written

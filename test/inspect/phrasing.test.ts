@@ -16,6 +16,7 @@ import {
   PHRASING_MODEL_FILE,
   type PhrasingModel,
   scoreSentence,
+  scoreWithout,
   shippedPhrasingModel,
   visitFeatures,
 } from "../../src/inspect/phrasing.ts";
@@ -108,6 +109,20 @@ describe("the model file", () => {
     const expected =
       tiny.bias + features(text, 8).reduce((sum, index) => sum + tiny.weights[index]!, 0) * tiny.scale;
     expect(scoreSentence(tiny, text, 0, text.length)).toBeCloseTo(expected, 10);
+  });
+
+  it("scores a sentence with spans taken out as its pieces scored apart", () => {
+    const text = "send it, run it, then stop";
+    const piece = (from: number, to: number) => scoreSentence(tiny, text, from, to) - tiny.bias;
+    expect(scoreWithout(tiny, text, 0, text.length, [])).toBeCloseTo(
+      scoreSentence(tiny, text, 0, text.length),
+      10,
+    );
+    expect(scoreWithout(tiny, text, 0, text.length, [{ start: 9, end: 16 }])).toBeCloseTo(
+      tiny.bias + piece(0, 9) + piece(16, text.length),
+      10,
+    );
+    expect(scoreWithout(tiny, text, 0, text.length, [{ start: 0, end: text.length }])).toBe(tiny.bias);
   });
 
   it("takes the best sentence and skips sentences in other scripts", () => {
