@@ -506,6 +506,13 @@ const CLEARINGS = {
 } as const;
 type Clearing = (typeof CLEARINGS)[keyof typeof CLEARINGS];
 
+/** A rule's match that its sentence frames as harmless, in the rules' lower-cased reading. */
+interface FramedMatch {
+  framing: Clearing;
+  start: number;
+  end: number;
+}
+
 /** How the sentence around a match turns it from an instruction into something else (framing.ts). */
 function framed(rule: string, lower: string, start: number, end: number): Clearing | undefined {
   if (REFUSABLE_RULES.has(rule) && namedAsRefused(lower, start)) return CLEARINGS.refused;
@@ -592,7 +599,7 @@ function scanText(
   // Where the rules matched, framed or not: what the rules read as refused, opted into or defended
   // against is taken out of the phrasing model's sentence before its score counts (below).
   const plainStarts: number[] = [];
-  const framedMatches: { framing: string; start: number; end: number }[] = [];
+  const framedMatches: FramedMatch[] = [];
   for (let candidate = 0; candidate < candidates.length; candidate += 2) {
     const index = candidates[candidate]!;
     if (reported.has(index)) continue;
@@ -629,11 +636,8 @@ function scanText(
   if (prose && compiled.detectors.has("HiddenInstructions")) {
     const model = shippedPhrasingModel();
     const best = bestSentence(model, lower, ends);
-    const clearing =
-      best.score > PHRASING_MEDIUM
-        ? framedClearing(model, lower, best, plainStarts, framedMatches)
-        : undefined;
-    if (best.score > PHRASING_MEDIUM)
+    if (best.score > PHRASING_MEDIUM) {
+      const clearing = framedClearing(model, lower, best, plainStarts, framedMatches);
       report(
         clearing ? `${PHRASING_RULE}.${clearing}` : PHRASING_RULE,
         "HiddenInstructions",
@@ -641,6 +645,7 @@ function scanText(
         ...original(best.start, Math.min(best.end, best.start + MAX_MATCH_LENGTH)),
         ` (phrasing score ${best.score.toFixed(1)})`,
       );
+    }
   }
   for (const custom of compiled.customs) {
     const matcher = custom.regex.matcher(text);
@@ -660,14 +665,11 @@ function framedClearing(
   lower: string,
   best: PhrasingScore,
   plainStarts: readonly number[],
-  framedMatches: readonly { framing: string; start: number; end: number }[],
-): string | undefined {
+  framedMatches: readonly FramedMatch[],
+): Clearing | undefined {
   const within = (start: number) => start >= best.start && start < best.end;
   if (plainStarts.some(within)) return undefined;
-  const inside = framedMatches
-    .filter((match) => within(match.start))
-    .map((match) => ({ ...match, end: Math.min(match.end, best.end) }))
-    .sort((a, b) => a.start - b.start);
+  const inside = framedMatches.filter((match) => within(match.start)).sort((a, b) => a.start - b.start);
   if (inside.length === 0) return undefined;
   return scoreWithout(model, lower, best.start, best.end, inside) > PHRASING_MEDIUM
     ? undefined

@@ -154,8 +154,8 @@ export function scoreSentence(model: PhrasingModel, text: string, start: number,
 }
 
 /**
- * The score of text[start, end) with the spans `cut` (sorted, inside it) taken out: each piece left is
- * scored on its own, so no n-gram joins across a cut.
+ * The score of text[start, end) with the spans `cut` (sorted by start; they may overlap or run past
+ * `end`) taken out: each piece left is scored on its own, so no n-gram joins across a cut.
  */
 export function scoreWithout(
   model: PhrasingModel,

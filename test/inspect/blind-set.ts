@@ -13,8 +13,9 @@ import { type BenignEntry, loadBenign } from "./corpus.ts";
 const devBenignDir = join(import.meta.dirname, "corpus", "benign");
 
 /**
- * The blind rounds, oldest first: each is measured before and after one round of rule changes and
- * then retired to development data (the rules may be tuned on it), so only the latest one counts.
+ * The blind rounds, oldest first: each is measured before and after one round of changes (rules,
+ * the phrasing model) and then retired to development data (the rules may be tuned on it, the model
+ * learns from it), so only the latest one counts.
  */
 export const BLIND_ROUNDS = ["blind", "blind-2", "blind-3", "blind-4", "blind-5"] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
@@ -175,7 +176,8 @@ export function loadBlindPoisoned(round: BlindRound = LATEST_BLIND_ROUND): Blind
 
 /**
  * Development data written in the blind rounds' format (source plus edits) after the rounds showed
- * that the phrasing model learns from every writer: round 8 of issue 12, three writers, never blind.
+ * that the phrasing model learns from every writer: rounds 8-10 of issue 12, three writers each,
+ * never blind.
  */
 export const DEV_EDITS_DIR = join(import.meta.dirname, "corpus", "edits");
 
