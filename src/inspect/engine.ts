@@ -236,9 +236,14 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
 
 class RulePrograms {
   readonly patterns: readonly CompiledPattern[];
-  /** Literal id → the pattern it triggers and its trigger group's bit (1, 2 or 4). */
-  readonly literalPattern: Int32Array;
-  readonly literalBit: Int32Array;
+  /**
+   * The patterns each distinct trigger literal triggers, with their trigger group's bit (1, 2 or 4):
+   * owners `ownerStart[id]` to `ownerStart[id + 1]` of `ownerPattern`/`ownerBit`. A literal several
+   * patterns share ("_", "-", a quote) is scanned for once, not once per pattern.
+   */
+  readonly ownerStart: Int32Array;
+  readonly ownerPattern: Int32Array;
+  readonly ownerBit: Int32Array;
   /** Per pattern: the bits of all its trigger groups. */
   readonly requiredMasks: Int32Array;
   /** Per pattern: the groups met in the sentence being scanned (scratch: scanning is synchronous). */
@@ -247,13 +252,26 @@ class RulePrograms {
   #literals: LiteralSet | undefined;
   #vocabulary: ReadonlySet<string> | undefined;
 
-  constructor(patterns: CompiledPattern[], literalOwners: [number, number][], literalList: string[]) {
+  /** `triggers`: every trigger literal with the pattern it triggers and its group (0, 1 or 2). */
+  constructor(patterns: CompiledPattern[], triggers: readonly TriggerLiteral[]) {
     this.patterns = patterns;
-    this.literalPattern = Int32Array.from(literalOwners, ([index]) => index);
-    this.literalBit = Int32Array.from(literalOwners, ([, group]) => 1 << group);
+    const owners = new Map<string, TriggerLiteral[]>();
+    for (const trigger of triggers) {
+      const list = owners.get(trigger.literal);
+      if (list) list.push(trigger);
+      else owners.set(trigger.literal, [trigger]);
+    }
+    this.#literalList = [...owners.keys()];
+    const grouped = [...owners.values()];
+    this.ownerStart = new Int32Array(grouped.length + 1);
+    grouped.forEach((list, id) => {
+      this.ownerStart[id + 1] = this.ownerStart[id]! + list.length;
+    });
+    const flat = grouped.flat();
+    this.ownerPattern = Int32Array.from(flat, (trigger) => trigger.pattern);
+    this.ownerBit = Int32Array.from(flat, (trigger) => 1 << trigger.group);
     this.requiredMasks = Int32Array.from(patterns, (pattern) => requiredMask(pattern.rule));
     this.sentenceMasks = new Int32Array(patterns.length);
-    this.#literalList = literalList;
   }
 
   /**
@@ -289,34 +307,31 @@ class RulePrograms {
  */
 const programsByDetectors = new Map<string, RulePrograms>();
 
+/** A trigger literal of a pattern rule: `group` 0 for `triggers`, 1 `alsoTriggers`, 2 `andTriggers`. */
+interface TriggerLiteral {
+  literal: string;
+  pattern: number;
+  group: number;
+}
+
 function rulePrograms(detectors: ReadonlySet<DetectorName>): RulePrograms {
   const key = DETECTORS.filter((name) => detectors.has(name)).join(",");
   const cached = programsByDetectors.get(key);
   if (cached) return cached;
   const patterns: CompiledPattern[] = [];
-  const literalList: string[] = [];
-  const literalOwners: [number, number][] = [];
+  const triggers: TriggerLiteral[] = [];
   for (const rule of PATTERN_RULES) {
     if (!detectors.has(rule.category)) continue;
     // Text is lower-cased before matching (RE2JS is many times slower case-insensitively), so the
     // patterns are too; they must not rely on upper-case escapes such as \S or \W.
     if (ESCAPED_CLASS.test(rule.pattern)) throw new InspectionConfigError(`${rule.id}: upper-case escape`);
-    const index = patterns.length;
+    const pattern = patterns.length;
     patterns.push(new CompiledPattern(rule));
-    for (const literal of rule.triggers) {
-      literalList.push(literal);
-      literalOwners.push([index, 0]);
-    }
-    for (const literal of rule.alsoTriggers ?? []) {
-      literalList.push(literal);
-      literalOwners.push([index, 1]);
-    }
-    for (const literal of rule.andTriggers ?? []) {
-      literalList.push(literal);
-      literalOwners.push([index, 2]);
-    }
+    [rule.triggers, rule.alsoTriggers ?? [], rule.andTriggers ?? []].forEach((group, index) => {
+      for (const literal of group) triggers.push({ literal, pattern, group: index });
+    });
   }
-  const programs = new RulePrograms(patterns, literalOwners, literalList);
+  const programs = new RulePrograms(patterns, triggers);
   programsByDetectors.set(key, programs);
   return programs;
 }
@@ -551,7 +566,7 @@ function scanText(
   // (pattern index, sentence) pairs whose sentence holds a word of each of the pattern's trigger
   // groups, in text order of the first such word.
   const candidates: number[] = [];
-  const { literals, literalPattern, literalBit, patterns, requiredMasks, sentenceMasks } = compiled.rules;
+  const { literals, ownerStart, ownerPattern, ownerBit, patterns, requiredMasks, sentenceMasks } = compiled.rules;
   const touched: number[] = [];
   let sentence = 0;
   const closeSentence = () => {
@@ -566,9 +581,11 @@ function scanText(
       closeSentence();
       while (end >= ends[sentence]!) sentence++;
     }
-    const index = literalPattern[id]!;
-    if (sentenceMasks[index] === 0) touched.push(index);
-    sentenceMasks[index]! |= literalBit[id]!;
+    for (let owner = ownerStart[id]!; owner < ownerStart[id + 1]!; owner++) {
+      const index = ownerPattern[owner]!;
+      if (sentenceMasks[index] === 0) touched.push(index);
+      sentenceMasks[index]! |= ownerBit[owner]!;
+    }
   });
   closeSentence();
   const label = channel ? `[${channel}] ` : "";
