@@ -566,7 +566,8 @@ function scanText(
   // (pattern index, sentence) pairs whose sentence holds a word of each of the pattern's trigger
   // groups, in text order of the first such word.
   const candidates: number[] = [];
-  const { literals, ownerStart, ownerPattern, ownerBit, patterns, requiredMasks, sentenceMasks } = compiled.rules;
+  const { literals, ownerStart, ownerPattern, ownerBit, patterns, requiredMasks, sentenceMasks } =
+    compiled.rules;
   const touched: number[] = [];
   let sentence = 0;
   const closeSentence = () => {

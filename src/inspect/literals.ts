@@ -8,61 +8,98 @@
 const ALPHABET = 128;
 
 export class LiteralSet {
-  readonly #delta: Int32Array;
-  /** Per state: the literal ids ending there (including through failure links). */
-  readonly #outputs: (readonly number[])[];
-  readonly #lengths: number[];
-  readonly #wordStart: boolean[];
-  /** Literals with a character outside ASCII, by id. */
-  readonly #wide: { id: number; literal: string }[] = [];
+  readonly #delta: Uint16Array | Int32Array;
+  /** ASCII character → its class in the automaton (0: in no literal). */
+  readonly #classOf: Uint8Array;
+  readonly #classes: number;
+  /**
+   * Per state: the literal ids ending there (including through failure links), as
+   * `#outputIds[#outputStart[state]]` up to `#outputStart[state + 1]`.
+   */
+  readonly #outputStart: Int32Array;
+  readonly #outputIds: Int32Array;
+  readonly #lengths: Int32Array;
+  /** 1 for a literal that starts with a letter (counted only at the start of a word). */
+  readonly #wordStart: Uint8Array;
+  /**
+   * Literals with a character outside ASCII, by their first such character: a text is searched only
+   * for the literals whose character it holds (most prose outside ASCII is a dash or a curly quote).
+   */
+  readonly #wide = new Map<number, { id: number; literal: string }[]>();
 
   /** `literals[i]` reports id `i` when found. */
   constructor(literals: readonly string[]) {
+    // The automaton runs on character classes: each ASCII character of a literal is its own class,
+    // every other ASCII character class 0. A row per state is then a few dozen entries instead of
+    // 128, and the table (one per state and class) stays small enough for the CPU's caches.
+    const classOf = new Uint8Array(ALPHABET);
+    let classes = 1;
+    for (const literal of literals) {
+      if (firstWide(literal) >= 0) continue;
+      for (let i = 0; i < literal.length; i++) {
+        const code = literal.charCodeAt(i);
+        if (classOf[code] === 0) classOf[code] = classes++;
+      }
+    }
     const trie: Map<number, number>[] = [new Map()];
     const outputs: number[][] = [[]];
     literals.forEach((literal, id) => {
-      if (!isAscii(literal)) {
-        this.#wide.push({ id, literal });
+      const anchor = firstWide(literal);
+      if (anchor >= 0) {
+        const list = this.#wide.get(anchor);
+        if (list) list.push({ id, literal });
+        else this.#wide.set(anchor, [{ id, literal }]);
         return;
       }
       let state = 0;
       for (let i = 0; i < literal.length; i++) {
-        const code = literal.charCodeAt(i);
-        let next = trie[state]!.get(code);
+        const symbol = classOf[literal.charCodeAt(i)]!;
+        let next = trie[state]!.get(symbol);
         if (next === undefined) {
           next = trie.length;
           trie.push(new Map());
           outputs.push([]);
-          trie[state]!.set(code, next);
+          trie[state]!.set(symbol, next);
         }
         state = next;
       }
       outputs[state]!.push(id);
     });
-    const delta = new Int32Array(trie.length * ALPHABET);
+    const delta = new Int32Array(trie.length * classes);
     const fail = new Int32Array(trie.length);
     const queue: number[] = [];
-    for (const [code, next] of trie[0]!) {
-      delta[code] = next;
+    for (const [symbol, next] of trie[0]!) {
+      delta[symbol] = next;
       queue.push(next);
     }
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head]!;
       outputs[state]!.push(...outputs[fail[state]!]!);
-      for (let code = 0; code < ALPHABET; code++) {
-        const next = trie[state]!.get(code);
-        if (next === undefined) delta[state * ALPHABET + code] = delta[fail[state]! * ALPHABET + code]!;
+      for (let symbol = 0; symbol < classes; symbol++) {
+        const next = trie[state]!.get(symbol);
+        if (next === undefined) delta[state * classes + symbol] = delta[fail[state]! * classes + symbol]!;
         else {
-          fail[next] = delta[fail[state]! * ALPHABET + code]!;
-          delta[state * ALPHABET + code] = next;
+          fail[next] = delta[fail[state]! * classes + symbol]!;
+          delta[state * classes + symbol] = next;
           queue.push(next);
         }
       }
     }
-    this.#delta = delta;
-    this.#outputs = outputs;
-    this.#lengths = literals.map((literal) => literal.length);
-    this.#wordStart = literals.map((literal) => isLetter(literal.charCodeAt(0)));
+    // Each entry is the next state times two, plus one when that state has outputs: the scan tests
+    // a bit instead of reading a second table on every character. 16 bits per entry while they fit.
+    const table = trie.length < 0x8000 ? new Uint16Array(delta.length) : new Int32Array(delta.length);
+    for (let i = 0; i < delta.length; i++)
+      table[i] = delta[i]! * 2 + (outputs[delta[i]!]!.length > 0 ? 1 : 0);
+    this.#delta = table;
+    this.#classOf = classOf;
+    this.#classes = classes;
+    this.#outputStart = new Int32Array(outputs.length + 1);
+    outputs.forEach((ids, state) => {
+      this.#outputStart[state + 1] = this.#outputStart[state]! + ids.length;
+    });
+    this.#outputIds = Int32Array.from(outputs.flat());
+    this.#lengths = Int32Array.from(literals, (literal) => literal.length);
+    this.#wordStart = Uint8Array.from(literals, (literal) => (isLetter(literal.charCodeAt(0)) ? 1 : 0));
   }
 
   /**
@@ -71,7 +108,14 @@ export class LiteralSet {
    * word, so `ai` is not found in `email`. Characters outside ASCII restart the automaton.
    */
   scan(text: string, found: (id: number, end: number) => void): void {
+    // The hot loop reads locals only: one table read per character, the outputs' range on a hit.
     const delta = this.#delta;
+    const classOf = this.#classOf;
+    const classes = this.#classes;
+    const outputStart = this.#outputStart;
+    const outputIds = this.#outputIds;
+    const lengths = this.#lengths;
+    const wordStart = this.#wordStart;
     // Looked up at the first character outside ASCII, where the earliest of them can end: an ASCII
     // text costs no second pass.
     let wide: [number, number][] | undefined;
@@ -79,42 +123,50 @@ export class LiteralSet {
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
-      if (code < ALPHABET) state = delta[state * ALPHABET + code]!;
-      else {
-        state = 0;
-        wide ??= this.#wideHits(text);
-      }
-      while (wide !== undefined && next < wide.length && wide[next]![1] <= i) {
-        found(wide[next]![0], wide[next]![1]);
-        next++;
-      }
-      const outputs = this.#outputs[state]!;
-      for (let k = 0; k < outputs.length; k++) {
-        const id = outputs[k]!;
-        const start = i + 1 - this.#lengths[id]!;
-        if (this.#wordStart[id] && start > 0 && isWordChar(text.charCodeAt(start - 1))) continue;
+      let entry = 0;
+      if (code < ALPHABET) entry = delta[state * classes + classOf[code]!]!;
+      else wide ??= this.#wideHits(text);
+      state = entry >>> 1;
+      if (wide !== undefined)
+        while (next < wide.length && wide[next]![1] <= i) {
+          found(wide[next]![0], wide[next]![1]);
+          next++;
+        }
+      if ((entry & 1) === 0) continue;
+      const last = outputStart[state + 1]!;
+      for (let k = outputStart[state]!; k < last; k++) {
+        const id = outputIds[k]!;
+        const start = i + 1 - lengths[id]!;
+        if (wordStart[id] === 1 && start > 0 && isWordChar(text.charCodeAt(start - 1))) continue;
         found(id, i);
       }
     }
   }
 
-  /** Occurrences of the non-ASCII literals as [id, end], in text order. */
+  /** Occurrences of the non-ASCII literals as [id, end], in text order (by id where ends tie). */
   #wideHits(text: string): [number, number][] {
-    if (this.#wide.length === 0) return [];
     const hits: [number, number][] = [];
-    for (const { id, literal } of this.#wide) {
-      for (let at = text.indexOf(literal); at >= 0; at = text.indexOf(literal, at + 1)) {
-        if (this.#wordStart[id] && at > 0 && isWordChar(text.charCodeAt(at - 1))) continue;
-        hits.push([id, at + literal.length - 1]);
+    if (this.#wide.size === 0) return hits;
+    const seen = new Set<number>();
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < ALPHABET || seen.has(code)) continue;
+      seen.add(code);
+      for (const { id, literal } of this.#wide.get(code) ?? []) {
+        for (let at = text.indexOf(literal); at >= 0; at = text.indexOf(literal, at + 1)) {
+          if (this.#wordStart[id] && at > 0 && isWordChar(text.charCodeAt(at - 1))) continue;
+          hits.push([id, at + literal.length - 1]);
+        }
       }
     }
-    return hits.sort((a, b) => a[1] - b[1]);
+    return hits.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
   }
 }
 
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= ALPHABET) return false;
-  return true;
+/** The first UTF-16 unit of `text` outside ASCII, or -1. */
+function firstWide(text: string): number {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= ALPHABET) return text.charCodeAt(i);
+  return -1;
 }
 
 function isWordChar(code: number): boolean {
