@@ -38,7 +38,7 @@ export interface PhrasingScore {
  * retired blind rounds, each scored by a model trained without it (docs/inspection.md).
  */
 export const PHRASING_MEDIUM = 4;
-export const PHRASING_HIGH = 6;
+export const PHRASING_HIGH = 5;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -179,20 +179,30 @@ export function scoreWithout(
  * mostly planted ones: a sentence in another script would be scored by the language it is written
  * in, not by what it asks. A schema's regular expression or a row of numbers is no sentence either
  * (a date-time pattern repeated in a vendor's every tool scored as planted once a writer's edits
- * were learned). Those are left to the rules.
+ * were learned). Nor is a single token: a URL, path or identifier standing alone (a default of
+ * "https://registry.npmjs.org" scored 6.6 once round 11's edits were learned, the model adding up the
+ * weights of its pieces). Those are left to the rules.
  */
 export function isLatinProse(text: string, start: number, end: number): boolean {
   let latin = 0;
   let other = 0;
   let marks = 0;
+  let tokens = 0;
+  let inToken = false;
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
+    if (code <= 0x20) {
+      inToken = false;
+      continue;
+    }
+    if (!inToken) tokens++;
+    inToken = true;
     if (code < 0x250) {
       if ((code >= 0x61 && code <= 0x7a) || code >= 0xc0) latin++;
-      else if (code > 0x20) marks++;
+      else marks++;
     } else if (isWordCode(code)) other++;
   }
-  return latin > 2 * other && latin >= marks;
+  return tokens >= 2 && latin > 2 * other && latin >= marks;
 }
 
 /** The best-scoring sentence of `text`, given the end offsets of its sentences (the last is text.length). */

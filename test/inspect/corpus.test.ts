@@ -146,8 +146,13 @@ describe("development set of the intent and listing analysis (tuning data, not a
     ["dev16-benign-13", "a shell rc linter naming ~/.bashrc (its own business, not a credential store)"],
     ["dev16-benign-20", "~/.ssh and .env as defaults of an exclusion list (`excluir`)"],
     [
+      "dev10-benign-14",
+      "Codacy's 'Try to extract it from the repository's git remote URL using git remote -v' reads as a planted command (phrasing 5–6, High since the threshold is 5)",
+    ],
+    ["dev17-benign-16", "the same Codacy schema sentence as dev10-benign-14"],
+    [
       "dev17-benign-12",
-      "a documentation URL after 'e.g.', read as a sentence of its own: the phrasing model adds up a long path's segments (7.4)",
+      "a documentation URL in parentheses after 'e.g.': the phrasing model adds up a long path's segments (5.3)",
     ],
   ]);
 
