@@ -27,25 +27,45 @@ export const TRAINING_ROUNDS: readonly BlindRound[] = BLIND_ROUNDS.filter(
   (round) => round !== LATEST_BLIND_ROUND,
 );
 
+/** What a held-out evaluation keeps from the model (phrasing-folds.ts): nothing, for the shipped one. */
+export interface HeldOut {
+  /** Benign packages whose real tools are neither negatives nor the sources of learned edits. */
+  packages: ReadonlySet<string>;
+  /** Development edit rounds (an edit id's writer without its letter: `d8`, `d11`) not learned. */
+  editRounds: ReadonlySet<string>;
+}
+
+const NOTHING_HELD_OUT: HeldOut = { packages: new Set(), editRounds: new Set() };
+
+/** The development round of an edit's writer: `d11` for `d11b-tr-rw-04`. */
+export function editRound(id: string): string {
+  return id.split("-")[0]!.replace(/[a-z]$/, "");
+}
+
 /**
  * The development corpus, the tricky benign set, the malicious corpus, the development edits and the
  * given blind rounds. A poisoned tool's positives are the sentences its real source (or, for the
  * development set, a real tool of the same name) does not have, so the rewritten tool's own prose is
  * not learned as poison; a source's sentences are not negatives either unless a benign set holds
- * the tool. A development edit of a tool of a round not given is left out whole.
+ * the tool. A development edit of a tool of a round not given is left out whole, and so is one of a
+ * held-out package; a held-out package's sentences are learned neither way.
  */
-export function phrasingTrainingSet(rounds: readonly BlindRound[] = TRAINING_ROUNDS): PhrasingTrainingSet {
+export function phrasingTrainingSet(
+  rounds: readonly BlindRound[] = TRAINING_ROUNDS,
+  heldOut: HeldOut = NOTHING_HELD_OUT,
+): PhrasingTrainingSet {
   const compiled = compileInspection();
   const read = (tool: ToolDefinition) =>
     proseSentences(tool, compiled).filter((sentence) => isLatinProse(sentence, 0, sentence.length));
   const benign = [...loadBenign(), ...rounds.flatMap((round) => loadBlindBenign(round))];
   const dev = loadDev();
   const negative = new Set<string>();
+  const held = new Set<string>();
   const byName = new Map<string, Set<string>>();
   for (const entry of benign) {
     const known = byName.get(entry.tool.name) ?? new Set<string>();
     for (const sentence of read(entry.tool)) {
-      negative.add(sentence);
+      (heldOut.packages.has(entry.package) ? held : negative).add(sentence);
       known.add(sentence);
     }
     byName.set(entry.tool.name, known);
@@ -56,19 +76,21 @@ export function phrasingTrainingSet(rounds: readonly BlindRound[] = TRAINING_ROU
   const addPoisoned = (tool: ToolDefinition, source?: ToolDefinition) => {
     const known = source ? new Set(read(source)) : (byName.get(tool.name) ?? new Set<string>());
     for (const sentence of read(tool))
-      if (!known.has(sentence) && !negative.has(sentence)) positive.add(sentence);
+      if (!known.has(sentence) && !negative.has(sentence) && !held.has(sentence)) positive.add(sentence);
   };
   for (const entry of dev) if (entry.kind !== "benign") addPoisoned(entry.tool);
   for (const entry of loadMalicious()) addPoisoned(entry.tool);
   // An edit of a round's real tool is learned only with the round: its writer may have copied much of
   // the real text into a new sentence, which would teach the model the round's own vendor.
-  const unseen = new Set(
-    BLIND_ROUNDS.filter((round) => !rounds.includes(round)).flatMap((round) =>
+  const unseen = new Set([
+    ...BLIND_ROUNDS.filter((round) => !rounds.includes(round)).flatMap((round) =>
       loadBlindBenign(round).map((entry) => entry.package),
     ),
-  );
+    ...heldOut.packages,
+  ]);
   for (const entry of loadDevEdits())
-    if (!entry.source || !unseen.has(entry.source.package)) addPoisoned(entry.tool, entry.sourceTool);
+    if (!heldOut.editRounds.has(editRound(entry.id)) && (!entry.source || !unseen.has(entry.source.package)))
+      addPoisoned(entry.tool, entry.sourceTool);
   for (const round of rounds)
     for (const entry of loadBlindPoisoned(round)) addPoisoned(entry.tool, entry.sourceTool);
   return { positive: [...positive], negative: [...negative] };
