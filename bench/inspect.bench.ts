@@ -2,7 +2,9 @@
 // text each on average). "first": a freshly compiled policy and a listing none of whose definitions
 // (and strings) it has seen; "unique": later, the same policy and a listing of new definitions whose
 // descriptions are all new (schemas repeat, as they do across servers); "unchanged": the first
-// listing again, freshly parsed as a new tools/list answer would be.
+// listing again, freshly parsed as a new tools/list answer would be; "unseen": later, the same policy
+// and 500 real tools the process has never seen (the corpus's next 500 each round), whose sentences
+// also meet the rule programs' DFA states cold — what a sidecar pays for a server it has not met.
 // Each listing is also judged with its neighbours (src/inspect/listing.ts) as the MCP catalog does:
 // the 500 tools come from 5 servers, each judged against the tools of the others.
 // Wall and CPU time are reported: on a shared machine wall time includes waiting for a core.
@@ -24,9 +26,9 @@ function corpus(): ToolDefinition[] {
   );
 }
 
-function listing(tools: ToolDefinition[], round: number, uniqueDescriptions: boolean): string {
+function listing(tools: ToolDefinition[], round: number, uniqueDescriptions: boolean, offset = 0): string {
   const listed = Array.from({ length: LISTING_SIZE }, (_, i) => {
-    const tool = tools[i % tools.length]!;
+    const tool = tools[(offset + i) % tools.length]!;
     const tag = `r${round}t${i}`;
     return {
       ...tool,
@@ -65,6 +67,7 @@ export interface InspectBenchResult {
   compile: Timing;
   first: Timing;
   firstUnique: Timing;
+  unseen: Timing;
   unchanged: Timing;
   /** One sample: the first listing a fresh process inspects (JIT cold, RE2 programs compiled on demand). */
   coldProcess: Timing;
@@ -98,6 +101,7 @@ export function runInspectBench(): InspectBenchResult {
   const compile: Timing[] = [];
   const first: Timing[] = [];
   const firstUnique: Timing[] = [];
+  const unseen: Timing[] = [];
   const unchanged: Timing[] = [];
   // The first listing of the process also compiles the shared rule programs and warms the JIT;
   // later rounds measure steady-state code on a freshly compiled policy.
@@ -116,12 +120,15 @@ export function runInspectBench(): InspectBenchResult {
     unchanged.push(measure(() => inspectListed(again, compiled, neighbours)));
     const unique = parse(listing(tools, round, true));
     firstUnique.push(measure(() => inspectListed(unique, compiled, new ListingNeighbours())));
+    const never = parse(listing(tools, round, false, (round + 1) * LISTING_SIZE));
+    unseen.push(measure(() => inspectListed(never, compiled, new ListingNeighbours())));
   }
   return {
     tools: LISTING_SIZE,
     compile: medianTiming(compile),
     first: medianTiming(first),
     firstUnique: medianTiming(firstUnique),
+    unseen: medianTiming(unseen),
     unchanged: medianTiming(unchanged),
     coldProcess,
   };
@@ -150,6 +157,7 @@ if (import.meta.main) {
         row("compile a policy's spec.inspection (once per bundle)", result.compile),
         row("first listing after compiling (every cache cold)", result.first, 20),
         row("new definitions while the policy is in use", result.firstUnique),
+        row("real tools never seen by the process (every string new)", result.unseen),
         row("the same listing again, freshly parsed", result.unchanged, 2),
       ],
     ),
