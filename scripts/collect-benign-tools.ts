@@ -2,10 +2,10 @@
 // from npm into .cache/benign-servers/<name>, started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--blind | --blind-2 | --blind-3 |
-// --blind-4 | --blind-5] [package-name …]. --blind, --blind-2, --blind-3, --blind-4 and --blind-5 collect a
-// round of the blind evaluation set instead (other packages each, into test/inspect/blind/benign/,
-// test/inspect/blind-2/benign/, test/inspect/blind-3/benign/, test/inspect/blind-4/benign/ and
-// test/inspect/blind-5/benign/).
+// --blind-4 | --blind-5 | --blind-6] [package-name …]. --blind, --blind-2, --blind-3, --blind-4, --blind-5 and
+// --blind-6 collect a round of the blind evaluation set instead (other packages each, into
+// test/inspect/blind/benign/, test/inspect/blind-2/benign/, test/inspect/blind-3/benign/,
+// test/inspect/blind-4/benign/, test/inspect/blind-5/benign/ and test/inspect/blind-6/benign/).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -1202,6 +1202,146 @@ const blind5Servers: ServerSpec[] = [
   { package: "mcp-cli", args: ["/tmp"] },
 ];
 
+// Round 6 of the blind evaluation (test/inspect/blind-6/benign/), collected on 2026-11-28 before any tuning on
+// it: real servers from packages in none of the lists above and with no file in an earlier round. Chosen across
+// domains: agent orchestration (Claude Flow's agent, swarm, memory, task, workflow, GitHub, terminal and browser
+// tools), project and task tools (Agllama boards, Linear, Jira, Shrimp task planning), git and code hosting
+// (Bitbucket Server, a local git server, Alibaba Cloud's Yunxiao DevOps code and project tools), data platforms
+// and databases (Microsoft Fabric, Metabase, MySQL), documents and productivity (Paperless-ngx, Notion, Google
+// Calendar, an agent memory service), personal finance (Lunch Money), mobile and app tooling (Xcode builds,
+// Lynx devtools), design (Figma through its plugin bridge and its REST API, design restoration), UI libraries
+// and icons (shadcn/ui, Mantine, AG Grid, HeroUI Native, Hugeicons), build tools (Kubb, Maven dependencies) and
+// the reference test server mcp-hello-world.
+// The npm package list on this machine had few MCP servers left that are in no list above, so this round also
+// takes packages that the comments above mention as left out for reasons other than failing here:
+// @mantine/mcp-server, ag-mcp, @hugeicons/mcp-server, @kubb/mcp, mcp-maven-deps and mysql-mcp-server (trimmed
+// from blind rounds 3 and 4), xcodebuildmcp, @lynx-js/devtool-mcp-server-canary, @microsoft/fabric-mcp and
+// linear-mcp-server (left out for their vendor), alibabacloud-devops-mcp-server (left out of the multilingual
+// round as English), mcp-git (a port of the reference git server, which is in no list), and, retried here
+// where they now list tools, @baruchiro/paperless-mcp, @akutishevsky/lunchmoney-mcp, @cocal/google-calendar-mcp
+// (with a placeholder OAuth client file), metabase-ai-assistant and @agllama/mcp.
+// Larger than ~60 tools and taken whole, as they have no option to pick a toolset: metabase-ai-assistant (134),
+// @agllama/mcp (110) and claude-talk-to-figma-mcp (92; 20 of its descriptions are also those of
+// @sethdouglasford/mcp-figma). claude-flow serves eight of its tool categories (CLAUDE_FLOW_MCP_TOOLS, 83 of
+// its 353 tools) and alibabacloud-devops-mcp-server its code-management and project-management toolsets (72).
+// @tosin2013/mcp-shrimp-task-manager is a fork of mcp-shrimp-task-manager, kept as the development corpus has
+// only that one's Chinese descriptions and none of its English ones.
+// Tried and left out:
+// - @microsoft/workiq: ships no Linux binary.
+// - @cloudflare/playwright-mcp, @primeuix/mcp, @commercetools-demo/contenttools-mcp: no bin.
+// - @mcp-consultant-tools/powerplatform, @mcp-consultant-tools/powerplatform-data,
+//   @mcp-consultant-tools/powerplatform-customization, @mcp-consultant-tools/github-enterprise,
+//   @mcp-consultant-tools/azure-management, @connorbritain/mssql-mcp-reader, obsidian-mcp-server, anilist-mcp,
+//   @commercetools/commerce-mcp, @forestadmin/mcp-server, @doist/todoist-ai: depend on packages or versions that
+//   are not published.
+// - @contentful/mcp-server, @kontent-ai/mcp-server: not served by the registry here; @neondatabase/mcp-server-neon:
+//   its install did not finish.
+// - @supabase/mcp-server-postgrest, mcp-atlassian: import packages they do not depend on (@modelcontextprotocol/server,
+//   jsdom).
+// - mcp-server-mysql, @cmd233/mcp-database-server, @gongrzhe/server-redis-mcp, @upstash/mcp-server: connect to their
+//   database or API before listing; @llmindset/mcp-hfspace loads its Hugging Face spaces before listing.
+// - containerization-assist-mcp: needs a Docker socket at start.
+// - @azure-devops/mcp, @dynatrace-oss/dynatrace-mcp-server, @supabase/mcp-server-supabase, @shinzolabs/gmail-mcp,
+//   mcp-dataverse, code-auditor-mcp, mcp-google-sheets: still exit at start here with placeholder settings.
+// - shadcn-mcp, @a-bonus/google-docs-mcp, @gannonh/firebase-mcp: do not answer tools/list within a minute.
+// - @cloudflare/mcp-server-cloudflare: needs a wrangler login first; not pursued. @ajpanada/mcp-azure-devops: a fork
+//   of @azure-devops/mcp; not pursued.
+// - forks and near copies: @primevue/mcp (its 8 descriptions are word for word those of @primeng/mcp),
+//   @answerai/salesforce-mcp (15 of 17 are those of @tsmztech/mcp-server-salesforce),
+//   @padenot/firefox-devtools-mcp (29 of 36 are those of firefox-devtools-mcp), @mongodb-js/mongodb-mcp-server
+//   (13 of 29 are those of mongodb-mcp-server) and mcp-echarts (9 of 18 are those of @antv/mcp-server-chart).
+// - fewer than three tools: @google-cloud/gcloud-mcp, @progress/kendo-angular-mcp, @intelligentelectron/pdf-analyzer,
+//   @kazuph/mcp-fetch, @i524/datadog-mcp-server, @openai/codex-shell-tool-mcp, @skanda-yutori/mcp-send-email,
+//   @agent-infra/mcp-server-commands, @aashari/boilerplate-mcp-server, context7-mcp-server, @bytebase/dbhub (in its
+//   --demo mode), @modelcontextprotocol/server-map, @modelcontextprotocol/server-system-monitor,
+//   @modelcontextprotocol/server-scenario-modeler and @modelcontextprotocol/server-customer-segmentation.
+// Placeholder files: @cocal/google-calendar-mcp gets a placeholder OAuth client file in the cache folder.
+// Collected with HOME set to a scratch folder.
+const blind6Servers: ServerSpec[] = [
+  {
+    package: "claude-flow",
+    args: ["mcp", "start"],
+    env: { CLAUDE_FLOW_MCP_TOOLS: "agent,swarm,memory,task,workflow,github,terminal,browser" },
+  },
+  { package: "@agllama/mcp", env: { LLAMA_API_URL: "http://127.0.0.1:9", LLAMA_API_KEY: "placeholder" } },
+  { package: "@mseep/linear-mcp", env: { LINEAR_API_KEY: "placeholder" } },
+  { package: "linear-mcp-server", env: { LINEAR_API_KEY: "placeholder" } },
+  {
+    package: "@answerai/jira-mcp",
+    bin: "answerai-jira-mcp",
+    env: {
+      JIRA_API_TOKEN: "placeholder",
+      JIRA_USER_EMAIL: "a@example.com",
+      JIRA_BASE_URL: "https://example.atlassian.net",
+    },
+  },
+  { package: "@tosin2013/mcp-shrimp-task-manager", env: { DATA_DIR: "/tmp/shrimp-placeholder" } },
+  {
+    package: "@nexus2520/bitbucket-mcp-server",
+    env: {
+      BITBUCKET_USERNAME: "placeholder",
+      BITBUCKET_TOKEN: "placeholder",
+      BITBUCKET_BASE_URL: "http://127.0.0.1:9",
+    },
+  },
+  { package: "mcp-git" },
+  {
+    package: "alibabacloud-devops-mcp-server",
+    args: ["--toolsets=code-management,project-management"],
+    env: { YUNXIAO_ACCESS_TOKEN: "placeholder" },
+  },
+  { package: "@microsoft/fabric-mcp", args: ["server", "start", "--mode", "all"] },
+  {
+    package: "metabase-ai-assistant",
+    env: { METABASE_URL: "http://127.0.0.1:9", METABASE_API_KEY: "placeholder" },
+  },
+  {
+    package: "mysql-mcp-server",
+    env: {
+      MYSQL_HOST: "127.0.0.1",
+      MYSQL_PORT: "9",
+      MYSQL_USER: "placeholder",
+      MYSQL_PASSWORD: "placeholder",
+    },
+  },
+  {
+    package: "@baruchiro/paperless-mcp",
+    env: { PAPERLESS_URL: "http://127.0.0.1:9", PAPERLESS_API_KEY: "placeholder" },
+  },
+  { package: "notion-mcp-server", env: { NOTION_TOKEN: "placeholder", NOTION_PAGE_ID: "placeholder" } },
+  {
+    package: "@cocal/google-calendar-mcp",
+    env: {
+      GOOGLE_OAUTH_CREDENTIALS: "placeholder-oauth.json",
+      GOOGLE_CALENDAR_MCP_TOKEN_PATH: "placeholder-tokens.json",
+    },
+    files: {
+      "placeholder-oauth.json": JSON.stringify({
+        installed: {
+          client_id: "placeholder.apps.googleusercontent.com",
+          client_secret: "placeholder",
+          redirect_uris: ["http://localhost"],
+        },
+      }),
+    },
+  },
+  { package: "orbitalmcp", env: { ORBITAL_API_KEY: "placeholder" } },
+  { package: "@akutishevsky/lunchmoney-mcp", env: { LUNCHMONEY_API_TOKEN: "placeholder" } },
+  { package: "xcodebuildmcp", args: ["mcp"] },
+  { package: "@lynx-js/devtool-mcp-server-canary" },
+  { package: "claude-talk-to-figma-mcp", bin: "claude-talk-to-figma-mcp-server" },
+  { package: "mcp-figma", env: { FIGMA_API_KEY: "placeholder" } },
+  { package: "figma-restoration-tools", args: ["start"] },
+  { package: "shadcn-ui-mcp-server" },
+  { package: "@mantine/mcp-server" },
+  { package: "ag-mcp" },
+  { package: "@heroui/native-mcp" },
+  { package: "@hugeicons/mcp-server" },
+  { package: "@kubb/mcp" },
+  { package: "mcp-maven-deps" },
+  { package: "mcp-hello-world" },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 const targets = {
   corpus: { servers, outDir: join("corpus", "benign") },
@@ -1210,9 +1350,10 @@ const targets = {
   "--blind-3": { servers: blind3Servers, outDir: join("blind-3", "benign") },
   "--blind-4": { servers: blind4Servers, outDir: join("blind-4", "benign") },
   "--blind-5": { servers: blind5Servers, outDir: join("blind-5", "benign") },
+  "--blind-6": { servers: blind6Servers, outDir: join("blind-6", "benign") },
 } as const;
-const flag = (["--blind", "--blind-2", "--blind-3", "--blind-4", "--blind-5"] as const).find((name) =>
-  process.argv.includes(name),
+const flag = (["--blind", "--blind-2", "--blind-3", "--blind-4", "--blind-5", "--blind-6"] as const).find(
+  (name) => process.argv.includes(name),
 );
 const target = targets[flag ?? "corpus"];
 const root = resolve(import.meta.dirname, "..");

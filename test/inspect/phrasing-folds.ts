@@ -17,16 +17,20 @@ import {
 } from "../../src/inspect/index.ts";
 import { isLatinProse, PHRASING_HIGH, PHRASING_MEDIUM, scoreSentence } from "../../src/inspect/phrasing.ts";
 import {
-  BLIND_ROUNDS,
   type BlindPoisoned,
   type BlindRound,
-  LATEST_BLIND_ROUND,
   loadBlindBenign,
   loadBlindPoisoned,
   loadDevEdits,
 } from "./blind-set.ts";
 import { type BenignEntry, loadBenign } from "./corpus.ts";
-import { editRound, type HeldOut, phrasingTrainingSet, trainPhrasingModel } from "./phrasing-training.ts";
+import {
+  editRound,
+  type HeldOut,
+  phrasingTrainingSet,
+  TRAINING_ROUNDS,
+  trainPhrasingModel,
+} from "./phrasing-training.ts";
 
 interface Fold {
   name: string;
@@ -36,7 +40,7 @@ interface Fold {
   benign: BenignEntry[];
 }
 
-const RETIRED = BLIND_ROUNDS.filter((round) => round !== LATEST_BLIND_ROUND);
+const RETIRED = [...TRAINING_ROUNDS];
 const EDIT_ROUNDS = ["d8", "d9", "d10", "d11"];
 
 function folds(): Fold[] {

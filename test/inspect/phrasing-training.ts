@@ -8,7 +8,6 @@ import { isLatinProse, type PhrasingModel, visitFeatures } from "../../src/inspe
 import {
   BLIND_ROUNDS,
   type BlindRound,
-  LATEST_BLIND_ROUND,
   loadBlindBenign,
   loadBlindPoisoned,
   loadDevEdits,
@@ -22,10 +21,12 @@ export interface PhrasingTrainingSet {
   negative: string[];
 }
 
-/** The blind rounds the shipped model learns from: every one but the latest, which measures it. */
-export const TRAINING_ROUNDS: readonly BlindRound[] = BLIND_ROUNDS.filter(
-  (round) => round !== LATEST_BLIND_ROUND,
-);
+/**
+ * The retired blind rounds the shipped model learns from. Never the latest, which measures it; a
+ * round just retired joins in the model's next training round, so that the round written after it
+ * measures the engine as it was when it was written (round 5, retired when round 6 was written).
+ */
+export const TRAINING_ROUNDS: readonly BlindRound[] = ["blind", "blind-2", "blind-3", "blind-4"];
 
 /** What a held-out evaluation keeps from the model (phrasing-folds.ts): nothing, for the shipped one. */
 export interface HeldOut {
