@@ -1,5 +1,5 @@
 // Trains the phrasing model (src/inspect/phrasing.ts) from the repository's development data and
-// every blind round but the latest, and writes src/inspect/phrasing-model.bin. Deterministic: the
+// the retired blind rounds it learns (TRAINING_ROUNDS), and writes src/inspect/phrasing-model.bin. Deterministic: the
 // same data gives the same file (test/inspect/phrasing.test.ts checks the shipped one).
 // Run: node scripts/train-phrasing-model.ts
 import { writeFileSync } from "node:fs";
