@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { proseSentences } from "../../src/inspect/engine.ts";
 import { compileInspection, inspectTool, type ToolDefinition } from "../../src/inspect/index.ts";
 import {
   bestSentence,
@@ -20,7 +21,9 @@ import {
   shippedPhrasingModel,
   visitFeatures,
 } from "../../src/inspect/phrasing.ts";
-import { phrasingTrainingSet, trainPhrasingModel } from "./phrasing-training.ts";
+import { loadDevEdits } from "./blind-set.ts";
+import { loadBenign } from "./corpus.ts";
+import { editRound, phrasingTrainingSet, trainPhrasingModel } from "./phrasing-training.ts";
 
 const features = (text: string, bits = 20) => {
   const out: number[] = [];
@@ -148,6 +151,45 @@ describe("the model file", () => {
     const shipped = readFileSync(PHRASING_MODEL_FILE);
     expect(decodePhrasingModel(shipped)).toEqual(decodePhrasingModel(trained));
   }, 60_000);
+});
+
+describe("a held-out training set (test/inspect/phrasing-folds.ts)", () => {
+  it("learns a held-out package's sentences neither way, nor a held-out writer's edits", () => {
+    const compiled = compileInspection();
+    const sentencesOf = (tool: ToolDefinition) =>
+      proseSentences(tool, compiled).filter((sentence) => isLatinProse(sentence, 0, sentence.length));
+    const held = loadBenign().filter((entry) => entry.package === "@codacy/codacy-mcp");
+    expect(held.length).toBeGreaterThan(0);
+    const full = phrasingTrainingSet();
+    const set = phrasingTrainingSet(undefined, {
+      packages: new Set(["@codacy/codacy-mcp"]),
+      editRounds: new Set(["d11"]),
+    });
+    const heldSentences = new Set(held.flatMap((entry) => sentencesOf(entry.tool)));
+    const negative = new Set(set.negative);
+    const positive = new Set(set.positive);
+    // Codacy's own sentences that no other benign tool shares leave the negatives.
+    const onlyCodacy = [...heldSentences].filter((sentence) => !negative.has(sentence));
+    expect(onlyCodacy.length).toBeGreaterThan(0);
+    const fullNegative = new Set(full.negative);
+    expect(onlyCodacy.filter((sentence) => fullNegative.has(sentence))).toEqual(onlyCodacy);
+    expect([...heldSentences].filter((sentence) => positive.has(sentence))).toEqual([]);
+    // What holding them out takes from the positives is what round 11 planted and what edits of
+    // Codacy's tools planted, nothing else.
+    const leftOut = new Set(
+      loadDevEdits()
+        .filter((entry) => editRound(entry.id) === "d11" || entry.source?.package === "@codacy/codacy-mcp")
+        .flatMap((entry) => sentencesOf(entry.tool)),
+    );
+    const removed = full.positive.filter((sentence) => !positive.has(sentence));
+    expect(removed.length).toBeGreaterThan(100);
+    expect(removed.filter((sentence) => !leftOut.has(sentence))).toEqual([]);
+  }, 120_000);
+
+  it("names an edit's development round by its writer without the letter", () => {
+    expect(editRound("d11b-tr-rw-04")).toBe("d11");
+    expect(editRound("d8a-ci-in-01")).toBe("d8");
+  });
 });
 
 describe("in the engine", () => {
