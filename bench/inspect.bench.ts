@@ -1,6 +1,7 @@
 // Inspection benchmark: a 500-tool listing built from the real benign corpus (263 tools, 1.1 KB of
-// text each on average). "first": a freshly compiled policy and a listing none of whose definitions
-// (and strings) it has seen; "unique": later, the same policy and a listing of new definitions whose
+// text each on average). "first": a freshly compiled policy (its caches cold) and the tools of the
+// process's first listing under new names (their schemas' strings met before, the rule programs'
+// DFA states warm); "unique": later, the same policy and a listing of new definitions whose
 // descriptions are all new (schemas repeat, as they do across servers); "unchanged": the first
 // listing again, freshly parsed as a new tools/list answer would be; "unseen": later, the same policy
 // and 500 real tools the process has never seen (the corpus's next 500 each round), whose sentences
@@ -155,7 +156,7 @@ if (import.meta.main) {
           result.coldProcess,
         ),
         row("compile a policy's spec.inspection (once per bundle)", result.compile),
-        row("first listing after compiling (every cache cold)", result.first, 20),
+        row("first listing after compiling (the policy's caches cold)", result.first, 20),
         row("new definitions while the policy is in use", result.firstUnique),
         row("real tools never seen by the process (every string new)", result.unseen),
         row("the same listing again, freshly parsed", result.unchanged, 2),

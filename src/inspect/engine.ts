@@ -816,15 +816,20 @@ export const PHRASING_RULE = "phrasing.instruction";
 const CLEARED_SUFFIXES = Object.values(CLEARINGS).map((clearing) => `.${clearing}`);
 
 /**
- * A Medium phrasing score is raised to High when a rule also found something in the same tool, even
- * at Low: two weak signals that agree, one from the words a rule knows and one from the phrasing. A
- * finding the rule itself cleared does not agree.
+ * Whether a finding corroborates a Medium phrasing score: any rule's finding, even at Low, but not
+ * the model's own nor one the rule itself cleared.
+ */
+export function corroboratesPhrasing(f: Finding): boolean {
+  return f.rule !== PHRASING_RULE && !CLEARED_SUFFIXES.some((suffix) => f.rule.endsWith(suffix));
+}
+
+/**
+ * A Medium phrasing score is raised to High when a rule also found something in the same tool: two
+ * weak signals that agree, one from the words a rule knows and one from the phrasing.
  */
 function corroboratePhrasing(findings: Finding[]): Finding[] {
   const medium = findings.some((f) => f.rule === PHRASING_RULE && f.severity === "Medium");
-  const agrees = (f: Finding) =>
-    f.rule !== PHRASING_RULE && !CLEARED_SUFFIXES.some((suffix) => f.rule.endsWith(suffix));
-  if (!medium || !findings.some(agrees)) return findings;
+  if (!medium || !findings.some(corroboratesPhrasing)) return findings;
   return findings.map((f) =>
     f.rule === PHRASING_RULE && f.severity === "Medium" ? { ...f, severity: "High" as const } : f,
   );

@@ -8,7 +8,7 @@
 // round, which measures the result.
 // Run: node test/inspect/phrasing-folds.ts [--grid '[[5,4],[6,4]]']
 import { createHash } from "node:crypto";
-import { proseSentences } from "../../src/inspect/engine.ts";
+import { corroboratesPhrasing, PHRASING_RULE, proseSentences } from "../../src/inspect/engine.ts";
 import {
   compileInspection,
   type Finding,
@@ -74,14 +74,12 @@ function folds(): Fold[] {
   ];
 }
 
-const CLEARED = [".refused", ".opt-in", ".defence", ".same-server", ".own-purpose", ".option"];
-
-/** The rules' verdict without the model: flagged at High, and whether any finding corroborates. */
+/** The rules' verdict without the model: flagged at High, and whether any finding corroborates (engine.ts). */
 function rulesVerdict(findings: readonly Finding[]) {
-  const rules = findings.filter((finding) => !finding.rule.startsWith("phrasing.instruction"));
+  const rules = findings.filter((finding) => finding.rule !== PHRASING_RULE);
   return {
     flagged: rules.some((finding) => finding.severity === "High" || finding.severity === "Critical"),
-    corroborated: rules.some((finding) => !CLEARED.some((suffix) => finding.rule.endsWith(suffix))),
+    corroborated: rules.some(corroboratesPhrasing),
   };
 }
 
