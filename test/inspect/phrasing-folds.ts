@@ -1,6 +1,6 @@
-// The phrasing model scored on data it did not learn, in eight folds: each retired blind round (its
-// poisoned definitions and its real tools), and each development edit round (d8 … d11, its edits)
-// with a quarter of the development corpus's packages (their real tools). A fold's model is trained
+// The phrasing model scored on data it did not learn, in folds: each retired blind round the model
+// learns (TRAINING_ROUNDS: its poisoned definitions and its real tools), and each development edit
+// round (d8 … d12, its edits) with a share of the development corpus's packages (their real tools). A fold's model is trained
 // without the fold (phrasingTrainingSet's HeldOut); the rules judge every tool without the model, and
 // the model adds a tool the rules leave unflagged when its best sentence scores above `high`, or above
 // `low` next to a finding of the rules that no framing cleared — as the engine does.
@@ -41,12 +41,12 @@ interface Fold {
 }
 
 const RETIRED = [...TRAINING_ROUNDS];
-const EDIT_ROUNDS = ["d8", "d9", "d10", "d11"];
+const EDIT_ROUNDS = ["d8", "d9", "d10", "d11", "d12"];
 
 function folds(): Fold[] {
   const corpus = loadBenign();
   const edits = loadDevEdits();
-  const quarter = (name: string) => createHash("sha256").update(name).digest()[0]! % EDIT_ROUNDS.length;
+  const share = (name: string) => createHash("sha256").update(name).digest()[0]! % EDIT_ROUNDS.length;
   return [
     ...RETIRED.map((round) => {
       const benign = loadBlindBenign(round);
@@ -59,7 +59,7 @@ function folds(): Fold[] {
       };
     }),
     ...EDIT_ROUNDS.map((editRoundName, index) => {
-      const benign = corpus.filter((entry) => quarter(entry.package) === index);
+      const benign = corpus.filter((entry) => share(entry.package) === index);
       return {
         name: editRoundName,
         rounds: [...RETIRED],
