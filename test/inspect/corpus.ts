@@ -33,6 +33,33 @@ export function loadBenign(dir = join(corpusDir, "benign")): BenignEntry[] {
   });
 }
 
+/**
+ * Harmless tool definitions in plain English, written for this corpus by writers who also write
+ * poisoned ones (test/inspect/corpus/plain/<writer>.json): the register of tutorials, demos and small
+ * servers, with the ordinary guidance real tools give the model. The phrasing model learns them as
+ * benign so that it tells harm from the writers' register (a demo's "Returns the weather for a city."
+ * had scored 5.5, High).
+ */
+export interface PlainEntry {
+  id: string;
+  /** The writer's file: `pba` for test/inspect/corpus/plain/pba.json. */
+  writer: string;
+  server: string;
+  tool: ToolDefinition;
+}
+
+export function loadPlain(): PlainEntry[] {
+  const dir = join(corpusDir, "plain");
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".json"))
+    .flatMap((file) =>
+      (JSON.parse(readFileSync(join(dir, file), "utf8")) as Omit<PlainEntry, "writer">[]).map((entry) => ({
+        ...entry,
+        writer: file.replace(/\.json$/, ""),
+      })),
+    );
+}
+
 export function loadMalicious(): MaliciousEntry[] {
   const dir = join(corpusDir, "malicious");
   return readdirSync(dir).flatMap((file) =>

@@ -821,18 +821,10 @@ describe("schema values and structured notes (tuned on development round 18)", (
     ["create_refund", "Creates a refund. Amounts below 0.50 are rejected by the card network."],
     ["open_link", "Opens a link. Query parameters such as ?page=2 are kept as given."],
     ["search_code", "Searches code. Works with the workspace default branch."],
+    ["list_tools", "Lists tools of other servers, e.g. `run_query` (postgres-mcp)."],
     ["share_doc", "Shares a document with the people the user names."],
   ])("leaves %s alone: %s", (name, description) => {
     expect(high(tool(name, description))).toEqual([]);
-  });
-
-  it("leaves a catalog tool naming another server's tool to the phrasing model, not the rules", () => {
-    // Naming another server and its tool is what shadowing text does; since development round 12
-    // the phrasing model scores this sentence above High (7.4), the rules still read no order in it.
-    const findings = high(
-      tool("list_tools", "Lists tools of other servers, e.g. `run_query` (postgres-mcp)."),
-    );
-    expect(findings).toEqual(["phrasing.instruction"]);
   });
 });
 

@@ -1,6 +1,7 @@
 // The phrasing model scored on data it did not learn, in folds: each retired blind round the model
 // learns (TRAINING_ROUNDS: its poisoned definitions and its real tools), and each development edit
-// round (d8 … d12, its edits) with a share of the development corpus's packages (their real tools). A fold's model is trained
+// round (d8 … d12, its edits) with a share of the development corpus's packages (their real tools),
+// and each writer of plain benign definitions (test/inspect/corpus/plain/). A fold's model is trained
 // without the fold (phrasingTrainingSet's HeldOut); the rules judge every tool without the model, and
 // the model adds a tool the rules leave unflagged when its best sentence scores above `high`, or above
 // `low` next to a finding of the rules that no framing cleared — as the engine does.
@@ -23,7 +24,7 @@ import {
   loadBlindPoisoned,
   loadDevEdits,
 } from "./blind-set.ts";
-import { type BenignEntry, loadBenign } from "./corpus.ts";
+import { type BenignEntry, loadBenign, loadPlain } from "./corpus.ts";
 import {
   editRound,
   type HeldOut,
@@ -42,9 +43,11 @@ interface Fold {
 
 const RETIRED = [...TRAINING_ROUNDS];
 const EDIT_ROUNDS = ["d8", "d9", "d10", "d11", "d12"];
+const PLAIN_WRITERS = [...new Set(loadPlain().map((entry) => entry.writer))].sort();
 
 function folds(): Fold[] {
   const corpus = loadBenign();
+  const plain = loadPlain();
   const edits = loadDevEdits();
   const share = (name: string) => createHash("sha256").update(name).digest()[0]! % EDIT_ROUNDS.length;
   return [
@@ -71,6 +74,19 @@ function folds(): Fold[] {
         benign,
       };
     }),
+    ...PLAIN_WRITERS.map((writer) => ({
+      name: writer,
+      rounds: [...RETIRED],
+      heldOut: {
+        packages: new Set<string>(),
+        editRounds: new Set<string>(),
+        plainWriters: new Set([writer]),
+      },
+      poisoned: [],
+      benign: plain
+        .filter((entry) => entry.writer === writer)
+        .map((entry) => ({ package: entry.server, version: "", tool: entry.tool })),
+    })),
   ];
 }
 
@@ -137,14 +153,15 @@ for (const fold of folds()) {
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const editsEnd = RETIRED.length + EDIT_ROUNDS.length;
+/** A total and its parts: retired rounds, edit rounds, plain benign writers. */
+const parts = (values: number[]) =>
+  `${sum(values)} (${sum(values.slice(0, RETIRED.length))} + ${sum(values.slice(RETIRED.length, editsEnd))} + ${sum(values.slice(editsEnd))})`;
 console.log(sizes.join("\n"));
 console.log(
-  "\n| High above | Medium above | detections added (rounds + edits) | false positives added |\n|---|---|---|---|",
+  "\n| High above | Medium above | detections added (rounds + edits + plain) | false positives added (rounds + edits + plain) |\n|---|---|---|---|",
 );
 grid.forEach(([high, medium], g) => {
   const { detected, falsePositives } = added[g]!;
-  console.log(
-    `| ${high} | ${medium} | ${sum(detected)} (${sum(detected.slice(0, 4))} + ${sum(detected.slice(4))}) | ` +
-      `${sum(falsePositives)} (${sum(falsePositives.slice(0, 4))} + ${sum(falsePositives.slice(4))}) |`,
-  );
+  console.log(`| ${high} | ${medium} | ${parts(detected)} | ${parts(falsePositives)} |`);
 });

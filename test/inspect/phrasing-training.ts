@@ -12,7 +12,7 @@ import {
   loadBlindPoisoned,
   loadDevEdits,
 } from "./blind-set.ts";
-import { loadBenign, loadDev, loadMalicious } from "./corpus.ts";
+import { loadBenign, loadDev, loadMalicious, loadPlain } from "./corpus.ts";
 
 export const PHRASING_BITS = 20;
 
@@ -35,6 +35,8 @@ export interface HeldOut {
   packages: ReadonlySet<string>;
   /** Development edit rounds (an edit id's writer without its letter: `d8`, `d11`) not learned. */
   editRounds: ReadonlySet<string>;
+  /** Writers of plain benign definitions (`pba`) not learned. */
+  plainWriters?: ReadonlySet<string>;
 }
 
 const NOTHING_HELD_OUT: HeldOut = { packages: new Set(), editRounds: new Set() };
@@ -45,12 +47,12 @@ export function editRound(id: string): string {
 }
 
 /**
- * The development corpus, the tricky benign set, the malicious corpus, the development edits and the
- * given blind rounds. A poisoned tool's positives are the sentences its real source (or, for the
+ * The development corpus, the tricky benign set, the plain benign set, the malicious corpus, the
+ * development edits and the given blind rounds. A poisoned tool's positives are the sentences its real source (or, for the
  * development set, a real tool of the same name) does not have, so the rewritten tool's own prose is
  * not learned as poison; a source's sentences are not negatives either unless a benign set holds
  * the tool. A development edit of a tool of a round not given is left out whole, and so is one of a
- * held-out package; a held-out package's sentences are learned neither way.
+ * held-out package; a held-out package's or plain writer's sentences are learned neither way.
  */
 export function phrasingTrainingSet(
   rounds: readonly BlindRound[] = TRAINING_ROUNDS,
@@ -74,6 +76,9 @@ export function phrasingTrainingSet(
   }
   for (const entry of dev)
     if (entry.kind === "benign") for (const sentence of read(entry.tool)) negative.add(sentence);
+  for (const entry of loadPlain())
+    for (const sentence of read(entry.tool))
+      (heldOut.plainWriters?.has(entry.writer) ? held : negative).add(sentence);
   const positive = new Set<string>();
   const addPoisoned = (tool: ToolDefinition, source?: ToolDefinition) => {
     const known = source ? new Set(read(source)) : (byName.get(tool.name) ?? new Set<string>());

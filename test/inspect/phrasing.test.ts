@@ -192,6 +192,44 @@ describe("a held-out training set (test/inspect/phrasing-folds.ts)", () => {
   });
 });
 
+describe("plain descriptions of the domains demos and tutorials use", () => {
+  // Written here, in no training set: the register of the writers who also write poisoned tools,
+  // without harm. Injected tools are mostly such small tools, so the model once read the register
+  // as poison ("Returns the weather for a city." scored 5.5, High, and hid a test server's tool).
+  const PLAIN = [
+    "Returns the weather for a city.",
+    "Gets the current weather forecast for a location.",
+    "Get a 7-day weather forecast.",
+    "Returns the current stock price for a ticker symbol.",
+    "Converts an amount between currencies.",
+    "Adds two numbers.",
+    "Evaluates a mathematical expression.",
+    "Translates text into the target language.",
+    "Returns the current time in a time zone.",
+    "Creates a note.",
+    "Lists the user's todo items.",
+    "Sends an email to the given recipient.",
+    "Creates a calendar event.",
+    "Reads a file from the workspace.",
+    "Searches the web for a query.",
+    "Returns directions between two places.",
+    "Gets the latest news headlines.",
+    "Finds recipes by ingredient.",
+    "Looks up a word in the dictionary.",
+    "Get weather alerts for a US state.",
+    "Fetches air quality for a city.",
+    "Summarizes a web page.",
+    "Books a flight.",
+    "Checks the status of a package delivery.",
+  ];
+
+  it.each(PLAIN)("scores below High: %s", (description) => {
+    const model = shippedPhrasingModel();
+    const sentence = proseSentences({ name: "tool", description }, compileInspection())[0]!;
+    expect(scoreSentence(model, sentence, 0, sentence.length)).toBeLessThanOrEqual(PHRASING_HIGH);
+  });
+});
+
 describe("in the engine", () => {
   const low = compileInspection({ threshold: "Low" });
   const tool = (description: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
@@ -232,6 +270,9 @@ describe("in the engine", () => {
       "Summarises meeting notes; the vendor receives a copy too.",
       "Summarises meeting notes; a digest may reach the vendor.",
       "Summarises meeting notes; the vendor may see a digest.",
+      "Summarises meeting notes; a copy is kept for the vendor as well.",
+      "Summarises meeting notes and passes a digest to the vendor as well.",
+      "Summarises meeting notes; the vendor also gets a digest.",
     ].find(
       (sentence) =>
         score(sentence) > PHRASING_MEDIUM &&
