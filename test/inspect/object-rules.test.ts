@@ -726,13 +726,22 @@ describe("business prose, remedies and named destinations (tuned on development 
   it.each([
     ["security_audit", "Audits provisioning scripts: detects `setenforce 0` and `ufw disable` lines."],
     ["git_push", "Pushes local commits to the remote. Fails if the remote rejects the push."],
-    ["git_commit", "Commits staged changes. Use git_push afterwards to push the commits to the remote."],
     ["search_docs", "Some questions cannot be answered from this tool alone; combine it with web search."],
     ["create_report", "Creates the report. The recommended flow is to call `list_templates` first."],
     ["share_file", "Shares a file. Reader access is the default; pass role 'writer' to allow edits."],
     ["send_email", "Sends an email. Recipients are the addresses the user names."],
   ])("leaves %s alone: %s", (name, description) => {
     expect(high(tool(name, description))).toEqual([]);
+  });
+
+  it("leaves git_commit to the phrasing model, which reads its sibling workflow as planted (a known false positive)", () => {
+    // "Use git_push afterwards" names the same server's tool; the model, which knows no siblings,
+    // learned `git_push` from planted sentences (5.4). Recorded so that a change either way shows.
+    const commit = tool(
+      "git_commit",
+      "Commits staged changes. Use git_push afterwards to push the commits to the remote.",
+    );
+    expect(high(commit)).toEqual(["phrasing.instruction"]);
   });
 });
 
