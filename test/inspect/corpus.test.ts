@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { DETECTORS } from "../../src/inspect/types.ts";
-import { DEV_FAMILIES, loadBenign, loadDev, loadMalicious, measure, measureDev } from "./corpus.ts";
+import {
+  DEV_FAMILIES,
+  loadBenign,
+  loadDev,
+  loadMalicious,
+  loadPlain,
+  measure,
+  measureDev,
+} from "./corpus.ts";
 
 const benign = loadBenign();
 const malicious = loadMalicious();
@@ -34,6 +42,22 @@ describe("inspection corpora", () => {
     ])
       expect(channels).toContain(channel);
     expect(malicious.filter((e) => e.file === "rewrites-of-real-tools").length).toBeGreaterThanOrEqual(15);
+  });
+
+  it("hold plain benign definitions by several writers, each a named tool of a named server under a unique id", () => {
+    const plain = loadPlain();
+    const writers = new Set(plain.map((e) => e.writer));
+    expect(writers.size).toBeGreaterThanOrEqual(6);
+    expect(new Set(plain.map((e) => e.id)).size).toBe(plain.length);
+    for (const writer of writers) expect(plain.filter((e) => e.writer === writer).length).toBe(200);
+    for (const entry of plain) {
+      expect(entry.id.startsWith(`${entry.writer}-`), entry.id).toBe(true);
+      expect(entry.server, entry.id).toMatch(/\S/);
+      expect(
+        typeof entry.tool.name === "string" && typeof entry.tool.description === "string",
+        entry.id,
+      ).toBe(true);
+    }
   });
 });
 

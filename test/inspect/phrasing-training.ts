@@ -48,10 +48,10 @@ export function editRound(id: string): string {
 
 /**
  * The development corpus, the tricky benign set, the plain benign set, the malicious corpus, the
- * development edits and the given blind rounds. A poisoned tool's positives are the sentences its real source (or, for the
- * development set, a real tool of the same name) does not have, so the rewritten tool's own prose is
- * not learned as poison; a source's sentences are not negatives either unless a benign set holds
- * the tool. A development edit of a tool of a round not given is left out whole, and so is one of a
+ * development edits and the given blind rounds. A poisoned tool's positives are the sentences its
+ * real source (or, for the development set, a real tool of the same name) does not have, so the
+ * rewritten tool's own prose is not learned as poison; a source's sentences are not negatives
+ * either unless a benign set holds the tool. A development edit of a tool of a round not given is left out whole, and so is one of a
  * held-out package; a held-out package's or plain writer's sentences are learned neither way.
  */
 export function phrasingTrainingSet(

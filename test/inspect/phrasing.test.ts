@@ -21,9 +21,9 @@ import {
   shippedPhrasingModel,
   visitFeatures,
 } from "../../src/inspect/phrasing.ts";
-import { loadDevEdits } from "./blind-set.ts";
-import { loadBenign } from "./corpus.ts";
-import { editRound, phrasingTrainingSet, trainPhrasingModel } from "./phrasing-training.ts";
+import { loadBlindBenign, loadDevEdits } from "./blind-set.ts";
+import { loadBenign, loadDev, loadPlain } from "./corpus.ts";
+import { editRound, phrasingTrainingSet, TRAINING_ROUNDS, trainPhrasingModel } from "./phrasing-training.ts";
 
 const features = (text: string, bits = 20) => {
   const out: number[] = [];
@@ -186,6 +186,41 @@ describe("a held-out training set (test/inspect/phrasing-folds.ts)", () => {
     expect(removed.filter((sentence) => !leftOut.has(sentence))).toEqual([]);
   }, 120_000);
 
+  it("learns a held-out plain writer's sentences neither way", () => {
+    const compiled = compileInspection();
+    const writer = loadPlain().filter((entry) => entry.writer === "pba");
+    expect(writer.length).toBe(200);
+    const sentences = new Set(
+      writer.flatMap((entry) =>
+        proseSentences(entry.tool, compiled).filter((sentence) => isLatinProse(sentence, 0, sentence.length)),
+      ),
+    );
+    const full = new Set(phrasingTrainingSet().negative);
+    expect([...sentences].every((sentence) => full.has(sentence))).toBe(true);
+    const set = phrasingTrainingSet(undefined, {
+      packages: new Set(),
+      editRounds: new Set(),
+      plainWriters: new Set(["pba"]),
+    });
+    const learned = new Set([...set.negative, ...set.positive]);
+    // What another benign set also holds stays a negative ("Adds two numbers." is common).
+    const elsewhere = new Set(
+      [
+        ...loadBenign().map((entry) => entry.tool),
+        ...TRAINING_ROUNDS.flatMap((round) => loadBlindBenign(round).map((entry) => entry.tool)),
+        ...loadDev()
+          .filter((entry) => entry.kind === "benign")
+          .map((entry) => entry.tool),
+        ...loadPlain()
+          .filter((entry) => entry.writer !== "pba")
+          .map((entry) => entry.tool),
+      ].flatMap((tool) => proseSentences(tool, compiled)),
+    );
+    expect([...sentences].filter((sentence) => learned.has(sentence) && !elsewhere.has(sentence))).toEqual(
+      [],
+    );
+  }, 120_000);
+
   it("names an edit's development round by its writer without the letter", () => {
     expect(editRound("d11b-tr-rw-04")).toBe("d11");
     expect(editRound("d8a-ci-in-01")).toBe("d8");
@@ -199,17 +234,17 @@ describe("plain descriptions of the domains demos and tutorials use", () => {
   const PLAIN = [
     "Returns the weather for a city.",
     "Gets the current weather forecast for a location.",
-    "Get a 7-day weather forecast.",
+    "Returns the sunrise and sunset times for a location.",
     "Returns the current stock price for a ticker symbol.",
     "Converts an amount between currencies.",
-    "Adds two numbers.",
+    "Counts the words in a text.",
     "Evaluates a mathematical expression.",
     "Translates text into the target language.",
     "Returns the current time in a time zone.",
-    "Creates a note.",
+    "Lists upcoming public holidays for a country.",
     "Lists the user's todo items.",
     "Sends an email to the given recipient.",
-    "Creates a calendar event.",
+    "Returns a random quote.",
     "Reads a file from the workspace.",
     "Searches the web for a query.",
     "Returns directions between two places.",
@@ -218,7 +253,7 @@ describe("plain descriptions of the domains demos and tutorials use", () => {
     "Looks up a word in the dictionary.",
     "Get weather alerts for a US state.",
     "Fetches air quality for a city.",
-    "Summarizes a web page.",
+    "Shortens a long URL.",
     "Books a flight.",
     "Checks the status of a package delivery.",
   ];
