@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DETECTORS } from "../../src/inspect/types.ts";
+import { compileInspection } from "../../src/inspect/index.ts";
+import { inspectListing } from "../../src/inspect/listing.ts";
+import { DETECTORS, severityRank } from "../../src/inspect/types.ts";
 import {
   DEV_FAMILIES,
   loadBenign,
@@ -44,20 +46,41 @@ describe("inspection corpora", () => {
     expect(malicious.filter((e) => e.file === "rewrites-of-real-tools").length).toBeGreaterThanOrEqual(15);
   });
 
-  it("hold plain benign definitions by several writers, each a named tool of a named server under a unique id", () => {
-    const plain = loadPlain();
-    const writers = new Set(plain.map((e) => e.writer));
-    expect(writers.size).toBeGreaterThanOrEqual(6);
-    expect(new Set(plain.map((e) => e.id)).size).toBe(plain.length);
-    for (const writer of writers) expect(plain.filter((e) => e.writer === writer).length).toBe(200);
-    for (const entry of plain) {
-      expect(entry.id.startsWith(`${entry.writer}-`), entry.id).toBe(true);
-      expect(entry.server, entry.id).toMatch(/\S/);
-      expect(
-        typeof entry.tool.name === "string" && typeof entry.tool.description === "string",
-        entry.id,
-      ).toBe(true);
-    }
+  it.each(["plain", "plain-heldout"] as const)(
+    "hold %s benign definitions by several writers, each a named tool of a named server under a unique id",
+    (set) => {
+      const plain = loadPlain(set);
+      const writers = new Set(plain.map((e) => e.writer));
+      expect(writers.size).toBeGreaterThanOrEqual(6);
+      expect(new Set(plain.map((e) => e.id)).size).toBe(plain.length);
+      for (const writer of writers) expect(plain.filter((e) => e.writer === writer).length).toBe(200);
+      for (const entry of plain) {
+        expect(entry.id.startsWith(`${entry.writer}-`), entry.id).toBe(true);
+        expect(entry.server, entry.id).toMatch(/\S/);
+        expect(
+          typeof entry.tool.name === "string" && typeof entry.tool.description === "string",
+          entry.id,
+        ).toBe(true);
+      }
+    },
+  );
+});
+
+describe("plain benign definitions the phrasing model never learned (test/inspect/corpus/plain-heldout/)", () => {
+  it("flags at most 1.5 % of them, each server's tools as one listing", () => {
+    // Six writers who also write attacks; measured once before any change it could have steered:
+    // 13 of 1 200 (the model 6, the rules 7).
+    const plain = loadPlain("plain-heldout");
+    const judged = inspectListing(
+      plain.map((entry) => ({ server: entry.server, tool: entry.tool })),
+      compileInspection(),
+    );
+    const flagged = plain.filter((_, i) =>
+      judged[i]!.findings.some((f) => severityRank[f.severity] >= severityRank.High),
+    );
+    expect(flagged.length / plain.length, flagged.map((entry) => entry.id).join(", ")).toBeLessThanOrEqual(
+      0.015,
+    );
   });
 });
 

@@ -48,8 +48,14 @@ export interface PlainEntry {
   tool: ToolDefinition;
 }
 
-export function loadPlain(): PlainEntry[] {
-  const dir = join(corpusDir, "plain");
+/**
+ * The plain benign definitions the phrasing model learns (`plain`), or those it never learns and
+ * that measure, held out, how often it still mistakes the register for harm (`plain-heldout`: six
+ * more writers; learning them too moved the held-out folds' trade-off the wrong way, see
+ * docs/inspection.md).
+ */
+export function loadPlain(set: "plain" | "plain-heldout" = "plain"): PlainEntry[] {
+  const dir = join(corpusDir, set);
   return readdirSync(dir)
     .filter((file) => file.endsWith(".json"))
     .flatMap((file) =>
