@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileInspection } from "../../src/inspect/index.ts";
-import { inspectListing } from "../../src/inspect/listing.ts";
+import { compileInspection, inspectListing } from "../../src/inspect/index.ts";
 import { DETECTORS, severityRank } from "../../src/inspect/types.ts";
 import {
   DEV_FAMILIES,

@@ -43,11 +43,11 @@ interface Fold {
 
 const RETIRED = [...TRAINING_ROUNDS];
 const EDIT_ROUNDS = ["d8", "d9", "d10", "d11", "d12"];
-const PLAIN_WRITERS = [...new Set(loadPlain().map((entry) => entry.writer))].sort();
 
 function folds(): Fold[] {
   const corpus = loadBenign();
   const plain = loadPlain();
+  const plainWriters = [...new Set(plain.map((entry) => entry.writer))].sort();
   const edits = loadDevEdits();
   const share = (name: string) => createHash("sha256").update(name).digest()[0]! % EDIT_ROUNDS.length;
   return [
@@ -74,7 +74,7 @@ function folds(): Fold[] {
         benign,
       };
     }),
-    ...PLAIN_WRITERS.map((writer) => ({
+    ...plainWriters.map((writer) => ({
       name: writer,
       rounds: [...RETIRED],
       heldOut: {
