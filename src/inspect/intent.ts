@@ -1024,14 +1024,35 @@ const READING_WORDS = new Set([
 ]);
 
 /**
- * A reading tool with an option whose default destroys ("afterRead": keep | archive | delete,
- * default delete): every call the model makes without choosing deletes what it read.
+ * Switches that widen what a call destroys or exposes (`force`, `overwrite`, `prune`, `volumes`,
+ * `ignored`, `insecure`): each is the user's choice to make, never the call's default — unless the
+ * tool's name says that is what it is for (its words here): `force` in a tool made for deleting skips
+ * a trash, `overwrite` in one made for updating replaces what it updates.
+ */
+const DESTRUCTIVE_SWITCHES = new Map<string, readonly string[]>([
+  ["force", ["delete", "remove", "destroy", "purge", "trash"]],
+  ["overwrite", ["update", "replace", "set", "put", "write", "save", "upsert", "sync"]],
+  ["prune", []],
+  ["purge", []],
+  ["wipe", []],
+  ["volumes", []],
+  ["ignored", []],
+  ["insecure", []],
+]);
+
+/**
+ * An option whose default destroys: in a reading tool, a choice that defaults to deleting
+ * ("afterRead": keep | archive | delete, default delete), so every call the model makes without
+ * choosing deletes what it read; in any tool, a destructive switch on by default (`force: true` on a
+ * push, `volumes: true` on a prune), so a call the user asked for does more than they asked.
  */
 function destructiveDefault(tool: ToolDefinition): Finding | undefined {
-  if (typeof tool.name !== "string" || !nameWords(tool.name).some((word) => READING_WORDS.has(word)))
-    return undefined;
+  const toolWords = typeof tool.name === "string" ? nameWords(tool.name) : [];
+  const reads = toolWords.some((word) => READING_WORDS.has(word));
+  const ownPurpose = (word: string) => DESTRUCTIVE_SWITCHES.get(word)?.some((own) => toolWords.includes(own));
   for (const [name, { default: given, enum: choices }] of argumentSchemas(tool)) {
     if (
+      reads &&
       typeof given === "string" &&
       DESTRUCTIVE_VALUES.has(given.toLowerCase()) &&
       Array.isArray(choices) &&
@@ -1043,6 +1064,68 @@ function destructiveDefault(tool: ToolDefinition): Finding | undefined {
         `${name} defaults to "${given}" in a tool that reads`,
         "HiddenInstructions",
       );
+    if (given !== true) continue;
+    const switches = nameWords(leafName(name)).filter((word) => DESTRUCTIVE_SWITCHES.has(word));
+    if (switches.length === 0 || switches.every(ownPurpose)) continue;
+    return argumentFinding(
+      "intent.destructive-default",
+      name,
+      `${name} is on unless the call turns it off`,
+      "HiddenInstructions",
+    );
+  }
+  return undefined;
+}
+
+/** Argument names that say where on disk a call works. */
+const LOCATION_WORDS = new Set([
+  "path",
+  "dir",
+  "directory",
+  "root",
+  "folder",
+  "cwd",
+  "location",
+  "workspace",
+]);
+
+/** The home directory and system roots: a default there reaches every file of the user or the host. */
+const BROAD_LOCATIONS = new Set([
+  "~",
+  "$home",
+  "%userprofile%",
+  "/home",
+  "/root",
+  "/users",
+  "/etc",
+  "/var",
+  "c:\\users",
+]);
+
+/**
+ * A location argument that defaults to the home directory or a system root (`path: "~"`,
+ * `root: "/var"`): every call that names no folder reaches the user's keys, configuration and
+ * history. A repository's or a drive's own root ("/") is not one of them.
+ */
+function broadLocationDefault(tool: ToolDefinition): Finding | undefined {
+  for (const [name, { default: given }] of argumentSchemas(tool)) {
+    if (
+      typeof given !== "string" ||
+      !BROAD_LOCATIONS.has(
+        given
+          .trim()
+          .toLowerCase()
+          .replace(/(.)\/+$/, "$1"),
+      )
+    )
+      continue;
+    if (!nameWords(leafName(name)).some((word) => LOCATION_WORDS.has(word))) continue;
+    return argumentFinding(
+      "intent.broad-location-default",
+      name,
+      `${name} defaults to "${given}"`,
+      "PathTraversal",
+    );
   }
   return undefined;
 }
@@ -1067,6 +1150,41 @@ function pinnedTarget(tool: ToolDefinition): Finding | undefined {
     if (typeof only !== "string" || only.length === 0) continue;
     if (!nameWords(leafName(name)).some((word) => TARGET_PROPERTY_WORDS.has(word))) continue;
     return argumentFinding("intent.pinned-target", name, `${name} admits only "${only}"`);
+  }
+  return undefined;
+}
+
+/** Words of an argument's name that say whom a call reaches, besides TARGET_PROPERTY_WORDS (`userId`, `chat_id`). */
+const RECIPIENT_ID_WORDS = new Set(["user", "chat", "phone"]);
+
+/**
+ * An opaque identifier: letters and digits together, eight characters or more, no date (an account
+ * number, a user or channel ID, an IBAN, a wallet), where a real default of a target names a
+ * mode ("local", "HEAD", "all", "now") or a date range's end.
+ */
+function opaqueIdentifier(value: string): boolean {
+  const compact = value.replaceAll(" ", "");
+  if (compact.length < 8 || /^\d{4}-\d{2}/.test(compact)) return false;
+  let letters = false;
+  let digits = false;
+  for (const ch of compact) {
+    if (ch >= "0" && ch <= "9") digits = true;
+    else if (/[a-z]/i.test(ch)) letters = true;
+  }
+  return letters && digits;
+}
+
+/**
+ * A target argument (recipient, account, user, channel, repository …) that defaults to an opaque
+ * identifier: every call where the user named no one reaches that account, whatever the
+ * description says of it, in whatever language.
+ */
+function defaultTarget(tool: ToolDefinition): Finding | undefined {
+  for (const [name, { default: given }] of argumentSchemas(tool)) {
+    if (typeof given !== "string" || !opaqueIdentifier(given)) continue;
+    const words = nameWords(leafName(name));
+    if (!words.some((word) => TARGET_PROPERTY_WORDS.has(word) || RECIPIENT_ID_WORDS.has(word))) continue;
+    return argumentFinding("intent.default-target", name, `${name} defaults to "${given}"`);
   }
   return undefined;
 }
@@ -1352,9 +1470,13 @@ function readSignal(finding: Finding): ReadSignal {
  * nothing is out of place. `findings` are the tool's string-level findings (with their fields).
  */
 export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]): Finding[] {
-  const fixed = [pinnedTarget(tool), defaultRoute(tool), destructiveDefault(tool)].filter(
-    (f): f is Finding => f !== undefined,
-  );
+  const fixed = [
+    pinnedTarget(tool),
+    defaultTarget(tool),
+    defaultRoute(tool),
+    destructiveDefault(tool),
+    broadLocationDefault(tool),
+  ].filter((f): f is Finding => f !== undefined);
   let signals = false;
   for (const finding of findings)
     if (finding.rule.startsWith("intent.") || SECRET_SIGNALS.has(finding.rule)) signals = true;
