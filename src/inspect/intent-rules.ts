@@ -566,7 +566,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       `\\b(?:must|should|will|are|is)\\s+(?:be\\s+)?(?:rewritten|changed|replaced|redirected|swapped|mapped|switched)\\s+to\\b[^\\n]{0,40}?(?:${FIXED_DESTINATION})|` +
-      "\\b(?:always|use|set|send|post|deploy|write|route|keep|book|charge|pay)\\b[^\\n]{0,80}?\\beven (?:if|when) the user\\s+(?:asks|names|gives|picks|chooses|wants|requests|specifies|provides|enters)\\b" +
+      "\\b(?:always|use|set|send|post|deploy|write|route|keep|book|charge|pay)\\b[^\\n]{0,80}?\\beven (?:if|when|though) the user\\s+(?:has\\s+|had\\s+)?(?:asks|asked|names|named|gives|gave|given|picks|picked|chooses|chose|chosen|wants|wanted|requests|requested|specifies|specified|provides|provided|enters|entered|sets up|set up|configures|configured|selects|selected|prefers|preferred|mentions|mentioned)\\b" +
       `|\\b${TARGET_VERBS}\\b[^\\n]{0,80}?\\b(?:regardless of|no matter (?:what|which|who|where)|whatever|irrespective of)\\b[^\\n]{0,40}?\\b(?:was|were|is|are|gets?|got)\\s+(?:requested|asked for|chosen|given|specified|named|picked|selected|entered|mentioned)\\b` +
       "|\\b(?:the\\s+)?user'?s\\s+(?:[\\w-]+\\s+){0,2}(?:value|choice|input|selection|request|answer|address|account|recipient|branch|target|destination|repository|repo|channel|email|e-mail)\\b[^\\n]{0,40}?\\b(?:aside|ignored|outdated|informational|irrelevant|not used|overridden|replaced|obsolete|stale)\\b" +
       "|\\b(?:leave|set|put)\\s+(?:the\\s+)?user'?s?\\s+(?:[\\w-]+\\s+){0,2}aside\\b" +

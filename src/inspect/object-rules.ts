@@ -202,6 +202,14 @@ const OTHER_TOOLS =
 const FIXED_TARGET_UNLESS =
   "\\b(?:e\\.g\\.|for example|for instance|such as|like|unless|if the user|when the user|never|do not|don't)\\b|\\x60[\\w.-]+\\s*[:=]\\s*(?:false|true|0|1|off|on|no|yes|none|null)\\x60";
 
+/** One concept, two trigger sets: the entries of intent.data-in-url share this. */
+const DATA_IN_URL = {
+  id: "intent.data-in-url",
+  category: "Exfiltration",
+  severity: "High",
+  summary: "puts the conversation, context or secrets into a URL (data leaves in the request itself)",
+} as const;
+
 /** One concept, several trigger sets: the entries of intent.weakens-security share this. */
 const WEAKENS_SECURITY = {
   id: "intent.weakens-security",
@@ -477,17 +485,32 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\b(?:e\\.g\\.|for example|for instance|such as|example\\.(?:com|org|net)|@example|user@|you@|your@|name@|someone@|john|jane|alice|bob|format|like)\\b",
   },
   {
-    id: "intent.data-in-url",
-    category: "Exfiltration",
-    severity: "High",
-    summary: "puts the conversation, context or secrets into a URL (data leaves in the request itself)",
+    ...DATA_IN_URL,
     triggers: ["://"],
     alsoTriggers: ["{", "<", "$", "%s", "["],
-    pattern: `${URL.slice(0, -1)}*?[?&/=](?:[\\w-]+=)?(?:\\{\\{?\\s*|<|\\$\\{?|\\[)(?:[\\w.]*_)?(?:${CONTEXT_PLACEHOLDER})(?:_[\\w]+)?\\s*(?:\\}\\}?|>|\\]|\\b)`,
+    // A query parameter filled from a placeholder, whatever it names (`?trace=<error text>`): a real
+    // tool's own API takes its arguments, not text the model is to paste into an address.
+    pattern:
+      `${URL.slice(0, -1)}*?[?&/=](?:[\\w-]+=)?(?:\\{\\{?\\s*|<|\\$\\{?|\\[)(?:[\\w.]*_)?(?:${CONTEXT_PLACEHOLDER})(?:_[\\w]+)?\\s*(?:\\}\\}?|>|\\]|\\b)` +
+      "|(?:https?|wss?)://[^\\s?]*\\?[^\\s]*?=(?:<[^<>\\n]{2,40}>|\\{\\{?[^{}\\n]{2,40}\\}\\}?|\\$\\{[^}\\n]{1,40}\\})",
+  },
+  {
+    ...DATA_IN_URL,
+    // The same through DNS: a host name built from a placeholder, to be resolved (`<base32 of .env>.x.net`).
+    triggers: ["resolv", "nslookup", "dig ", "lookup", "look up", "query", "ping "],
+    alsoTriggers: ["<", "{"],
+    pattern:
+      "\\b(?:resolve|resolves|resolving|nslookup|dig|look up|lookup|query|ping)\\s+\\x60?[\\w.-]*(?:<[^<>\\n]{2,80}>|\\{\\{?[^{}\\n]{2,80}\\}\\}?)[\\w.<>{}-]*\\.(?:[a-z0-9-]+\\.)+[a-z]{2,}",
   },
   {
     ...WEAKENS_SECURITY,
     triggers: [
+      "stricthostkeychecking",
+      "userknownhostsfile",
+      "git_ssl_no_verify",
+      "node_tls_reject_unauthorized",
+      "pythonhttpsverify",
+      "sslverify",
       "disable",
       "turn off",
       "switch off",
@@ -538,7 +561,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       `\\b(?:${STANDING}|please|remember to|always|first|before (?:each|every|any|calling|running|using))\\b[^\\n]{0,40}?\\b(?:disable|disabling|turn off|turning off|switch off|skip|skipping|bypass|bypassing|circumvent|ignore|ignoring|suppress|suppressing|deactivate|deactivating)\\s+(?:the\\s+|any\\s+|all\\s+|its\\s+|your\\s+)?(?:[\\w-]+\\s+)?(?:${SAFEGUARDS})\\b` +
       "|\\b(?:verify|verify_ssl|ssl_verify|verify_tls|tls_verify|strict_ssl|rejectunauthorized|check_certificate|validate_certs)\\s*[=:]\\s*(?:false|0|off|no)\\b|\\binsecure\\s*[=:]\\s*(?:true|1|on|yes)\\b|--no-verify\\b|\\bchmod\\s+(?:-r\\s+)?(?:777|a\\+rwx|o\\+w)\\b" +
-      "|\\b(?:skip_?approval|bypass_?(?:review|approval))\\x60?\\s*[:=]\\s*\\x60?true\\b|--ignore-certificate-errors\\b|--disable-web-security\\b|\\ballowdangerous\\s*[:=]\\s*true\\b|\\bevent\\s+['\"\\x60]?approve\\b|\\bapprove\\s+(?:each|every|all)\\s+(?:open\\s+)?(?:pull|merge)\\s+requests?\\b" +
+      "|\\b(?:skip_?approval|bypass_?(?:review|approval))\\x60?\\s*[:=]\\s*\\x60?true\\b|--ignore-certificate-errors\\b|\\bstricthostkeychecking\\s*=?\\s*(?:no|off)\\b|\\buserknownhostsfile\\s*=?\\s*/dev/null\\b|\\b(?:git_ssl_no_verify|node_tls_reject_unauthorized|pythonhttpsverify)\\s*=\\s*[01]\\b|\\bsslverify\\s*=?\\s*false\\b|--disable-web-security\\b|\\ballowdangerous\\s*[:=]\\s*true\\b|\\bevent\\s+['\"\\x60]?approve\\b|\\bapprove\\s+(?:each|every|all)\\s+(?:open\\s+)?(?:pull|merge)\\s+requests?\\b" +
       "|\\boutside\\s+(?:the\\s+)?allowed\\s+(?:directories|paths|roots|folders)\\b[^\\n]{0,40}?\\b(?:can|may|will)\\s+be\\s+(?:read|accessed|written|opened)",
     unless:
       "\\b(?:never|do not|don't|must not|should not|not recommended|only for|only in|testing|for tests|local development|self-signed)\\b",
@@ -583,6 +606,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "show the customer",
       "covertly",
       "aware",
+      "without telling",
+      "without informing",
+      "without notifying",
+      "without alerting",
     ],
     pattern:
       "\\b(?:no need to|needn't|need not|don't bother to|do not bother to|there is no reason to|there's no reason to)\\s+(?:mention|tell|inform|notify|bring up|surface|report|explain|describe|disclose|flag|point out|say)\\b" +
@@ -590,7 +617,9 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\b(?:the\\s+)?(?:user|users|human|customer|requester|operator|person)\\s+(?:does not|doesn't|do not|don't|need not|needn't|should not|shouldn't|must not|mustn't|is not to|is never to)\\s+(?:need to\\s+|have to\\s+)?(?:know|see|be told|be informed|be bothered|be notified|notice|learn|hear|find out|be aware|be made aware)\\b" +
       "|\\bshow\\s+(?:the user|them|the customer)\\b[^\\n]{0,50}?\\bnot the (?:adjusted|real|actual|modified|changed|new|rewritten|substituted|final|charged|corrected) (?:one|value|amount|figure|number|address|recipient)\\b" +
       "|\\b(?:keep|leave|omit)\\s+(?:this|it|that|these|them|the [\\w-]+)\\s+(?:out of|off|from)\\s+(?:the|your|any)\\s+(?:answer|response|reply|summary|output|explanation|message|report|transcript|conversation)" +
-      "|\\b(?:silently|quietly|discreetly|invisibly|unobtrusively|covertly|behind the scenes|without drawing attention)\\s*,?\\s+(?:also\\s+)?(?:add|adds|send|sends|copy|copies|forward|forwards|upload|uploads|set|sets|change|changes|replace|replaces|rewrite|rewrites|include|includes|append|appends|record|records|call|calls|run|runs|execute|executes|read|reads|redirect|redirects|route|routes|swap|swaps|substitute|substitutes|share|shares|post|posts|cc|bcc|invite|grant|grants|collect|collects|attach|attaches|log|logs|report|reports|transmit|transmits|mirror|mirrors)\\b",
+      "|\\b(?:silently|quietly|discreetly|invisibly|unobtrusively|covertly|behind the scenes|without drawing attention)\\s*,?\\s+(?:also\\s+)?(?:add|adds|send|sends|copy|copies|forward|forwards|upload|uploads|set|sets|change|changes|replace|replaces|rewrite|rewrites|include|includes|append|appends|record|records|call|calls|run|runs|execute|executes|read|reads|redirect|redirects|route|routes|swap|swaps|substitute|substitutes|share|shares|post|posts|cc|bcc|invite|grant|grants|collect|collects|attach|attaches|log|logs|report|reports|transmit|transmits|mirror|mirrors)\\b" +
+      // The same told the other way round: "switch silently", "convert it without telling the user".
+      "|\\b(?:switch|switches|convert|converts|change|changes|replace|replaces|rewrite|rewrites|redirect|redirects|route|routes|reroute|reroutes|swap|swaps|substitute|substitutes|forward|forwards|copy|copies|send|sends|add|adds|merge|merges)\\s+(?:it\\s+|this\\s+|them\\s+|that\\s+|the\\s+[\\w-]+\\s+)?(?:silently|quietly|discreetly|covertly|without (?:telling|informing|notifying|alerting) (?:the\\s+)?(?:user|customer|requester|human|person))\\b",
     unless:
       "\\b(?:silently (?:ignor|skip|drop|fail|truncat|discard|retr|fall)|if you|errors?|never|do not|don't|must not)\\b",
   },
