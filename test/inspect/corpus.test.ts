@@ -195,11 +195,6 @@ describe("development set of the intent and listing analysis (tuning data, not a
       "dev17-benign-12",
       "a documentation URL in parentheses after 'e.g.': the phrasing model adds up a long path's segments (5.1)",
     ],
-    [
-      "dev17-benign-13",
-      "CircleCI's deprecation notice 'Please tell the user to migrate to … hosted MCP server' reads as steering to another server (phrasing, High since the threshold is 4.5)",
-    ],
-    ["dev19-benign-06", "the same CircleCI deprecation notice as dev17-benign-13"],
   ]);
 
   it("detects at least 80 % of each family at High and flags no tricky benign definition beyond those flagged by design", () => {

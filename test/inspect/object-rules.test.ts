@@ -769,14 +769,14 @@ describe("business prose, remedies and named destinations (tuned on development 
     expect(high(tool(name, description))).toEqual([]);
   });
 
-  it("leaves git_commit to the phrasing model, which reads its sibling workflow as planted (a known false positive)", () => {
-    // "Use git_push afterwards" names the same server's tool; the model, which knows no siblings,
-    // learned `git_push` from planted sentences (5.4). Recorded so that a change either way shows.
+  it("leaves git_commit's sibling workflow alone (the phrasing model read it as planted, 5.4, until it learned round 6)", () => {
+    // "Use git_push afterwards" names the same server's tool; the model knows no siblings and had
+    // learned `git_push` from planted sentences. Recorded so that a change either way shows.
     const commit = tool(
       "git_commit",
       "Commits staged changes. Use git_push afterwards to push the commits to the remote.",
     );
-    expect(high(commit)).toEqual(["phrasing.instruction"]);
+    expect(high(commit)).toEqual([]);
   });
 });
 

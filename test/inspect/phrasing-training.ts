@@ -22,12 +22,12 @@ export interface PhrasingTrainingSet {
 }
 
 /**
- * The retired blind rounds the shipped model learns from. Never the latest, which measures it; a
- * round just retired joins in the model's next training round, so that the round written after it
- * measures the engine as it was when it was written (round 5, retired when round 6 was written,
- * joined in the fourth training round).
+ * The retired blind rounds the shipped model learns from. Never the latest, which measures it. A
+ * round joins once the round after it is written, and that round is measured before and after the
+ * engine learns it (round 5 joined in the fourth training round, after round 6 had measured the
+ * engine without it; round 6 in the fifth, with round 7 measured at that session's start and end).
  */
-export const TRAINING_ROUNDS: readonly BlindRound[] = ["blind", "blind-2", "blind-3", "blind-4", "blind-5"];
+export const TRAINING_ROUNDS: readonly BlindRound[] = ["blind", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6"];
 
 /** What a held-out evaluation keeps from the model (phrasing-folds.ts): nothing, for the shipped one. */
 export interface HeldOut {
