@@ -334,6 +334,24 @@ const COMPARED_TO = RE2JS.compile(
   "\\b(?:like|unlike|similar to|same as|as with|as in|compared to)\\s*\\x60?$",
 );
 
+/**
+ * Claims that run a tool down: what a description says of another server's tool it names
+ * ("slack_post_message … was archived and drops messages", "maps_geocode … is billed at the premium
+ * rate … best left unused"). Read in the sentence that names the tool.
+ */
+const RUNS_DOWN = RE2JS.compile(
+  "\\b(?:deprecated|archived|retired|unmaintained|abandoned|discontinued|broken|buggy|unreliable|untrusted|inaccurate|imprecise|outdated|obsolete|insecure|unsafe|compromised|vulnerable|malicious|leaks?|leaking|drops|loses|omits|corrupts|truncates|overcharges|throttled|rate-limited|premium rate|billed (?:at|per)|not recommended|not supported|no longer (?:works|supported|maintained|accurate)|best (?:left unused|avoided)|should be avoided|avoid (?:it|using)|do not use|don't use|never use|stop using|inferior|less accurate|worse|slower|approximate)\\b",
+);
+
+/** The sentence of `text` around offset `at` (up to the nearest full stop, semicolon or line break). */
+function sentenceAround(text: string, at: number): string {
+  let start = at;
+  while (start > 0 && !".;\n!?".includes(text[start - 1]!)) start--;
+  let end = at;
+  while (end < text.length && !".;\n!?".includes(text[end]!)) end++;
+  return text.slice(start, end);
+}
+
 /** Argument names too common to tie a description to one tool when it mentions them. */
 const COMMON_ARGUMENTS = new Set(
   "text name id path query content body title description type data value input output url uri file key limit page format mode message options action".split(
@@ -567,6 +585,28 @@ export function listingFindings(
         "HiddenInstructions",
         "description",
         `${withContext(self.description, at, at + mentioned.length)} (sets ${argument} of ${owner.server}/${owner.tool.name})`,
+      ),
+    );
+    break;
+  }
+  for (const mentioned of self.mentioned) {
+    if (steering || out.length > 0) break;
+    // Without an order either, a claim that another server's tool is broken, retired or costly
+    // steers the model away from it all the same (preference manipulation by disparagement).
+    const holders = neighbours.get(`n:${mentioned}`);
+    const owner = holders.find(other);
+    if (!owner || mentioned === self.lowerName || holders.some((n) => !other(n)) || siblings.has(mentioned))
+      continue;
+    if (prefixedSibling(mentioned, siblings) || ownName(mentioned)) continue;
+    const lower = self.description.toLowerCase();
+    const at = lower.indexOf(mentioned);
+    if (at < 0 || !RUNS_DOWN.matcher(sentenceAround(lower, at)).find()) continue;
+    out.push(
+      finding(
+        "listing.disparages-other-server-tool",
+        "HiddenInstructions",
+        "description",
+        `${withContext(self.description, at, at + mentioned.length)} (runs down ${owner.server}/${owner.tool.name})`,
       ),
     );
     break;

@@ -854,9 +854,13 @@ describe("schema values and structured notes (tuned on development round 18)", (
 
   it("flags a target that defaults to an opaque identifier, in any language, not a mode or a date", () => {
     const targeted = (property: string, value: string) =>
-      high(tool("push_message", "メッセージを送信します。", { [property]: { type: "string", default: value } }));
+      high(
+        tool("push_message", "メッセージを送信します。", { [property]: { type: "string", default: value } }),
+      );
     expect(targeted("userId", "U3b9f0a1c7e2d4b6a8f0c1e3d5b7a9c2e")).toContain("intent.default-target");
-    expect(targeted("beneficiary_iban", "FR76 3000 6000 0112 3456 7890 189")).toContain("intent.default-target");
+    expect(targeted("beneficiary_iban", "FR76 3000 6000 0112 3456 7890 189")).toContain(
+      "intent.default-target",
+    );
     expect(targeted("chat_id", "-1001987654321x")).toContain("intent.default-target");
     for (const [property, value] of [
       ["to", "2026-01-31T00:00:00Z"],

@@ -27,7 +27,14 @@ export interface PhrasingTrainingSet {
  * engine learns it (round 5 joined in the fourth training round, after round 6 had measured the
  * engine without it; round 6 in the fifth, with round 7 measured at that session's start and end).
  */
-export const TRAINING_ROUNDS: readonly BlindRound[] = ["blind", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6"];
+export const TRAINING_ROUNDS: readonly BlindRound[] = [
+  "blind",
+  "blind-2",
+  "blind-3",
+  "blind-4",
+  "blind-5",
+  "blind-6",
+];
 
 /** What a held-out evaluation keeps from the model (phrasing-folds.ts): nothing, for the shipped one. */
 export interface HeldOut {
