@@ -1292,7 +1292,8 @@ const PHRASE_RULES: readonly PatternRule[] = [
     // "base64" followed by a comma is a data: URI's encoding ("data:image/png;base64,…"), not a command.
     pattern:
       "(?:;|&&|\\|\\||\\||\\$\\()\\s*(?:sudo\\s+)?(?:(?:curl|wget|nc|ncat|netcat|bash|sh|zsh|dash|python[0-9.]*\\s+-c|perl\\s+-e|ruby\\s+-e|php\\s+-r|rm\\s+-|chmod|chown|mkfifo|eval|exec|powershell|pwsh|iex|whoami|uname|cat\\s+[/~$.]|env|printenv|nslookup|dig|ping\\s+-c|telnet|socat|xxd|openssl\\s+s_client)\\b|base64(?:[^,\\w]|$))",
-    unless: "\\|\\s*(?:cat|sh|bash|zsh|python[0-9.]*)\\s*\\|",
+    // "(path|base64)" lists a parameter's choices; it pipes nothing.
+    unless: "\\|\\s*(?:cat|sh|bash|zsh|python[0-9.]*)\\s*\\||\\((?:[\\w-]+\\|)+base64[|)]",
   },
   {
     ...SHELL_PERSISTENCE,
