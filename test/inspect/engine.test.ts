@@ -27,6 +27,7 @@ const benignImperatives = [
   "Authentication token for the API. Falls back to the GITHUB_TOKEN environment variable.",
   "Sends a message to a Slack channel. Use the channel ID, not the name.",
   "Execute a terminal command with timeout. Commands like `ls | grep foo` are supported.",
+  "Captures the simulator screen. Returns an image path or base64 data (path|base64).",
   "Reads the project's .env.example to list the configuration keys it documents.",
   "When using this tool, always pass absolute paths.",
   "Kills a process by PID. Use with caution; the user will be asked to confirm.",
