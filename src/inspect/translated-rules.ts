@@ -66,7 +66,7 @@ const ALL =
 
 /** Opening or reading them. */
 const OPEN =
-  "(?:\\b(?:abre|abra|abrir|lee|lea|leer|leia|ler|ouvre|ouvrez|ouvrir|lisez|lire|apri|aprire|leggi|leggere|lies|lesen|open|openen|lees|lezen|otwórz|otworzyć|odczytaj|oku|okuyun|buka|membuka|baca|membaca)\\b|öffne|\\baç(?:ın)?(?:[^a-z]|$)|открой|откройте|открыть|прочитай|прочитайте|прочитать|відкрий|відкрийте|відкрити|прочитай|прочитайте|прочитати|開い|開き|開く|読み|读取|讀取|打开|打開|열어|열고|읽어|읽고|\\bmở|đọc)";
+  "(?:\\b(?:abre|abra|abrir|lee|lea|leer|leia|ler|ouvre|ouvrez|ouvrir|lisez|lire|apri|aprire|leggi|leggere|lies|lesen|open|openen|lees|lezen|otwórz|odczytaj|oku|okuyun|buka|membuka|baca|membaca)\\b|öffne|\\baç(?:ın)?(?:[^a-z]|$)|otworzyć|открой|откройте|открыть|прочитай|прочитайте|прочитать|відкрий|відкрийте|відкрити|прочитай|прочитайте|прочитати|開い|開き|開く|読み|读取|讀取|打开|打開|열어|열고|읽어|읽고|\\bmở|đọc)";
 
 export const TRANSLATED_RULES: readonly PatternRule[] = [
   {
@@ -101,6 +101,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "não conte",
       "não pergunte",
       "não é necessário",
+      "não é preciso",
       "não precisa",
       "não há necessidade",
       "não tem por que",
@@ -162,6 +163,9 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "non occorre",
       "non bisogna",
       "senza chiedere",
+      "senza dire",
+      "senza comunicare",
+      "senza segnalare",
       "senza consultare",
       "senza dirlo",
       "senza interpellare",
@@ -172,6 +176,9 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       // de / nl
       "frage ",
       "frag ",
+      "informiere",
+      "benachrichtige",
+      "warne",
       "ohne den",
       "ohne die",
       "ohne rückfrage",
@@ -207,6 +214,9 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "niet nodig",
       "zonder",
       "de gebruiker hoeft",
+      "breng",
+      "op de hoogte",
+      "houd de gebruiker",
       "vraag",
       // pl / ru / uk / tr
       "nie informuj",
@@ -330,6 +340,10 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "瞞著",
       "背着",
       "背著",
+      "让用",
+      "讓用",
+      "让使",
+      "讓使",
       "不让",
       "不讓",
       "避免让",
@@ -380,30 +394,30 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "\\bsin que (?:el usuario|la usuaria|el cliente) (?:lo )?(?:sepa|note|se entere|lo note)|\\bsin que lo sepa el usuario|\\ba espaldas del usuario",
       "\\bsin (?:preguntar|consultar)(?:le)? (?:al|a los|a la) (?:usuari[oa]s?|cliente)",
       "\\bno (?:le )?(?:preguntes|pidas (?:confirmación|permiso|autorización)) al usuario",
-      "\\bno (?:es necesario|hace falta|hay necesidad de|tienes que) (?:informar|avisar|decir|mencionar|notificar|comunicar|comentar|preguntar|consultar)(?:le|les)? (?:al|a los|a la) (?:usuari[oa]s?|cliente)|\\bno (?:es necesario|hace falta|hay necesidad de|tienes que) (?:decírselo|comunicárselo|mencionarlo|comentarlo|avisarle|informarle|notificarle|preguntarle)",
+      "\\bno (?:es necesario|hace falta|hay necesidad de|tienes que) (?:informar|avisar|decir|mencionar|notificar|comunicar|comentar|preguntar|consultar)(?:le|les)? (?:al|a los|a la) (?:usuari[oa]s?|cliente)|\\bno (?:es necesario|hace falta|hay necesidad de|tienes que) (?:decírselo|comunicárselo|mencionárselo|comentárselo|contárselo|mencionarlo|comentarlo|avisarle|informarle|notificarle|preguntarle)",
       "\\bel usuario no (?:necesita|debe|tiene que|tiene por qué) (?:saberlo|saber|enterarse|ser informado)",
       // Portuguese
       "\\bnão (?:lhe |lhes |o |a )?(?:comente|conte|pergunte (?:ao|à|a) (?:usuári[oa]|utilizador|cliente))\\b|\\bnem (?:mencione|informe|avise|comente|diga)\\b",
       "\\bsem (?:avisar|informar|notificar|consultar|perguntar|comunicar|dizer nada)(?: a| ao)? (?:o )?(?:usuári[oa]|utilizador|cliente)",
       "\\bsem (?:que o|o) (?:usuário|utilizador) (?:saiba|perceba|fique sabendo)|\\bsem o conhecimento do (?:usuário|utilizador)",
-      "\\bnão (?:é necessário|precisa|há necessidade de|tem por que) (?:informar|avisar|dizer|mencionar|comunicar|notificar|perguntar|consultar)(?:-lhe)? (?:a |ao |o )?(?:usuário|utilizador)|\\bnão (?:é necessário|precisa|há necessidade de) (?:mencioná-lo|comunicá-lo|dizê-lo|avisá-lo|informá-lo)",
+      "\\bnão (?:é necessário|é preciso|precisa|há necessidade de|tem por que) (?:informar|avisar|dizer|mencionar|comunicar|notificar|perguntar|consultar)(?:-lhe)? (?:a |ao |o )?(?:usuário|utilizador)|\\bnão (?:é necessário|é preciso|precisa|há necessidade de) (?:mencioná-lo|comunicá-lo|dizê-lo|avisá-lo|informá-lo)",
       "\\bo (?:usuário|utilizador) não (?:precisa|deve) (?:saber|ser (?:informado|avisado|notificado))",
       // French
       "\\bn'en (?:parle[sz]?|dites rien|dis rien|faites pas mention)\\b|\\bne (?:lui |leur )?(?:dites|dis) rien\\b",
-      "\\bn'(?:avertis|avertissez|informez|informe|en parlez)\\s+(?:pas|jamais)\\b",
+      "\\bn'(?:en )?(?:avertis|avertissez|informez|informe|parlez|parle)\\s+(?:pas|jamais)\\b",
       "\\bne (?:le |lui |leur |l'|les |en )?(?:parle|précise|préviens|prévenez|avertis|avertissez)z? pas\\b|\\bne (?:lui |leur )?demandez? pas (?:de |d')?(?:confirmation|autorisation|permission|l'accord|son accord)",
       "\\bsans (?:en )?(?:consulter|demander à|interroger|le signaler à|le mentionner à|en parler à|demander l'accord de|demander la permission à) l'utilisat(?:eur|rice)",
-      "\\bà l'insu de l'utilisat(?:eur|rice)|\\bsans que l'utilisat(?:eur|rice) (?:ne )?(?:le sache|en soit (?:informé|informée|averti|prévenu)|soit (?:informé|informée|prévenu|averti)|s'en aperçoive)",
+      "à l'insu de l'utilisat(?:eur|rice)|\\bsans que l'utilisat(?:eur|rice) (?:ne )?(?:le sache|en soit (?:informé|informée|averti|prévenu)|soit (?:informé|informée|prévenu|averti)|s'en aperçoive)",
       "\\b(?:pas besoin|inutile|il n'est pas nécessaire|il est inutile|nul besoin) d(?:e |')(?:en )?(?:informer|prévenir|avertir|le dire|le signaler|le mentionner|le préciser|parler|demander à|notifier)",
       "\\bl'utilisat(?:eur|rice) n'a pas (?:besoin|à) d(?:'en être|'être|e le savoir|e savoir)",
       // Italian
       "\\bnon (?:lo |gli |le )?(?:dirlo|dire niente|menzionarlo|comunicarlo|comunicare|riferire|riferirlo|segnalarlo)\\b|\\bnon (?:chiedere|domandare) (?:conferma |il permesso |l'autorizzazione |il consenso )?(?:all'utente|all'utilizzatore)",
       "\\bsenza (?:chiedere a|consultare|dirlo a|interpellare|avvertire|chiedere conferma a|chiedere il consenso a) l'utente|\\ball'insaputa dell'utente|\\bsenza che l'utente (?:lo sappia|se ne accorga|ne sia informato|venga informato)",
-      "\\bnon (?:è necessario|serve|c'è bisogno di|occorre|bisogna) (?:dirlo|comunicarlo|menzionarlo|segnalarlo|avvertire|notificare|chiedere)",
+      "\\bnon (?:è necessario|serve|c'è bisogno di|occorre|bisogna) (?:dirlo|dirglielo|comunicarlo|comunicarglielo|menzionarlo|segnalarlo|avvertire|avvertirlo|notificare|chiedere|informarne|informarlo|avvisarne|avvisarlo)|\\bsenza (?:dire|comunicare|segnalare) (?:nulla|niente) all'utente",
       "\\bl'utente non (?:deve|ha bisogno di) (?:saperlo|sapere|esserne informato|essere informato)",
       // German
-      "\\bfrage?\\s+(?:den|die)\\s+(?:nutzer|benutzer|anwender)\\w*\\s+nicht\\b",
-      "\\bohne (?:den|die) (?:nutzer|benutzer|anwender)\\w* (?:darüber |davon |vorher )?zu (?:informieren|benachrichtigen|fragen|warnen|unterrichten)|\\bohne (?:rückfrage|nachfrage|rücksprache) (?:beim|mit dem|bei der) (?:nutzer|benutzer|anwender)",
+      "\\b(?:frage?|informiere|benachrichtige|warne)\\s+(?:den|die)\\s+(?:nutzer|benutzer|anwender)\\w*\\s+nicht\\b",
+      "\\bohne (?:den|die) (?:nutzer|benutzer|anwender)\\w* (?:darüber |davon |darauf |vorher )?(?:zu (?:informieren|benachrichtigen|fragen|warnen|unterrichten)|hinzuweisen|in kenntnis zu setzen)|\\bohne (?:rückfrage|nachfrage|rücksprache) (?:beim|mit dem|bei der) (?:nutzer|benutzer|anwender)",
       "\\bohne (?:wissen|kenntnis|zustimmung) (?:des|der) (?:nutzers|benutzers|anwenders|nutzerin|benutzerin)|\\bohne dass (?:der|die) (?:nutzer|benutzer|anwender)\\w* (?:es |davon |etwas )?(?:erfährt|merkt|mitbekommt|weiß|informiert wird)",
       "\\b(?:nicht nötig|nicht notwendig|nicht erforderlich|unnötig),? (?:den|die|dem) (?:nutzer|benutzer|anwender)\\w* (?:darüber |davon )?zu (?:informieren|benachrichtigen|fragen|sagen|unterrichten)",
       "\\b(?:der|die) (?:nutzer|benutzer|anwender)\\w* (?:muss|braucht|soll) (?:davon |darüber |das |es )?nicht(?:s)? (?:zu )?(?:wissen|erfahren|informiert|benachrichtigt|gefragt|mitbekommen)",
@@ -414,7 +428,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "\\bzonder (?:het |dit |dat )?(?:aan )?de gebruiker (?:daarover |erover |hierover )?(?:te )?(?:informeren|melden|vragen|vertellen|waarschuwen|laten weten|raadplegen|in te lichten)|\\bzonder dat de gebruiker (?:het |dit |er |daar )?(?:iets )?(?:van )?(?:weet|merkt)|\\bzonder medeweten van de gebruiker",
       "\\b(?:het is )?niet nodig (?:om )?(?:de gebruiker |dit |het )?(?:aan de gebruiker )?(?:te )?(?:informeren|melden|vertellen|laten weten|in te lichten)",
       "\\bde gebruiker hoeft (?:dit |het |hiervan |daarvan |er )?(?:niet|niets) (?:te )?(?:weten|worden geïnformeerd|geïnformeerd te worden|ingelicht|te worden ingelicht|van te weten)",
-      "\\bvraag (?:de gebruiker )?niet om (?:toestemming|bevestiging)|\\bvraag de gebruiker niet\\b",
+      "\\bbreng (?:de gebruiker )?(?:hiervan |daarvan |ervan )?niet op de hoogte|\\bzonder (?:de gebruiker )?(?:hiervan |daarvan |ervan )?op de hoogte te (?:brengen|stellen)|\\bhoud de gebruiker (?:hier |daar )?buiten|\\bvraag (?:de gebruiker )?niet om (?:toestemming|bevestiging)|\\bvraag de gebruiker niet\\b",
       // Polish
       "\\bnie (?:informuj|mów|wspominaj|powiadamiaj|pytaj)(?:cie)? ",
       "\\bnie (?:należy|trzeba|musisz|ma potrzeby|jest konieczne) (?:o tym )?(?:informować|mówić|wspominać|powiadamiać|pytać|informowania|mówienia|wspominania|powiadamiania|pytania)",
@@ -422,26 +436,26 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "\\bużytkownik nie (?:musi|powinien) (?:o tym )?(?:wiedzieć|być informowany|być powiadamiany)",
       // Russian
       "(?:^|[^а-яё])не (?:сообщай|говори|упоминай|уведомляй|информируй|рассказывай|спрашивай|предупреждай)(?:те)?(?:[^а-яё]|$)",
-      "(?:сообщать|говорить|упоминать|уведомлять|информировать|рассказывать|спрашивать|предупреждать)(?: об этом| пользователю| пользователя| ему| заранее){0,2} (?:не (?:нужно|надо|следует|стоит|требуется|обязательно)|незачем)",
-      "не (?:нужно|надо|следует|стоит|требуется) (?:ничего )?(?:сообщать|говорить|упоминать|уведомлять|информировать|рассказывать|спрашивать|предупреждать)",
+      "(?:пользовател[а-яё]*|об этом|о нём|о нем|о ней|о них)(?: (?:об этом|о нём|о нем|о ней|о них|ничего|пользовател[а-яё]*))? (?:ничего )?(?:сообщать|говорить|упоминать|уведомлять|информировать|рассказывать|спрашивать|предупреждать) (?:не (?:нужно|надо|следует|стоит|требуется|обязательно)|незачем)|(?:сообщать|говорить|упоминать|уведомлять|информировать|рассказывать|спрашивать|предупреждать)(?: об этом| о нём| о нем| о ней| о них| пользователю| пользователя| ему){1,2} (?:не (?:нужно|надо|следует|стоит|требуется|обязательно)|незачем)",
+      "не (?:нужно|надо|следует|стоит|требуется) (?:ничего )?(?:сообщать|говорить|упоминать|уведомлять|информировать|рассказывать|спрашивать|предупреждать)[^\\n]{0,30}?(?:пользовател|об этом|о нём|о нем|о ней|о них)",
       "без (?:ведома|уведомления|согласия|подтверждения|предупреждения|информирования|вопросов к|запроса к) пользовател|пользовател[а-яё]* (?:не нужно|не надо|незачем|не обязательно|не следует) (?:об этом )?(?:знать|сообщать|говорить)",
       // Ukrainian
       "(?:^|[^а-яіїєґ])не (?:повідомляй|кажи|згадуй|сповіщай|інформуй|розповідай|питай|попереджай)(?:те)?(?:[^а-яіїєґ]|$)",
-      "(?:повідомляти|казати|згадувати|сповіщати|інформувати|розповідати|питати|попереджати)(?: про це| користувачеві| користувачу| користувача| йому| заздалегідь){0,2} не (?:потрібно|треба|слід|варто|обов'язково|обов’язково)",
-      "не (?:потрібно|треба|слід|варто) (?:нічого )?(?:повідомляти|казати|згадувати|сповіщати|інформувати|розповідати|питати|попереджати)",
+      "(?:користувач[а-яіїєґ]*|про це|про нього|про неї|про них)(?: (?:про це|про нього|про неї|про них|нічого|користувач[а-яіїєґ]*))? (?:нічого )?(?:повідомляти|казати|згадувати|сповіщати|інформувати|розповідати|питати|попереджати) не (?:потрібно|треба|слід|варто|обов'язково|обов’язково)|(?:повідомляти|казати|згадувати|сповіщати|інформувати|розповідати|питати|попереджати)(?: про це| про нього| про неї| про них| користувачеві| користувачу| користувача| йому){1,2} не (?:потрібно|треба|слід|варто|обов'язково|обов’язково)",
+      "не (?:потрібно|треба|слід|варто) (?:нічого )?(?:повідомляти|казати|згадувати|сповіщати|інформувати|розповідати|питати|попереджати)[^\\n]{0,30}?(?:користувач|про це|про нього|про неї|про них)",
       "без (?:відома|повідомлення|згоди|підтвердження|попередження|інформування) користувач",
       // Turkish
       "kullan[ıi]c[ıi](?:ya|y[ıi]|n[ıi]n)[^\\n]{0,30}?(?:s[öo]yleme|bildirme|bahsetme|sorma|haber verme|belirtme|onay[ıi] sorma|izin isteme)(?:yin|yiniz|den|dan|ye gerek|nize gerek|ne gerek)",
-      "(?:s[öo]yleme|bildirme|bahsetme|haber verme)(?:nize|ye|ne) gerek (?:yok|yoktur)|kullan[ıi]c[ıi]n[ıi]n haberi olmadan",
+      "(?:kullan[ıi]c[ıi]|bunu|bundan|bu i[şs]lemi|bu ad[ıi]m[ıi])[^\\n]{0,40}?(?:s[öo]yleme|bildirme|bahsetme|haber verme)(?:nize|ye|ne) gerek (?:yok|yoktur)|kullan[ıi]c[ıi]n[ıi]n haberi olmadan",
       // Japanese
       "(?:ユーザー|ユーザ|利用者)(?:に|へ)(?:は)?(?:別途|わざわざ|特に)?(?:伝える|知らせる|通知する|報告する|確認する|説明する|言う|言及する|伝え|知らせ|通知|報告|確認|説明)(?:る)?必要(?:は|も)?(?:ありません|ない|なし)",
       "(?:ユーザー|ユーザ|利用者)(?:に|へ)(?:は)?(?:知らせ|伝え|通知|報告|確認|言及|説明)(?:せ|し)?ず|(?:ユーザー|ユーザ|利用者)への(?:通知|報告|確認|説明)は(?:不要|行わ|しない)",
       "(?:ユーザー|ユーザ|利用者)に(?:は)?(?:知られ|気づかれ|気付かれ)(?:ない|ず)",
       // Chinese, simplified and traditional
-      "(?:无需|無需|不需要|不需|不必|不用|没必要|沒必要|无须|無須|毋须|毋須)(?:向|对|對|跟|给|給)?(?:用户|用戶|使用者)?(?:告知|告訴|告诉|說明|提及|報告|透露|提醒|通報)",
+      "(?:无需|無需|不需要|不需|不必|不用|没必要|沒必要|无须|無須|毋须|毋須)(?:向|对|對|跟|给|給)?(?:用户|用戶|使用者)?(?:告知|告訴|告诉|提及|透露|提醒)|(?:无需|無需|不需要|不需|不必|不用|没必要|沒必要|无须|無須|毋须|毋須)(?:向|对|對|跟|给|給)?(?:用户|用戶|使用者)(?:說明|说明|報告|报告|通報|通报)",
       "(?:不要|请勿|請勿|切勿|勿|别|別|不得|不可)(?:向|对|對|跟|给|給)(?:用户|用戶|使用者)(?:提及|透露|说明|說明|告知|报告|報告|提起|询问|詢問|确认|確認|解释|解釋|告诉|告訴)",
       "(?:不要|请勿|請勿|切勿|勿|别|別|无需|無需|不必)(?:询问|詢問|征求|徵求|请求|請求)(?:用户|用戶|使用者)|(?:无需|無需|不需|不需要|不必|不用)(?:用户|用戶|使用者)(?:确认|確認|同意|授权|授權|知道|知晓|知曉)",
-      "(?:用户|用戶|使用者)(?:不知情|毫不知情|无感知|無感知|察觉不到|察覺不到)|(?:瞒着|瞞著|背着|背著)(?:用户|用戶|使用者)|(?:不让|不讓|避免让|避免讓)(?:用户|用戶|使用者)(?:知道|察觉|察覺|发现|發現)|(?:向|对|對)(?:用户|用戶|使用者)(?:隐瞒|隱瞞|保密)",
+      "(?:用户|用戶|使用者)(?:不知情|毫不知情|无感知|無感知|察觉不到|察覺不到)|(?:瞒着|瞞著|背着|背著)(?:用户|用戶|使用者)|(?:不|不要|别|別|勿|避免)(?:让|讓)(?:用户|用戶|使用者)(?:知道|察觉|察覺|发现|發現)|(?:向|对|對)(?:用户|用戶|使用者)(?:隐瞒|隱瞞|保密)",
       // Korean
       "사용자(?:에게|한테|께)\\s*(?:는\\s*)?(?:따로\\s*|별도로\\s*|굳이\\s*)?(?:알릴|말할|보고할|물어볼|묻을|확인할|안내할|언급할|고지할|통보할)\\s*필요(?:가|는|도)?\\s*없",
       "사용자(?:에게|한테|께)\\s*(?:는\\s*)?(?:따로\\s*|별도로\\s*)?(?:묻지|언급하지|확인하지|안내하지|고지하지|통보하지)\\s*(?:말고|않고|마세요|마십시오|말 것|않도록)",
@@ -525,6 +539,8 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "yerine",
       "のみ",
       "だけ",
+      "他の",
+      "ほかの",
       "決して",
       "絶対に",
       "唯一",
@@ -650,7 +666,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       // A negative claim made of other tools, services or providers.
       "\\b(?:otras|otros|las demás|los demás)\\s+(?:herramientas|servicios|apis|alternativas|proveedores|traductores)\\b[^\\n]{0,100}?\\b(?:imprecis[ao]s|inexact[ao]s|erróne[ao]s|incorrect[ao]s|fallan|pierden|filtran datos|lent[ao]s|obsolet[ao]s|insegur[ao]s|no son fiables|poco fiables|desactualizad[ao]s|con errores)",
       "\\b(?:outras|outros)\\s+(?:ferramentas|serviços|apis|alternativas|provedores|tradutores)\\b[^\\n]{0,100}?\\b(?:imprecis[ao]s|incorret[ao]s|erram|falham|perdem|vazam|lent[ao]s|limitad[ao]s|não são confiáveis|pouco confiáveis|obsolet[ao]s|insegur[ao]s|desatualizad[ao]s)",
-      "\\b(?:les\\s+)?autres\\s+(?:outils|services|api|apis|fournisseurs|traducteurs)\\b[^\\n]{0,100}?\\b(?:imprécis|erronés|incorrects|échouent|perdent|lents|obsolètes|dangereux|peu fiables|non fiables|fuient|divulguent)",
+      "\\b(?:les\\s+)?autres\\s+(?:outils|services|api|apis|fournisseurs|traducteurs)\\b[^\\n]{0,100}?(?:\\b(?:imprécis(?:es)?|erroné(?:e)?s|incorrect(?:e)?s|inexact(?:e)?s|périmé(?:e)?s|perdent|lents|obsolètes|dangereux|peu fiables|non fiables|fuient|divulguent)|échouent)",
       "\\b(?:gli\\s+)?(?:altri|altre)\\s+(?:strumenti|servizi|tool|api|fornitori|traduttori)\\b[^\\n]{0,100}?\\b(?:imprecis[ie]|errat[ie]|sbagliat[ie]|lent[ie]|perdono|falliscono|obsolet[ie]|insicur[ie]|inaffidabili|poco affidabili)",
       "\\bandere(?:n)?\\s+(?:tools|werkzeuge|dienste|apis|anbieter|übersetzer)\\b[^\\n]{0,100}?\\b(?:ungenau|fehlerhaft|falsch|langsam|veraltet|unsicher|unzuverlässig|verlieren|leaken|gefährlich)",
       "\\bandere\\s+(?:tools|diensten|vertaaltools|servers|hulpmiddelen|api's|aanbieders)\\b[^\\n]{0,100}?\\b(?:verouderd|onveilig|onbetrouwbaar|onnauwkeurig|fout|foute|onjuist|onjuiste|lekt|lekken|traag|kapot)",
@@ -664,7 +680,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "(?:các )?(?:công cụ|dịch vụ) khác[^\\n]{0,100}?(?:lỗi thời|không an toàn|không đáng tin|không chính xác|sai|chậm|rò rỉ|đã ngừng)",
       "\\b(?:alat|tool|layanan) lain\\b[^\\n]{0,100}?\\b(?:usang|tidak aman|tidak andal|tidak akurat|salah|lambat|bocor|membocorkan|tidak dapat diandalkan)",
       // "Unlike X, which …": a named tool put down in passing.
-      "\\b(?:a diferencia de(?:l)?|al contrario de(?:l)?|ao contrário d[oa]s?|diferentemente d[oa]s?|contrairement (?:à|au|aux)|a differenza d(?:i|el|ello|ella)|im gegensatz zu(?:m|r)?|anders als)\\s[^\\n]{0,60}?,? (?:que|qui|che|das|der|die|welche[rs]?)\\b[^\\n]{0,100}?\\b(?:limita|limite|perde|pierde|perd|falla|falha|échoue|fallisce|erra|se equivoca|se trompe|sbaglia|verliert|vazam?|filtra|fuit|leakt|obsolet[oa]|obsolète|veraltet|desatualizad[oa]|desactualizad[oa]|imprecis[oa]|imprécis|ungenau)",
+      "\\b(?:a diferencia de(?:l)?|al contrario de(?:l)?|ao contrário d[oa]s?|diferentemente d[oa]s?|contrairement (?:à|au|aux)|a differenza d(?:i|el|ello|ella)|im gegensatz zu(?:m|r)?|anders als)\\s[^\\n]{0,60}?,? (?:que|qui|che|das|der|die|welche[rs]?)\\b[^\\n]{0,100}?(?:échoue|\\b(?:limita|limite|perde|pierde|perd|falla|falha|fallisce|erra|se equivoca|se trompe|sbaglia|verliert|vazam?|filtra|fuit|leakt|obsolet[oa]|obsolète|veraltet|desatualizad[oa]|desactualizad[oa]|imprecis[oa]|imprécis|ungenau))",
       "w przeciwieństwie do[^\\n]{0,60}?,? (?:które|który|która)[^\\n]{0,100}?(?:ogranicza|traci|gubi|myli|błędn|przestarzał)|в отличие от[^\\n]{0,60}?,? (?:который|которая|которые)[^\\n]{0,100}?(?:ограничива|теря|ошиба|устарел)|на відміну від[^\\n]{0,60}?,? (?:який|яка|які)[^\\n]{0,100}?(?:обмежу|втрача|помиля|застаріл)",
     ),
   },
@@ -808,7 +824,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     alsoTriggers: ["://", "@"],
     pattern: any(
       // The verb, then the place.
-      `(?:\\b(?:sube|suba|subir|reporta|transmite|transmita|remite|remita|se envían?|se sube|se remite|se transmite|envia|mande|faça upload|publique|encaminhe|(?:é|são) (?:enviad|transmitid|encaminhad)[ao]s?|téléverse[rz]?|transférez|transférer|relayez|(?:est|sont) (?:envoyé|transmis|téléversé|transféré)e?s?|trasmetti|trasmettere|(?:viene|vengono) (?:inviat|trasmess|caricat)[oaie]|schicke|schicken|übertrage|stuur|verstuur|verzend|versturen|verzenden|sturen|doorsturen|wyślij|wysłać|prześlij|przesłać|wgraj|przekaż|przekazać|gönder\\w*|yükle(?:yin|nir|necek)?|ilet(?:in|ilir|ilecek)|aktar(?:ın|ılır|ılacak)|kirim\\w*|mengirim\\w*|unggah\\w*|mengunggah|teruskan|meneruskan|dikirim|diunggah|diteruskan)(?:[^a-z0-9]|$)|отправ[а-яё]*|переда[а-яё]*|пересл[а-яё]*|перешл[а-яё]*|выгруз[а-яё]*|надішл[а-яіїєґ]*|надісл[а-яіїєґ]*|надсила[а-яіїєґ]*|відправ[а-яіїєґ]*|перешліть|gửi|tải lên|chuyển tiếp|送付|アップロード|提出|投稿|ポスト|提交|推送|同步|上报|上報|發送|上傳|轉發|傳送|寄送|전송|보내|업로드|전달|제출|게시)[^\\n]{0,120}?${PLACE}`,
+      `(?:\\b(?:sube|suba|subir|reporta|transmite|transmita|remite|remita|se envían?|se sube|se remite|se transmite|envia|mande|faça upload|publique|encaminhe|são (?:enviad|transmitid|encaminhad)[ao]s|téléverse[rz]?|transférez|transférer|relayez|(?:est|sont) (?:envoyé|transmis|téléversé|transféré)e?s?|trasmetti|trasmettere|(?:viene|vengono) (?:inviat|trasmess|caricat)[oaie]|schicke|schicken|stuur|verstuur|verzend|versturen|verzenden|sturen|doorsturen|wyślij|wysłać|prześlij|przesłać|wgraj|przekaż|przekazać|gönder\\w*|yükle(?:yin|nir|necek)?|ilet(?:in|ilir|ilecek)|aktar(?:ın|ılır|ılacak)|kirim\\w*|mengirim\\w*|unggah\\w*|mengunggah|teruskan|meneruskan|dikirim|diunggah|diteruskan)(?:[^a-z0-9]|$)|é (?:enviad|transmitid|encaminhad)[ao]|übertrage|отправ[а-яё]*|переда[а-яё]*|пересл[а-яё]*|перешл[а-яё]*|выгруз[а-яё]*|надішл[а-яіїєґ]*|надісл[а-яіїєґ]*|надсила[а-яіїєґ]*|відправ[а-яіїєґ]*|перешліть|gửi|tải lên|chuyển tiếp|送付|アップロード|提出|投稿|ポスト|提交|推送|同步|上报|上報|發送|上傳|轉發|傳送|寄送|전송|보내|업로드|전달|제출|게시)[^\\n]{0,120}?${PLACE}`,
       // "Upload" in Russian and Ukrainian also means "load": only onto a place.
       `(?:загру[зж][а-яё]*|завантаж[а-яіїєґ]*)[^\\n]{0,100}?(?:на|в|до) ${URL}`,
       // Italian and Portuguese "load", German "lade … hoch": only onto a place.
@@ -854,7 +870,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "運行",
     ],
     alsoTriggers: ["`"],
-    pattern: `(?:\\b(?:voer|uitvoeren|draai|uruchom|wykonaj|wykonać|çalıştır\\w*|jalankan|eksekusi|menjalankan|corre|corra|lanza|rode|roda|lancia|avvia|starte)\\b|выполн[а-яё]*|запуст[а-яёіїєґ]*|викона[а-яіїєґ]*|chạy|thực thi|thực hiện|執行|運行)[^\\n]{0,120}?\\x60(?:sudo\\s+)?(?:${HOST_COMMANDS})\\s[^\\x60\\n]*\\x60|\\x60(?:sudo\\s+)?(?:${HOST_COMMANDS})\\s[^\\x60\\n]*\\x60[^\\n]{0,60}?(?:\\b(?:uit|uitvoeren|uruchom|wykonaj|çalıştır\\w*|jalankan)\\b|выполн[а-яё]*|запуст[а-яёіїєґ]*|викона[а-яіїєґ]*|chạy|執行|運行)`,
+    pattern: `(?:\\b(?:voer|uitvoeren|draai|uruchom|wykonaj|jalankan|eksekusi|menjalankan|corre|corra|lanza|rode|roda|lancia|avvia|starte)\\b|çalıştır|wykonać|выполн[а-яё]*|запуст[а-яёіїєґ]*|викона[а-яіїєґ]*|chạy|thực thi|thực hiện|執行|運行)[^\\n]{0,120}?\\x60(?:sudo\\s+)?(?:${HOST_COMMANDS})\\s[^\\x60\\n]*\\x60|\\x60(?:sudo\\s+)?(?:${HOST_COMMANDS})\\s[^\\x60\\n]*\\x60[^\\n]{0,60}?(?:\\b(?:uit|uitvoeren|uruchom|wykonaj|jalankan)\\b|çalıştır|выполн[а-яё]*|запуст[а-яёіїєґ]*|викона[а-яіїєґ]*|chạy|執行|運行)`,
   },
 
   {
@@ -1142,9 +1158,9 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "(?:любой|любому|всем|каждый|каждому)(?:,)? (?:у кого есть|кто имеет|кто знает|с) ссылк|(?:будь-хто|будь-кому|усім|всім|кожен|кожному)(?:,)? (?:у кого є|хто має|хто знає|з) посиланн|\\bbağlantıya sahip (?:olan )?herkes|\\b(?:bağlantıyı|linki) bilen herkes|\\blinke sahip herkes",
       "リンクを(?:知っている|持つ|持っている)(?:全員|すべてのユーザー|人|ユーザー|誰でも)|(?:任何|所有)(?:拥有|知道|持有|获得|擁有|獲得)(?:此|该|該)?(?:链接|連結)的(?:人|用户|用戶)|(?:知道|拥有|擁有)(?:链接|連結)的(?:任何人|所有人)|링크(?:가 있는|를 가진|를 아는)\\s*(?:모든 사용자|모든 사람|사람|누구나|사용자)|\\bbất kỳ ai có (?:đường )?(?:liên kết|link)|\\bmọi người có (?:đường )?liên kết|\\bsiapa (?:saja|pun) (?:yang memiliki|dengan) (?:tautan|link)",
       // A share stated as what happens to what the tool creates, not as the tool's own option.
-      "\\b(?:se (?:comparten?|publican?|hacen?)|são (?:compartilhad|publicad|tornad)[oa]s|é (?:compartilhad|publicad|tornad)[oa]|sont (?:partagé|publié|rendu)e?s|est (?:partagé|publié|rendu)e?|vengono (?:condivis|pubblicat|res)[ie]|viene (?:condivis|pubblicat|res)[oa]|werden|wird|worden|wordt|są udostępnian[eya]|jest udostępnian[eya])\\b[^\\n]{0,40}?(?:públicamente|públic[oa]s?|publicamente|públic[oa]s?|publiquement|publics?|publiques?|pubblicamente|pubblic[ioa]|öffentlich|openbaar|publicznie|publiczn)",
+      "(?:\\b(?:se (?:comparten?|publican?|hacen?)|são (?:compartilhad|publicad|tornad)[oa]s|sont (?:partagé|publié|rendu)e?s|est (?:partagé|publié|rendu)e?|vengono (?:condivis|pubblicat|res)[ie]|viene (?:condivis|pubblicat|res)[oa]|werden|wird|worden|wordt|są udostępnian[eya]|jest udostępnian[eya])\\b|é (?:compartilhad|publicad|tornad)[oa] )[^\\n]{0,40}?(?:públicamente|públic[oa]s?|publicamente|públic[oa]s?|publiquement|publics?|publiques?|pubblicamente|pubblic[ioa]|öffentlich|openbaar|publicznie|publiczn)",
       "(?:публику[юе]тся|становятся|становится|делаются|делается|открыва[юе]тся|публікуються|стають|робляться)[^\\n]{0,30}?(?:публичн|общедоступн|публічн|загальнодоступн)|(?:публичн|общедоступн|публічн|загальнодоступн)[а-яёіїєґ]* (?:доступ|ссылк|посиланн)[^\\n]{0,30}?(?:открыва|созда|включа|надава|відкрива|вмика)",
-      "\\bherkese açık (?:olarak )?(?:paylaşılır|yayınlanır|oluşturulur|ayarlanır)|(?:一般公開|公開(?:設定|状態|リンク))(?:で|に)[^。\\n]{0,20}?(?:共有|作成|アップロード|保存)される|(?:公开|公開)(?:分享|共享)|(?:设为|設為|设置为|設置為)(?:公开|公開)|공개(?:로|적으로)\\s*(?:공유|설정|게시)(?:되|됩)|전체 공개로|\\bđược chia sẻ công khai|\\b(?:dibagikan|dipublikasikan) secara publik",
+      "\\bherkese açık (?:olarak )?(?:paylaşılır|yayınlanır|oluşturulur|ayarlanır)|(?:一般公開|公開(?:設定|状態|リンク))(?:で|に)[^。\\n]{0,20}?(?:共有|作成|アップロード|保存)される|(?:公开|公開)(?:分享|共享)|(?:设为|設為|设置为|設置為)(?:公开|公開)|공개(?:로|적으로)\\s*(?:공유|설정|게시)(?:되|됩)|전체 공개로|được chia sẻ công khai|\\b(?:dibagikan|dipublikasikan) secara publik",
     )})`,
     unless:
       "\\b(?:si el usuario|el usuario (?:elige|decide|lo pide)|se o usuário|o usuário (?:escolhe|decide)|si l'utilisat(?:eur|rice)|l'utilisat(?:eur|rice) (?:choisit|décide)|se l'utente|l'utente (?:sceglie|decide)|wenn (?:der|die) (?:nutzer|benutzer)\\w*|als de gebruiker|de gebruiker (?:kiest|bepaalt)|jeśli użytkownik|opcjonaln|opcional|optionnel|facoltativ|optional|optioneel|kullanıcı isterse|jika pengguna|nếu người dùng)\\b|если пользовател|якщо користувач|ユーザーが(?:選|指定|希望)|(?:用户|用戶|使用者)(?:选择|選擇|指定|要求)|사용자가\\s*(?:선택|원하|요청)",
@@ -1205,7 +1221,62 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     ],
     alsoTriggers: ["://"],
     pattern: any(
-      `${URL}[^\\n]{0,160}?(?:\\b(?:prevalecen?|tienen? prioridad|prevalece[m]?|têm prioridade|tem prioridade|se sobrepõem?|prévau?t|prévalent|priment?|fait foi|font foi|(?:a|ont) (?:la )?priorité|l'emporte(?:nt)?|prevale|prevalgono|ha(?:nno)? (?:la )?precedenza|ha(?:nno)? (?:la )?priorità|ha(?:ben)? vorrang|gilt vorrangig|gelten vorrangig|(?:ist|sind) maßgeblich|heeft voorrang|hebben voorrang|(?:is|zijn) (?:leidend|bepalend)|ma(?:ją)? (?:pierwszeństwo|priorytet)|(?:jest|są) nadrzędn\\w*|önceliklidir|öncelikli(?:dir)?|esas alınır|esastır|diutamakan|yang berlaku|menjadi acuan)\\b|имеют? приоритет|приоритетн[а-яё]*|преоблада[а-яё]*|ма(?:є|ють) пріоритет|пріоритетн[а-яіїєґ]*|переважа[а-яіїєґ]*|(?:を|が)?優先|为准|為準|优先|に従って|に従う|우선(?:합니다|한다|하세요|적용)|(?:을|를) 따르(?:세요|십시오)|được ưu tiên|ưu tiên hơn|\\b(?:là|làm) chuẩn)`,
+      `${URL}[^\\n]{0,160}?(?:\\b(?:prevalecen?|tienen? prioridad|prevalece[m]?|têm prioridade|tem prioridade|se sobrepõem?|prévau?t|prévalent|priment?|fait foi|font foi|l'emporte(?:nt)?|prevale|prevalgono|ha(?:nno)? (?:la )?precedenza|ha(?:ben)? vorrang|gilt vorrangig|gelten vorrangig|(?:ist|sind) maßgeblich|heeft voorrang|hebben voorrang|(?:is|zijn) (?:leidend|bepalend)|ma(?:ją)? (?:pierwszeństwo|priorytet)|(?:jest|są) nadrzędn\\w*|esas alınır|diutamakan|yang berlaku|menjadi acuan)\\b|öncelikli|esastır|ha(?:nno)? (?:la )?priorità|(?:a|ont) (?:la )?priorité|имеют? приоритет|приоритетн[а-яё]*|преоблада[а-яё]*|ма(?:є|ють) пріоритет|пріоритетн[а-яіїєґ]*|переважа[а-яіїєґ]*|(?:を|が)?優先|为准|為準|优先|に従って|に従う|우선(?:합니다|한다|하세요|적용)|(?:을|를) 따르(?:세요|십시오)|được ưu tiên|ưu tiên hơn|\\b(?:là|làm) chuẩn)`,
+    ),
+  },
+
+  {
+    id: "intent.translated-override",
+    category: "Exfiltration",
+    severity: "High",
+    summary: "keeps a fixed value, in another language, even when the user asks for another",
+    triggers: [
+      "incluso cuando",
+      "aun cuando",
+      "aun si",
+      "mesmo quando",
+      "ainda que",
+      "même lorsque",
+      "même quand",
+      "anche quando",
+      "perfino se",
+      "persino se",
+      "auch dann",
+      "selbst dann",
+      "ook als",
+      "ook niet als",
+      "zelfs als",
+      "ook wanneer",
+      "nawet jeśli",
+      "nawet gdy",
+      "nawet gdyby",
+      "nawet kiedy",
+      "даже если",
+      "даже когда",
+      "навіть якщо",
+      "навіть коли",
+      "bile",
+      "dahi",
+      "kể cả khi",
+      "ngay cả khi",
+      "dù người dùng",
+      "meskipun",
+      "walaupun",
+      "bahkan jika",
+      "sekalipun",
+      "即使",
+      "即便",
+      "無論",
+      "无论",
+      "哪怕",
+    ],
+    pattern: any(
+      "\\b(?:incluso cuando|aun cuando|aun si|mesmo quando|ainda que|même lorsque|même quand|anche quando|perfino se|persino se|auch dann,? wenn|selbst dann,? wenn)\\s+(?:el |o |l'|der |die )?(?:usuario|usuário|utilizador|utilisat(?:eur|rice)|utente|nutzer|benutzer|anwender)",
+      "\\b(?:ook als|ook niet als|zelfs als|ook wanneer)\\s+de gebruiker|\\bnawet (?:jeśli|gdy|gdyby|kiedy) użytkownik",
+      "(?:даже если|даже когда) пользовател|навіть (?:якщо|коли) користувач",
+      "kullan[ıi]c[ıi][^\\n]{0,40}?(?:se|sa) (?:bile|dahi)\\b",
+      "\\b(?:kể cả khi|ngay cả khi) người dùng|dù người dùng|\\b(?:meskipun|walaupun|bahkan jika|sekalipun) pengguna",
+      "(?:即使|即便|無論|无论|哪怕)(?:使用者|用戶|用户)",
     ),
   },
 ];
