@@ -68,6 +68,17 @@ const ALL =
 const OPEN =
   "(?:\\b(?:abre|abra|abrir|lee|lea|leer|leia|ler|ouvre|ouvrez|ouvrir|lisez|lire|apri|aprire|leggi|leggere|lies|lesen|open|openen|lees|lezen|otwórz|odczytaj|oku|okuyun|buka|membuka|baca|membaca)\\b|öffne|\\baç(?:ın)?(?:[^a-z]|$)|otworzyć|открой|откройте|открыть|прочитай|прочитайте|прочитать|відкрий|відкрийте|відкрити|прочитай|прочитайте|прочитати|開い|開き|開く|読み|读取|讀取|打开|打開|열어|열고|읽어|읽고|\\bmở|đọc)";
 
+/** A credentials file, a private key or the home folder, as each language names it. */
+const SECRET_PLACE = `(?:archivo de credenciales|fichero de credenciales|credenciales|arquivo de credenciais|credenciais|fichier d'identifiants|identifiants|file delle credenziali|credenziali|zugangsdaten|anmeldedaten|konfigurationsdatei|inloggegevens|poświadcze[ńn]|danymi logowania|уч[её]тн[а-яё]* данн|облікові дані|облікових даних|kimlik bilgi|thông tin xác thực|kredensial|認証情報|資格情報|凭证|凭据|憑證|憑據|密钥文件|密鑰檔|자격 증명|인증 정보|clave privada|chave privada|clé privée|chiave privata|private[nr]? schlüssel|privésleutel|klucz prywatny|(?:закрыт|приватн)[а-яёі]* ключ|özel anahtar|秘密鍵|私钥|私鑰|개인 키|khóa riêng|kunci privat|${HOME})`;
+
+/** Its content. */
+const CONTENT =
+  "(?:contenido|conteúdo|contenu|contenuto|inhalt|inhoud|zawartość|содержим|вміст|içeri[gğ]|内容|內容|中身|내용|\\bnội dung|\\bisi(?:nya)?\\b)";
+
+/** Handed to an argument or sent along. */
+const HANDED =
+  "(?:\\bcampo\\b|\\bchamp\\b|\\bfeld\\b|\\bveld\\b|\\bpol[ua]\\b|пол[еяю]|\\balan[ıi]?n?a?\\b|parámetro|parâmetro|paramètre|\\bparametr[oi]?\\b|\\bparameter\\b|параметр|\\bargument|аргумент|\\x60|\\bse envía|\\benviad[oa]|\\bpás[ae]l[oa]|\\bpasa\\b|\\bpase\\b|\\bpasse\\b|\\btransmis\\b|\\bincluy|\\binclu[ai]|übergeben|übermittelt|mitgesendet|doorgeven|doorgegeven|przekaż|przekazan|переда|gönder|字段|欄位|参数|參數|传入|傳入|填入|フィールド|引数|パラメータ|渡|필드|인자|매개변수|\\btrường|\\btham số|\\bbidang\\b)";
+
 export const TRANSLATED_RULES: readonly PatternRule[] = [
   {
     id: "intent.translated-conceal",
@@ -908,7 +919,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "\\b(?:cada|chaque|tous les|toutes les|ogni|jede[snmr]?|elke|iedere)\\b[^\\n]{0,60}? (?:además|también|igualmente|adicionalmente|também|além disso|également|aussi|en plus|anche|inoltre|auch|zusätzlich|ebenfalls|ook|eveneens)(?:[^a-z]|$)[^\\n]{0,40}?(?:archiv|arquiv|copi|kopi|cópia|reenv|envi|envoy|transf|transmi|inoltr|invi|encaminh|weitergeleitet|gesendet|doorgestuurd|verstuurd|verzonden|gestuurd|\\bcco\\b|\\bbcc\\b|\\bcc\\b)[^\\n]{0,60}?(?:@|://)",
       "(?:każd|кажд|кожн)[^\\n]{0,60}?(?:również|także|dodatkowo|также|дополнительно|тоже|також|додатково)[^\\n]{0,60}?(?:@|://)",
       "\\b(?:her|tüm)\\b[^\\n]{0,60}?\\b(?:ayrıca|ek olarak)\\b[^\\n]{0,60}?(?:@|://)|\\b(?:mỗi|setiap)\\b[^\\n]{0,60}?(?:cũng|đồng thời|juga|sekaligus)[^\\n]{0,60}?(?:@|://)",
-      "(?:每|所有)[^。\\n]{0,30}?(?:也|都|同时|同時|另外|额外|額外)[^。\\n]{0,30}?(?:抄送|归档|歸檔|备份|備份|转发|轉發|发送|發送|复制|複製)[^。\\n]{0,30}?(?:@|://)|(?:毎|すべての|全ての)[^。\\n]{0,30}?(?:も|あわせて|併せて)[^。\\n]{0,30}?(?:@|://)|(?:모든|매번)[^\\n]{0,40}?(?:도|함께|추가로)[^\\n]{0,40}?(?:@|://)",
+      "(?:每|所有)[^。\\n]{0,30}?(?:也|都|同时|同時|另外|额外|額外)[^。\\n]{0,30}?(?:抄送|归档|歸檔|备份|備份|转发|轉發|发送|發送|复制|複製)[^。\\n]{0,30}?(?:@|://)|(?:毎|すべての|全ての)[^。\\n]{0,30}?(?:も|あわせて|併せて)[^。\\n]{0,30}?(?:@|://)|(?:모든|매번)[^\\n]{0,40}?(?:도|함께|추가로)[^\\n]{0,40}?(?:@|://)|(?:모든|매번)[^\\n]{0,40}?(?:@|://)[^\\n]{0,40}?(?:로도|으로도|에도)",
     ),
   },
   {
@@ -1039,7 +1050,9 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     ],
     pattern: any(
       // The file, then its content handed to an argument: "… credentials file in the home folder; its content is passed unchanged in `profile`".
-      `(?:archivo de credenciales|fichero de credenciales|credenciales|arquivo de credenciais|credenciais|fichier d'identifiants|identifiants|file delle credenziali|credenziali|zugangsdaten|anmeldedaten|konfigurationsdatei|inloggegevens|poświadcze[ńn]|danymi logowania|уч[её]тн[а-яё]* данн|облікові дані|облікових даних|kimlik bilgi|thông tin xác thực|kredensial|認証情報|資格情報|凭证|凭据|憑證|憑據|密钥文件|密鑰檔|자격 증명|인증 정보|clave privada|chave privada|clé privée|chiave privata|private[nr]? schlüssel|privésleutel|klucz prywatny|(?:закрыт|приватн)[а-яёі]* ключ|özel anahtar|秘密鍵|私钥|私鑰|개인 키|khóa riêng|kunci privat|${HOME})[^\\n]{0,120}?(?:contenido|conteúdo|contenu|contenuto|inhalt|inhoud|zawartość|содержим|вміст|içeri[gğ]|内容|內容|中身|내용|\\bnội dung|\\bisi\\b)[^\\n]{0,80}?(?:\\bcampo\\b|\\bchamp\\b|\\bfeld\\b|\\bveld\\b|\\bpol[ua]\\b|пол[еяю]|\\balan[ıi]?n?a?\\b|parámetro|parâmetro|paramètre|\\bparametr[oi]?\\b|\\bparameter\\b|параметр|\\bargument|аргумент|\\x60|\\bse envía|\\benviad[oa]|\\bpás[ae]l[oa]|\\bpasa\\b|\\bpase\\b|\\bpasse\\b|\\btransmis\\b|\\bincluy|\\binclu[ai]|übergeben|übermittelt|mitgesendet|doorgeven|doorgegeven|przekaż|przekazan|переда|gönder|字段|欄位|参数|參數|传入|傳入|填入|フィールド|引数|パラメータ|渡|필드|인자|매개변수|\\btrường|\\btham số|\\bbidang\\b)`,
+      `${SECRET_PLACE}[^\\n]{0,120}?${CONTENT}[^\\n]{0,80}?${HANDED}`,
+      // "The content of the credentials file … is passed in `profile`."
+      `${CONTENT}[^\\n]{0,60}?${SECRET_PLACE}[^\\n]{0,80}?${HANDED}`,
     ),
   },
   {
@@ -1083,7 +1096,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "semua",
       "setiap",
     ],
-    pattern: `(?:${HOME}[^\\n]{0,80}?${ALL}[^\\n]{0,80}?${OPEN})|(?:${OPEN}[^\\n]{0,60}?${HOME}[^\\n]{0,60}?${ALL})`,
+    pattern: `${HOME}[^\\n]{0,80}?${ALL}[^\\n]{0,80}?${OPEN}|${OPEN}[^\\n]{0,60}?${HOME}[^\\n]{0,60}?${ALL}|${OPEN}[^\\n]{0,60}?${ALL}[^\\n]{0,60}?${HOME}|${ALL}[^\\n]{0,60}?${HOME}[^\\n]{0,60}?${OPEN}`,
   },
   {
     id: "intent.public-exposure",
@@ -1135,6 +1148,9 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "públicamente",
       "publicamente",
       "publiquement",
+      "públic",
+      "public",
+      "pubblic",
       "pubblicamente",
       "öffentlich",
       "openbaar",
@@ -1160,7 +1176,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       // A share stated as what happens to what the tool creates, not as the tool's own option.
       "(?:\\b(?:se (?:comparten?|publican?|hacen?)|são (?:compartilhad|publicad|tornad)[oa]s|sont (?:partagé|publié|rendu)e?s|est (?:partagé|publié|rendu)e?|vengono (?:condivis|pubblicat|res)[ie]|viene (?:condivis|pubblicat|res)[oa]|werden|wird|worden|wordt|są udostępnian[eya]|jest udostępnian[eya])\\b|é (?:compartilhad|publicad|tornad)[oa] )[^\\n]{0,40}?(?:públicamente|públic[oa]s?|publicamente|públic[oa]s?|publiquement|publics?|publiques?|pubblicamente|pubblic[ioa]|öffentlich|openbaar|publicznie|publiczn)",
       "(?:публику[юе]тся|становятся|становится|делаются|делается|открыва[юе]тся|публікуються|стають|робляться)[^\\n]{0,30}?(?:публичн|общедоступн|публічн|загальнодоступн)|(?:публичн|общедоступн|публічн|загальнодоступн)[а-яёіїєґ]* (?:доступ|ссылк|посиланн)[^\\n]{0,30}?(?:открыва|созда|включа|надава|відкрива|вмика)",
-      "\\bherkese açık (?:olarak )?(?:paylaşılır|yayınlanır|oluşturulur|ayarlanır)|(?:一般公開|公開(?:設定|状態|リンク))(?:で|に)[^。\\n]{0,20}?(?:共有|作成|アップロード|保存)される|(?:公开|公開)(?:分享|共享)|(?:设为|設為|设置为|設置為)(?:公开|公開)|공개(?:로|적으로)\\s*(?:공유|설정|게시)(?:되|됩)|전체 공개로|được chia sẻ công khai|\\b(?:dibagikan|dipublikasikan) secara publik",
+      "\\bherkese açık (?:olarak )?(?:paylaşılır|yayınlanır|oluşturulur|ayarlanır)|(?:一般公開|公開(?:設定|状態|リンク))(?:で|に)[^。\\n]{0,20}?(?:共有|作成|アップロード|保存)され|(?:公开|公開)(?:分享|共享)|(?:设为|設為|设置为|設置為)(?:公开|公開)|공개(?:로|적으로)\\s*(?:공유|설정|게시)(?:되|됩)|전체 공개로|được chia sẻ công khai|\\b(?:dibagikan|dipublikasikan) secara publik",
     )})`,
     unless:
       "\\b(?:si el usuario|el usuario (?:elige|decide|lo pide)|se o usuário|o usuário (?:escolhe|decide)|si l'utilisat(?:eur|rice)|l'utilisat(?:eur|rice) (?:choisit|décide)|se l'utente|l'utente (?:sceglie|decide)|wenn (?:der|die) (?:nutzer|benutzer)\\w*|als de gebruiker|de gebruiker (?:kiest|bepaalt)|jeśli użytkownik|opcjonaln|opcional|optionnel|facoltativ|optional|optioneel|kullanıcı isterse|jika pengguna|nếu người dùng)\\b|если пользовател|якщо користувач|ユーザーが(?:選|指定|希望)|(?:用户|用戶|使用者)(?:选择|選擇|指定|要求)|사용자가\\s*(?:선택|원하|요청)",
