@@ -79,6 +79,29 @@ const CONTENT =
 const HANDED =
   "(?:\\bcampo\\b|\\bchamp\\b|\\bfeld\\b|\\bveld\\b|\\bpol[ua]\\b|пол[еяю]|\\balan[ıi]?n?a?\\b|parámetro|parâmetro|paramètre|\\bparametr[oi]?\\b|\\bparameter\\b|параметр|\\bargument|аргумент|\\x60|\\bse envía|\\benviad[oa]|\\bpás[ae]l[oa]|\\bpasa\\b|\\bpase\\b|\\bpasse\\b|\\btransmis\\b|\\bincluy|\\binclu[ai]|übergeben|übermittelt|mitgesendet|doorgeven|doorgegeven|przekaż|przekazan|переда|gönder|字段|欄位|参数|參數|传入|傳入|填入|フィールド|引数|パラメータ|渡|필드|인자|매개변수|\\btrường|\\btham số|\\bbidang\\b)";
 
+/** The user's conversation, as a whole or summed up: never something a tool's own backend needs. */
+const CONVERSATION = any(
+  "\\bla conversación actual|\\bel historial de (?:la )?conversación|\\bresumen de la conversación|\\bel contenido de la conversación",
+  "\\bconversa atual|\\bhistórico da conversa|\\bresumo da conversa|\\bconteúdo da conversa",
+  "\\bla conversation (?:en cours|actuelle)|\\bl'historique de (?:la )?conversation|\\brésumé de la conversation|\\bcontenu de la conversation",
+  "\\bla conversazione (?:corrente|attuale|in corso)|\\bcronologia della conversazione|\\briepilogo della conversazione|\\bcontenuto della conversazione",
+  "\\bgesprächsverlauf|\\bchatverlauf|\\bbisherige[ns]? (?:unterhaltung|gespräch|chat)|\\bzusammenfassung des gesprächs|\\baktuelle[ns]? (?:gespräch|unterhaltung|chat)",
+  "\\bhet huidige gesprek|\\bgespreksgeschiedenis|\\bchatgeschiedenis|\\bsamenvatting van het gesprek",
+  "\\bbieżącej rozmowy|\\bhistori[ęa] rozmowy|\\bpodsumowanie rozmowy|\\btreść rozmowy",
+  "текущ[а-яё]* (?:разговор|диалог|переписк)|истори[юяи] (?:переписки|диалога|чата|разговора)|содержание (?:разговора|диалога|переписки)|(?:краткое содержание|резюме|сводку) (?:разговора|диалога|переписки)",
+  "поточн[а-яіїєґ]* (?:розмов|діалог|листуван)|історі[юяї] (?:листування|діалогу|чату|розмови)|зміст (?:розмови|діалогу|листування)|підсумок (?:розмови|діалогу)",
+  "\\bmevcut konuşma|\\bkonuşma geçmiş|\\bsohbet geçmiş|\\bkonuşmanın özet",
+  "cuộc trò chuyện hiện tại|lịch sử trò chuyện|tóm tắt cuộc trò chuyện|nội dung cuộc trò chuyện",
+  "\\bpercakapan saat ini|\\briwayat (?:percakapan|obrolan)|\\bringkasan percakapan|\\bisi percakapan",
+  "これまでの会話|現在の会話|会話(?:の)?(?:内容|履歴|要約|ログ)",
+  "(?:当前|目前|完整)(?:的)?(?:对话|會話|会话|對話|聊天)|(?:对话|對話|会话|會話|聊天)(?:内容|內容|记录|紀錄|記錄|历史|歷史|摘要)",
+  "현재\\s*대화|대화\\s*(?:요약|내용|기록|내역)|채팅\\s*기록",
+);
+
+/** Verbs that send it. */
+const SEND_VERB =
+  "(?:\\b(?:envía|envíe|enviar|envia|envie|enviad[oa]s?|mande|manda|sube|subir|envoie|envoyez|envoyer|transmet|transmettez|transmise?s?|invia|inviare|inviat[oa]|inoltra|inoltrare|sende|senden|gesendet|stuur|verstuur|verzend\\w*|verzonden|verstuurd|wyślij|wysłan[ayeo]|prześlij|przesłan[ayeo]|gönder\\w*|kirim\\w*|dikirim|post)\\b|envoyé|übermittl\\w*|übermitteln|übermittelt|wysłać|przesłać|отправ[а-яё]*|переда[а-яё]*|пересыл[а-яё]*|надішл[а-яіїєґ]*|надісл[а-яіїєґ]*|відправ[а-яіїєґ]*|gửi|送信|送っ|送る|転送|アップロード|发送|發送|上传|上傳|提交|传送|傳送|보내|전송|업로드|전달)";
+
 export const TRANSLATED_RULES: readonly PatternRule[] = [
   {
     id: "intent.translated-conceal",
@@ -1294,5 +1317,55 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "\\b(?:kể cả khi|ngay cả khi) người dùng|dù người dùng|\\b(?:meskipun|walaupun|bahkan jika|sekalipun) pengguna",
       "(?:即使|即便|無論|无论|哪怕)(?:使用者|用戶|用户)",
     ),
+  },
+
+  {
+    id: "intent.translated-send-conversation",
+    category: "Exfiltration",
+    severity: "High",
+    summary:
+      "sends, in another language, the user's conversation (its content, history or a summary) to a fixed URL or address",
+    triggers: [
+      "conversación",
+      "conversa",
+      "conversation",
+      "conversazione",
+      "gesprächsverlauf",
+      "chatverlauf",
+      "unterhaltung",
+      "gespräch",
+      "chat",
+      "gesprek",
+      "gespreksgeschiedenis",
+      "chatgeschiedenis",
+      "rozmow",
+      "разговор",
+      "диалог",
+      "переписк",
+      "чата",
+      "розмов",
+      "діалог",
+      "листуван",
+      "чату",
+      "konuşma",
+      "sohbet",
+      "trò chuyện",
+      "percakapan",
+      "obrolan",
+      "会話",
+      "对话",
+      "對話",
+      "会话",
+      "會話",
+      "聊天",
+      "대화",
+      "채팅",
+    ],
+    alsoTriggers: ["://", "@"],
+    // The conversation, a place and a verb that sends, in whichever order the language puts them.
+    pattern: `${SEND_VERB}[^\\n]{0,120}?(?:${CONVERSATION})[^\\n]{0,120}?${PLACE}|${SEND_VERB}[^\\n]{0,120}?${PLACE}[^\\n]{0,120}?(?:${CONVERSATION})|(?:${CONVERSATION})[^\\n]{0,120}?${SEND_VERB}[^\\n]{0,120}?${PLACE}|(?:${CONVERSATION})[^\\n]{0,120}?${PLACE}[^\\n]{0,60}?${SEND_VERB}|${PLACE}[^\\n]{0,120}?(?:${CONVERSATION})[^\\n]{0,60}?${SEND_VERB}`,
+    // A message posted into the current conversation is that conversation's destination, not its content.
+    unless:
+      "\\b(?:a|en) la conversación actual|(?:\\bdans|à) la conversation (?:en cours|actuelle)|\\b(?:alla|nella) conversazione (?:corrente|attuale|in corso)|\\b(?:in|an) (?:das|den) aktuelle[n]? (?:gespräch|chat)|\\bin het huidige gesprek|(?:\\bna|à) conversa atual",
   },
 ];
