@@ -1,5 +1,6 @@
 import { BARE_HOST, BARE_HOST_TRIGGERS, HOST_COMMANDS, RUN_COMMAND, USER_CHOICE } from "./intent-rules.ts";
 import type { PatternRule } from "./rules.ts";
+import { CONCEAL_SUMMARY, PUBLIC_EXPOSURE_SUMMARY, TRANSLATED_RULES } from "./translated-rules.ts";
 
 /**
  * Object signals: what an instruction is about — a fixed account, address or URL put in the user's
@@ -852,8 +853,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     id: "intent.translated-conceal",
     category: "HiddenInstructions",
     severity: "High",
-    summary:
-      "asks, in another language, not to tell the user (Spanish, Portuguese, French, Italian, German, Japanese, Chinese, Korean)",
+    summary: CONCEAL_SUMMARY,
     // The verbs and nouns of these languages, not their "no"/"non"/"ne", which English text is full of.
     triggers: [
       "mencion",
@@ -2384,8 +2384,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     id: "intent.public-exposure",
     category: "Exfiltration",
     severity: "High",
-    summary:
-      "makes what the tool handles public: readable by link, without login, in a public paste, bucket or collection",
+    summary: PUBLIC_EXPOSURE_SUMMARY,
     triggers: [
       "public",
       "readable by link",
@@ -3058,4 +3057,5 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\b(?:branch protections?|protections?|required reviews?|review requirements?|approval gates?|audit logging|2fa|mfa)\\b[^\\n]{0,40}?\\b(?:is|are|gets?|will be)\\s+(?:temporarily\\s+)?(?:switched off|turned off|disabled|removed|lifted|bypassed|skipped)\\b",
     unless: "\\b(?:never|do not|don't|must not|if the user asks|when the user asks|unless the user)\\b",
   },
+  ...TRANSLATED_RULES,
 ];
