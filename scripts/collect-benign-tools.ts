@@ -1,13 +1,15 @@
 // Builds the benign half of the inspection corpus from real MCP servers: each package is installed
-// from npm into .cache/benign-servers/<name>, started over stdio, and asked for tools/list with the
+// from npm into .cache/benign-servers/<name> (or, for a package from PyPI, with pip into its own venv in
+// .cache/benign-servers/pypi__<name>/venv), started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--blind | --blind-2 | --blind-3 |
-// --blind-4 | --blind-5 | --blind-6] [package-name …]. --blind, --blind-2, --blind-3, --blind-4, --blind-5 and
-// --blind-6 collect a round of the blind evaluation set instead (other packages each, into
-// test/inspect/blind/benign/, test/inspect/blind-2/benign/, test/inspect/blind-3/benign/,
-// test/inspect/blind-4/benign/, test/inspect/blind-5/benign/ and test/inspect/blind-6/benign/).
+// --blind-4 | --blind-5 | --blind-6 | --blind-7] [package-name …]. --blind, --blind-2, --blind-3, --blind-4,
+// --blind-5, --blind-6 and --blind-7 collect a round of the blind evaluation set instead (other packages each,
+// into test/inspect/blind/benign/, test/inspect/blind-2/benign/, test/inspect/blind-3/benign/,
+// test/inspect/blind-4/benign/, test/inspect/blind-5/benign/, test/inspect/blind-6/benign/ and
+// test/inspect/blind-7/benign/).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -20,6 +22,25 @@ interface ServerSpec {
   bin?: string;
   /** Files written into the package's cache folder (the server's working directory) before it starts. */
   files?: Record<string, string>;
+  /** Set for a package from PyPI instead of npm: installed with pip into a venv of its own. */
+  pypi?: PypiSource;
+}
+
+interface PypiSource {
+  /** The version pip installs (package==version). */
+  version: string;
+  /** The console script of the venv that starts the server … */
+  script?: string;
+  /** … or the module run with `python -m`. */
+  module?: string;
+  /** The interpreter that makes the venv, when the package needs another Python than python3 (e.g. python3.12). */
+  python?: string;
+  /**
+   * Further requirements pip installs with the package, where its own let pip take versions it does not run
+   * with: mcp<2 for a server written for the 1.x SDK (2.x moved FastMCP), pydantic<2.12 for one pinned to an
+   * old mcp that imports a pydantic internal since removed.
+   */
+  requires?: string[];
 }
 
 // Placeholder credentials: the servers want them present at start, listing tools never uses them.
@@ -1342,6 +1363,220 @@ const blind6Servers: ServerSpec[] = [
   { package: "mcp-hello-world" },
 ];
 
+// Placeholder AWS credentials for the AWS Labs servers of round 7 below.
+const AWS_PLACEHOLDER = {
+  AWS_REGION: "us-east-1",
+  AWS_ACCESS_KEY_ID: "placeholder",
+  AWS_SECRET_ACCESS_KEY: "placeholder",
+};
+
+// Round 7 of the blind evaluation (test/inspect/blind-7/benign/), collected on 2026-11-28 before any tuning on
+// it: real servers from packages in none of the lists above, none of those the comments above name, and with no
+// file in an earlier round, nor a fork or port of a server that has one. The npm registry here had no MCP server
+// left to take: the npm package list on this machine names, beyond the lists above, only SDKs, frameworks,
+// proxies, forks of collected servers and servers of one or two tools, and the registry here does not serve npm
+// search. So this round is the first from PyPI: each package is installed at the version named, with pip, into a
+// venv of its own (`pypi` in the spec), and started from its console script. At most three servers come from one
+// vendor or monorepo (AWS Labs: EKS, data processing, CloudWatch; GongRzhe: Word, PowerPoint). Chosen across
+// domains: cloud and infrastructure (Amazon EKS, Glue, Athena and EMR, CloudWatch logs, metrics and alarms,
+// Proxmox VE), incident response and IT service management (PagerDuty, ServiceNow), databases and analytics
+// (Redis, ClickHouse, Chroma, DuckDB through MotherDuck's server, Google Analytics), data orchestration (Airflow
+// through Astronomer's server, Prefect), documents (Word, PowerPoint, PDF), science and research (BioMCP's
+// biomedical sources, NASA ADS, Zotero, the Lean theorem prover), education (Canvas LMS), finance (Alpaca
+// trading, Yahoo Finance), social and chat (Mastodon, Matrix, Reddit), reference (Wikipedia), security
+// (Shodan), media (ElevenLabs voice, Blender, FFmpeg, Audiobookshelf), home automation (Home Assistant), a game
+// engine (Unity) and code exploration (jCodeMunch).
+// Larger than ~60 tools and taken whole, as they have no option to pick a toolset: ha-mcp (77),
+// alpaca-mcp-server (72) and proxmox-mcp-plus (65). pagerduty-mcp serves its default read-only tools (63 of
+// 101; --enable-write-tools adds the rest), canvas-mcp its student profile (--role student, 51 of 115) and
+// mfa-servicenow-mcp its default tool package (standard, 32).
+// Interpreters: pagerduty-mcp, pdf-tools-mcp, yfmcp, reddit-no-auth-mcp-server and audiobookshelf-mcp need
+// Python 3.12 and ha-mcp 3.13 (from pyenv here); the rest run on python3 (3.11).
+// ha-mcp is started with its settings UI off (HA_MCP_DISABLE_SETTINGS_UI), as its settings sidecar otherwise
+// outlives it; its tool list is the same either way.
+// Pinned beside the package (`requires`): mcp<2 for office-powerpoint-mcp-server, pdf-tools-mcp, nasa-ads-mcp,
+// mcp-server-matrix and ffmpeg-mcp-lite (written for the 1.x SDK's FastMCP, which 2.x moved, while their own
+// requirements let pip take 2.x), and pydantic<2.12 for chroma-mcp (it pins mcp 1.6.0, which imports a
+// pydantic internal removed since).
+// Tried and left out:
+// - rootly-mcp-server: 258 tools, 146 with --no-enable-write-tools; its only other choice is a list of tool names.
+// - postgres-mcp: depends on pglast==7.2.0, which is not published.
+// - mcp-stata: needs a Stata installation at start.
+// - dbt-mcp: calls the dbt platform's API before listing, even with its CLI and LSP toolsets off.
+// - mcp-neo4j-memory: connects to Neo4j before listing; opensearch-mcp-server-py: connects to OpenSearch to
+//   build its tools before listing; falcon-mcp: authenticates with CrowdStrike's API before listing.
+// - sec-edgar-mcp: 9 of its 21 tools carry no description.
+// - semgrep-mcp (0.9.0 serves one deprecation notice) and tilt-mcp (two tools): fewer than three tools.
+// - not pursued, by name or by what the server is: mcp-server-git and mcp-server-fetch (the reference servers
+//   that mcp-git in blind round 6 and mcp-server-fetch-typescript above port), mcp-atlassian, arxiv-mcp-server,
+//   duckduckgo-mcp-server, mysql-mcp-server and wikipedia-mcp (names in the lists or comments above, for npm
+//   packages) and excel-mcp-server (the name of @negokaz/excel-mcp-server above).
+// Collected with HOME set to a scratch folder.
+const blind7Servers: ServerSpec[] = [
+  {
+    package: "awslabs-eks-mcp-server",
+    pypi: { version: "0.2.1", script: "awslabs.eks-mcp-server" },
+    env: AWS_PLACEHOLDER,
+  },
+  {
+    package: "awslabs-aws-dataprocessing-mcp-server",
+    pypi: { version: "0.2.2", script: "awslabs.aws-dataprocessing-mcp-server" },
+    env: AWS_PLACEHOLDER,
+  },
+  {
+    package: "awslabs-cloudwatch-mcp-server",
+    pypi: { version: "0.3.1", script: "awslabs.cloudwatch-mcp-server" },
+    env: AWS_PLACEHOLDER,
+  },
+  {
+    package: "proxmox-mcp-plus",
+    pypi: { version: "0.6.7", script: "proxmox-mcp-plus" },
+    env: {
+      PROXMOX_HOST: "127.0.0.1",
+      PROXMOX_PORT: "9",
+      PROXMOX_USER: "root@pam",
+      PROXMOX_TOKEN_NAME: "placeholder",
+      PROXMOX_TOKEN_VALUE: "placeholder",
+      PROXMOX_VERIFY_SSL: "true",
+    },
+  },
+  {
+    package: "pagerduty-mcp",
+    pypi: { version: "1.1.0", script: "pagerduty-mcp", python: "python3.12" },
+    env: { PAGERDUTY_USER_API_KEY: "placeholder" },
+  },
+  {
+    package: "mfa-servicenow-mcp",
+    pypi: { version: "1.25.4", script: "servicenow-mcp" },
+    env: {
+      SERVICENOW_INSTANCE_URL: "https://example.service-now.com",
+      SERVICENOW_AUTH_TYPE: "basic",
+      SERVICENOW_USERNAME: "placeholder",
+      SERVICENOW_PASSWORD: "placeholder",
+    },
+  },
+  {
+    package: "redis-mcp-server",
+    pypi: { version: "0.5.1", script: "redis-mcp-server" },
+    env: { REDIS_HOST: "127.0.0.1", REDIS_PORT: "9" },
+  },
+  {
+    package: "mcp-clickhouse",
+    pypi: { version: "0.7.0", script: "mcp-clickhouse" },
+    env: {
+      CLICKHOUSE_HOST: "127.0.0.1",
+      CLICKHOUSE_PORT: "9",
+      CLICKHOUSE_USER: "placeholder",
+      CLICKHOUSE_PASSWORD: "placeholder",
+    },
+  },
+  {
+    package: "chroma-mcp",
+    pypi: { version: "0.2.6", script: "chroma-mcp", requires: ["pydantic<2.12"] },
+    args: ["--client-type", "ephemeral"],
+  },
+  {
+    package: "mcp-server-motherduck",
+    pypi: { version: "1.1.0", script: "mcp-server-motherduck" },
+    args: ["--db-path", ":memory:", "--read-write"],
+  },
+  {
+    package: "astro-airflow-mcp",
+    pypi: { version: "0.9.1", script: "astro-airflow-mcp" },
+    env: { AIRFLOW_API_URL: "http://127.0.0.1:9" },
+  },
+  {
+    package: "prefect-mcp",
+    pypi: { version: "0.0.1b13", script: "prefect-mcp-server" },
+    env: { PREFECT_API_URL: "http://127.0.0.1:9/api" },
+  },
+  { package: "analytics-mcp", pypi: { version: "0.8.0", script: "analytics-mcp" } },
+  { package: "office-word-mcp-server", pypi: { version: "1.1.11", script: "word_mcp_server" } },
+  {
+    package: "office-powerpoint-mcp-server",
+    pypi: { version: "2.0.7", script: "ppt_mcp_server", requires: ["mcp<2"] },
+  },
+  {
+    package: "pdf-tools-mcp",
+    pypi: { version: "0.1.4", script: "pdf-tools-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "biomcp-python", pypi: { version: "0.7.3", script: "biomcp" }, args: ["run"] },
+  {
+    package: "nasa-ads-mcp",
+    pypi: { version: "0.1.0", script: "nasa-ads-mcp", requires: ["mcp<2"] },
+    env: { ADS_API_TOKEN: "placeholder", NASA_ADS_MCP_TRANSPORT: "stdio" },
+  },
+  { package: "lean-lsp-mcp", pypi: { version: "0.32.0", script: "lean-lsp-mcp" } },
+  {
+    package: "zotero-mcp-server",
+    pypi: { version: "0.15.1", script: "zotero-mcp" },
+    env: { ZOTERO_LOCAL: "true" },
+  },
+  {
+    package: "canvas-mcp",
+    pypi: { version: "1.16.0", script: "canvas-mcp-server" },
+    args: ["--role", "student"],
+    env: { CANVAS_API_TOKEN: "placeholder", CANVAS_API_URL: "https://canvas.example.edu/api/v1" },
+  },
+  {
+    package: "alpaca-mcp-server",
+    pypi: { version: "2.4.0", script: "alpaca-mcp-server" },
+    env: { ALPACA_API_KEY: "placeholder", ALPACA_SECRET_KEY: "placeholder", ALPACA_PAPER_TRADE: "true" },
+  },
+  { package: "yfmcp", pypi: { version: "0.14.0", script: "yfmcp", python: "python3.12" } },
+  {
+    package: "mastodon-mcp-server",
+    pypi: { version: "1.0.5", script: "mastodon-mcp" },
+    env: { MASTODON_INSTANCE_URL: "https://mastodon.example", MASTODON_ACCESS_TOKEN: "placeholder" },
+  },
+  {
+    package: "mcp-server-matrix",
+    pypi: { version: "0.2.0", script: "mcp-server-matrix", requires: ["mcp<2"] },
+    env: {
+      MATRIX_HOMESERVER: "http://127.0.0.1:9",
+      MATRIX_USER_ID: "@placeholder:example.org",
+      MATRIX_ACCESS_TOKEN: "placeholder",
+    },
+  },
+  { package: "mcp-server-wikipedia", pypi: { version: "0.5.5", script: "mcp-server-wikipedia" } },
+  {
+    package: "reddit-no-auth-mcp-server",
+    pypi: { version: "0.2.1", script: "reddit-no-auth-mcp-server", python: "python3.12" },
+  },
+  {
+    package: "mcp-shodan",
+    pypi: { version: "0.1.0", script: "mcp-shodan" },
+    env: { SHODAN_API_KEY: "placeholder" },
+  },
+  {
+    package: "elevenlabs-mcp",
+    pypi: { version: "0.12.2", script: "elevenlabs-mcp" },
+    env: { ELEVENLABS_API_KEY: "placeholder" },
+  },
+  { package: "mcp-for-blender", pypi: { version: "2.2.4", script: "mcp-for-blender" } },
+  { package: "ffmpeg-mcp-lite", pypi: { version: "0.2.2", script: "ffmpeg-mcp-lite", requires: ["mcp<2"] } },
+  {
+    package: "audiobookshelf-mcp",
+    pypi: { version: "2.3.5", script: "audiobookshelf-mcp", python: "python3.12" },
+    env: { AUDIOBOOKSHELF_URL: "http://127.0.0.1:9", AUDIOBOOKSHELF_TOKEN: "placeholder" },
+  },
+  {
+    package: "ha-mcp",
+    pypi: { version: "8.7.0", script: "ha-mcp", python: "python3.13" },
+    env: {
+      HOMEASSISTANT_URL: "http://127.0.0.1:9",
+      HOMEASSISTANT_TOKEN: "placeholder",
+      HA_MCP_DISABLE_SETTINGS_UI: "true",
+    },
+  },
+  {
+    package: "mcpforunityserver",
+    pypi: { version: "10.3.0", script: "mcp-for-unity" },
+    args: ["--transport", "stdio"],
+  },
+  { package: "jcodemunch-mcp", pypi: { version: "1.108.399", script: "jcodemunch-mcp" } },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 const targets = {
   corpus: { servers, outDir: join("corpus", "benign") },
@@ -1351,10 +1586,11 @@ const targets = {
   "--blind-4": { servers: blind4Servers, outDir: join("blind-4", "benign") },
   "--blind-5": { servers: blind5Servers, outDir: join("blind-5", "benign") },
   "--blind-6": { servers: blind6Servers, outDir: join("blind-6", "benign") },
+  "--blind-7": { servers: blind7Servers, outDir: join("blind-7", "benign") },
 } as const;
-const flag = (["--blind", "--blind-2", "--blind-3", "--blind-4", "--blind-5", "--blind-6"] as const).find(
-  (name) => process.argv.includes(name),
-);
+const flag = (
+  ["--blind", "--blind-2", "--blind-3", "--blind-4", "--blind-5", "--blind-6", "--blind-7"] as const
+).find((name) => process.argv.includes(name));
 const target = targets[flag ?? "corpus"];
 const root = resolve(import.meta.dirname, "..");
 const cacheDir = join(root, ".cache", "benign-servers");
@@ -1364,7 +1600,18 @@ function safeName(pkg: string): string {
   return pkg.replace(/^@/, "").replace(/[/]/g, "__");
 }
 
-function install(spec: ServerSpec): { dir: string; version: string; binPath: string } {
+/** How a server is started: its cache folder (the working directory), its installed version and its command. */
+interface Launch {
+  dir: string;
+  version: string;
+  command: string;
+  args: string[];
+  /** Prepended to PATH, so that a server finds the scripts of its own venv. */
+  pathPrefix?: string;
+}
+
+function install(spec: ServerSpec): Launch {
+  if (spec.pypi) return installFromPypi(spec, spec.pypi);
   const dir = join(cacheDir, safeName(spec.package));
   const pkgDir = join(dir, "node_modules", spec.package);
   if (!existsSync(join(pkgDir, "package.json"))) {
@@ -1385,15 +1632,98 @@ function install(spec: ServerSpec): { dir: string; version: string; binPath: str
   const bins = typeof manifest.bin === "string" ? { main: manifest.bin } : (manifest.bin ?? {});
   const binRelative = spec.bin ? bins[spec.bin] : Object.values(bins)[0];
   if (!binRelative) throw new Error(`${spec.package} has no bin to start`);
-  return { dir, version: manifest.version, binPath: join(pkgDir, binRelative) };
+  return {
+    dir,
+    version: manifest.version,
+    command: process.execPath,
+    args: [join(pkgDir, binRelative), ...(spec.args ?? [])],
+  };
 }
 
-async function listTools(spec: ServerSpec, binPath: string, cwd: string): Promise<unknown[]> {
+/** The interpreter named (python3, python3.12 …): from PATH, else from a pyenv install of that version. */
+function findPython(name: string): string {
+  try {
+    execFileSync(name, ["--version"], { stdio: "ignore" });
+    return name;
+  } catch {
+    const versions = join(pyenvRoot() ?? "/nonexistent", "versions");
+    for (const version of existsSync(versions) ? readdirSync(versions).sort().reverse() : []) {
+      const candidate = join(versions, version, "bin", name);
+      if (existsSync(candidate)) return candidate;
+    }
+    throw new Error(`no ${name} to make a venv with`);
+  }
+}
+
+function pyenvRoot(): string | undefined {
+  if (process.env.PYENV_ROOT) return process.env.PYENV_ROOT;
+  try {
+    return execFileSync("pyenv", ["root"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The version of a distribution installed in a venv, or undefined when it is not installed. */
+function installedVersion(python: string, distribution: string): string | undefined {
+  try {
+    return execFileSync(
+      python,
+      ["-c", "import importlib.metadata, sys; print(importlib.metadata.version(sys.argv[1]))", distribution],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
+    ).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function installFromPypi(spec: ServerSpec, pypi: PypiSource): Launch {
+  const dir = join(cacheDir, `pypi__${safeName(spec.package)}`);
+  const venv = join(dir, "venv");
+  const python = join(venv, "bin", "python");
+  if (!existsSync(python)) {
+    mkdirSync(dir, { recursive: true });
+    execFileSync(findPython(pypi.python ?? "python3"), ["-m", "venv", venv], { stdio: "inherit" });
+  }
+  if (installedVersion(python, spec.package) !== pypi.version) {
+    execFileSync(
+      python,
+      [
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        `${spec.package}==${pypi.version}`,
+        ...(pypi.requires ?? []),
+      ],
+      { cwd: dir, stdio: ["ignore", "ignore", "inherit"] },
+    );
+  }
+  const version = installedVersion(python, spec.package);
+  if (!version) throw new Error(`${spec.package} is not installed in ${venv}`);
+  // The server starts from its console script, or as `python -m module`.
+  const start = pypi.script
+    ? [join(venv, "bin", pypi.script)]
+    : pypi.module
+      ? [python, "-m", pypi.module]
+      : [];
+  const [command, ...startArgs] = start;
+  if (!command) throw new Error(`${spec.package} names no script or module to start`);
+  return { dir, version, command, args: [...startArgs, ...(spec.args ?? [])], pathPrefix: join(venv, "bin") };
+}
+
+async function listTools(spec: ServerSpec, launch: Launch): Promise<unknown[]> {
+  const path = process.env.PATH ?? "";
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [binPath, ...(spec.args ?? [])],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...spec.env },
-    cwd,
+    command: launch.command,
+    args: launch.args,
+    env: {
+      PATH: launch.pathPrefix ? `${launch.pathPrefix}:${path}` : path,
+      HOME: process.env.HOME ?? "/tmp",
+      ...spec.env,
+    },
+    cwd: launch.dir,
     stderr: "ignore",
   });
   const client = new Client({ name: "toolwall-corpus-collector", version: "0.1.0" });
@@ -1420,13 +1750,17 @@ let total = 0;
 for (const spec of target.servers) {
   if (wanted.length > 0 && !wanted.includes(spec.package)) continue;
   try {
-    const { dir, version, binPath } = install(spec);
-    for (const [name, content] of Object.entries(spec.files ?? {})) writeFileSync(join(dir, name), content);
-    const tools = await listTools(spec, binPath, dir);
+    const launch = install(spec);
+    for (const [name, content] of Object.entries(spec.files ?? {}))
+      writeFileSync(join(launch.dir, name), content);
+    const tools = await listTools(spec, launch);
     const file = join(outDir, `${safeName(spec.package)}.json`);
-    writeFileSync(file, `${JSON.stringify({ package: spec.package, version, tools }, null, 2)}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ package: spec.package, version: launch.version, tools }, null, 2)}\n`,
+    );
     total += tools.length;
-    console.log(`${spec.package}@${version}: ${tools.length} tools`);
+    console.log(`${spec.package}@${launch.version}: ${tools.length} tools`);
   } catch (error) {
     console.error(`${spec.package}: ${(error as Error).message}`);
   }

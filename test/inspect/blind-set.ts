@@ -1,4 +1,4 @@
-// The blind evaluation sets of issue 12 (test/inspect/blind/, test/inspect/blind-2/ … test/inspect/blind-6/, one per round):
+// The blind evaluation sets of issue 12 (test/inspect/blind/, test/inspect/blind-2/ … test/inspect/blind-7/, one per round):
 // real benign tools from packages no earlier set contains, and poisoned definitions written without
 // reading the rules.
 // A poisoned rewrite is stored as its real source tool plus the edits an attacker made, so the
@@ -17,9 +17,9 @@ const devBenignDir = join(import.meta.dirname, "corpus", "benign");
  * the phrasing model) and then retired to development data (the rules may be tuned on it, the model
  * learns from it), so only the latest one counts.
  */
-export const BLIND_ROUNDS = ["blind", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6"] as const;
+export const BLIND_ROUNDS = ["blind", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7"] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
-export const LATEST_BLIND_ROUND: BlindRound = "blind-6";
+export const LATEST_BLIND_ROUND: BlindRound = "blind-7";
 
 export function blindRoundDir(round: BlindRound): string {
   return join(import.meta.dirname, round);
