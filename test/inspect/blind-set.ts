@@ -17,7 +17,15 @@ const devBenignDir = join(import.meta.dirname, "corpus", "benign");
  * the phrasing model) and then retired to development data (the rules may be tuned on it, the model
  * learns from it), so only the latest one counts.
  */
-export const BLIND_ROUNDS = ["blind", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7"] as const;
+export const BLIND_ROUNDS = [
+  "blind",
+  "blind-2",
+  "blind-3",
+  "blind-4",
+  "blind-5",
+  "blind-6",
+  "blind-7",
+] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
 export const LATEST_BLIND_ROUND: BlindRound = "blind-7";
 
