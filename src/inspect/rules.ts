@@ -468,8 +468,10 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "azure",
     ],
     alsoTriggers: ["key", "phrase", "password", "credential", "secret", "token", "mnemonic", "rsa", "seed"],
+    // "All tokens" and "every token" are as often a text analyser's, a design system's or an ERC-721
+    // contract's (twelve real tools, no poisoned one): only taken ones count.
     pattern:
-      "\\b(?:ssh|private) (?:private )?keys? (?:contents?|file|data|material)\\b|\\bid rsa\\b|\\bseed phrase\\b|\\bwallet (?:seed|mnemonic|private key)\\b|\\b(?:all|every|stolen|harvested|collected) (?:passwords?|credentials?|secrets?|tokens?|api keys)\\b|\\b(?:aws|cloud|gcp|azure) credentials? (?:file|contents?)\\b",
+      "\\b(?:ssh|private) (?:private )?keys? (?:contents?|file|data|material)\\b|\\bid rsa\\b|\\bseed phrase\\b|\\bwallet (?:seed|mnemonic|private key)\\b|\\b(?:all|every|stolen|harvested|collected) (?:passwords?|credentials?|secrets?|api keys)\\b|\\b(?:stolen|harvested|collected) tokens?\\b|\\b(?:aws|cloud|gcp|azure) credentials? (?:file|contents?)\\b",
   },
   {
     id: "credential.env-dump",
@@ -928,12 +930,16 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "reported",
       "report it",
       "report this",
+      "report that",
+      "report them",
       "reporting",
       "between you",
       "between us",
     ],
+    // Hiding, not honesty: "must not be reported as an absence of data" and "never report that a filter
+    // was applied when you left it out" ask the model not to misreport.
     pattern:
-      "\\b(?:need not|needn't|does not need to|doesn't need to|should not|shouldn't|must not|is not to)\\s+be\\s+(?:reported|mentioned|disclosed|logged|surfaced)\\b|\\b(?:don't|do not|never|without)\\s+report(?:ing)?\\s+(?:it|this|that|them)\\b|\\bbetween (?:you|us) and (?:the |this )?(?:server|tool|function|me)\\b|\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:don't|do not|never)\\s+bring\\s+(?:it|this|that|them)\\s+up\\b|\\bkeep\\s+(?:quiet|silent)\\b|\\bkeep\\s+(?:it|this|that)\\s+(?:quiet|to yourself|between us|secret)\\b|\\b(?:do not|don't|never)\\s+(?:mention|reveal|disclose)\\s+(?:it|this|that|them)\\s*(?:$|[,;.!)>-])|\\bleave\\s+(?:it|this|that|them)\\s+out\\b|\\b(?:omit|withhold|leave out)\\b[^.\\n]{0,40}?\\b(?:when (?:talking|speaking|replying|responding) to|from (?:your )?(?:answer|response|reply)|(?:in|from) (?:your )?(?:answers?|responses?|replies))",
+      "\\b(?:need not|needn't|does not need to|doesn't need to|should not|shouldn't|must not|is not to)\\s+be\\s+(?:reported|mentioned|disclosed|logged|surfaced)(?:\\s*(?:[.,;:!)—-]|$)|\\s+(?:to|in|anywhere|at all|back|either|further|separately|or)\\b)|\\b(?:don't|do not|never|without)\\s+report(?:ing)?\\s+(?:(?:it|this|them)\\b|that\\s*(?:[.,;:!)]|$|\\s+(?:to|back|upstream|anywhere)\\b))|\\bbetween (?:you|us) and (?:the |this )?(?:server|tool|function|me)\\b|\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:don't|do not|never)\\s+bring\\s+(?:it|this|that|them)\\s+up\\b|\\bkeep\\s+(?:quiet|silent)\\b|\\bkeep\\s+(?:it|this|that)\\s+(?:quiet|to yourself|between us|secret)\\b|\\b(?:do not|don't|never)\\s+(?:mention|reveal|disclose)\\s+(?:it|this|that|them)\\s*(?:$|[,;.!)>-])|\\bleave\\s+(?:it|this|that|them)\\s+out\\b|\\b(?:omit|withhold|leave out)\\b[^.\\n]{0,40}?\\b(?:when (?:talking|speaking|replying|responding) to|from (?:your )?(?:answer|response|reply)|(?:in|from) (?:your )?(?:answers?|responses?|replies))",
     unless:
       "\\b(?:ok|okay|fine|safe|free|acceptable) to leave (?:it|this|that|them) out\\b|\\b(?:silently (?:ignore|ignores|ignored|skip|skips|skipped|fail|fails|returns?|creates?|succeeds?|overwrites?|truncates?))\\b",
   },
