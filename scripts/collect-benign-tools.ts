@@ -2,8 +2,10 @@
 // from npm into .cache/benign-servers/<name> (or, for a package from PyPI, with pip into its own venv in
 // .cache/benign-servers/pypi__<name>/venv), started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
-// name and installed version. Run: node scripts/collect-benign-tools.ts [--blind | --blind-2 | --blind-3 |
-// --blind-4 | --blind-5 | --blind-6 | --blind-7] [package-name …]. --blind, --blind-2, --blind-3, --blind-4,
+// name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
+// --blind-4 | --blind-5 | --blind-6 | --blind-7] [package-name …]. With no flag it collects the development
+// corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from PyPI) into
+// test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn (yet). --blind, --blind-2, --blind-3, --blind-4,
 // --blind-5, --blind-6 and --blind-7 collect a round of the blind evaluation set instead (other packages each,
 // into test/inspect/blind/benign/, test/inspect/blind-2/benign/, test/inspect/blind-3/benign/,
 // test/inspect/blind-4/benign/, test/inspect/blind-5/benign/, test/inspect/blind-6/benign/ and
@@ -1577,9 +1579,213 @@ const blind7Servers: ServerSpec[] = [
   { package: "jcodemunch-mcp", pypi: { version: "1.108.399", script: "jcodemunch-mcp" } },
 ];
 
+// The development corpus's second list (test/inspect/corpus/benign/), collected with `--pypi` on 2026-11-28 before
+// any tuning on them: real Python servers from PyPI, each at the version named in a venv of its own, from packages
+// in none of the lists or comments of this script and with no file in the corpus or a blind round, nor a fork or
+// port of a collected server; at most three from one vendor or monorepo (AWS Labs: Location, Pricing, Billing and
+// Cost Management). Chosen for the register of Python servers (docstrings with Args:/Returns: sections, FastMCP
+// descriptions) across many vendors and domains: cloud and infrastructure (AWS, Kubernetes), search and databases
+// (Elasticsearch, Neo4j data modelling, KGLite graphs, SQLAlchemy databases, Jupyter notebooks), science (BioContext
+// biomedical knowledge bases, academic paper search), finance (Yahoo Finance, CoinMarketCap), mail and chat (IMAP and
+// SMTP, Slack), productivity (Google Workspace, Things, Anki, Jira), customer support (Zendesk, Freshdesk), developer
+// tools (code review graphs, tree-sitter), security (IDA Pro, Nmap, VirusTotal), media (image processing, yt-dlp),
+// education (Moodle), home automation (Philips Hue, Home Assistant), government and open data (US law, Japan's e-Stat,
+// Turkish legislation, Taiwan's weather service), health (FHIR, WHOOP), maps (AWS Location, OpenStreetMap),
+// e-commerce (WooCommerce, Shopify), CMS (Ghost) and travel (China's 12306 rail tickets). Written in other languages:
+// mcp-cwa and mcp-server-12306 (Chinese), mevzuat-mcp (Turkish), estat-mcp (partly Japanese).
+// workspace-mcp serves its core tool tier (--tool-tier core, 43 of its 119 tools) and kubectl-mcp-server its
+// default toolsets (core and helm, 26 tools).
+// Interpreters: biocontext-kb, fhir-mcp-server, shopify-blade-mcp, things-mcp and vt-mcp need Python 3.12, and
+// osm-mcp-server and hass-mcp 3.13 (from pyenv here); the rest run on python3 (3.11).
+// Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK's FastMCP (paper-search-mcp,
+// anki-mcp, freshdesk-mcp, mcp-server-tree-sitter, ida-pro-mcp, mcp-nmap, mcp-hue, moodle-mcp, mcp-cwa,
+// mcp-woocommerce, whoop-mcp, osm-mcp-server), pydantic<2.12 for fhir-mcp-server (its mcp imports a pydantic internal
+// removed since) and bibtexparser<2 for biocontext-kb (its scholarly dependency imports the 1.x API).
+// Tried and left out:
+// - mcp-server-splunk (91 tools), gis-mcp (88), garmin-mcp-server (343) and drupal-mcp-server (414; 185 with
+//   MCP_READ_ONLY): above ~80 tools with no option to pick a toolset.
+// - telegram-mcp: two tools.
+// - mcp-gouv-fr: requires Python 3.14, which this machine does not have.
+// - mcp-server-youtube: pip finds no distribution of 0.1.2 it can install, on Python 3.11 or 3.12.
+// - not pursued: mcp-grafana (the name of @leval/mcp-grafana above) and amap-mcp-server (a Python port of
+//   @amap/amap-maps-mcp-server in blind round 2).
+// Collected with HOME set to a scratch folder.
+const pypiServers: ServerSpec[] = [
+  {
+    package: "awslabs-aws-location-mcp-server",
+    pypi: { version: "2.1.1", script: "awslabs.aws-location-mcp-server" },
+    env: AWS_PLACEHOLDER,
+  },
+  {
+    package: "awslabs-aws-pricing-mcp-server",
+    pypi: { version: "1.1.1", script: "awslabs.aws-pricing-mcp-server" },
+    env: AWS_PLACEHOLDER,
+  },
+  {
+    package: "awslabs-billing-cost-management-mcp-server",
+    pypi: { version: "0.0.42", script: "awslabs.billing-cost-management-mcp-server" },
+    env: AWS_PLACEHOLDER,
+  },
+  {
+    package: "kubectl-mcp-server",
+    pypi: { version: "2.0.0", script: "kubectl-mcp" },
+    env: { KUBECONFIG: "/nonexistent" },
+  },
+  {
+    package: "elasticsearch-mcp-server",
+    pypi: { version: "2.1.6", script: "elasticsearch-mcp-server" },
+    env: { ELASTICSEARCH_HOSTS: "http://127.0.0.1:9", ELASTICSEARCH_API_KEY: "placeholder" },
+  },
+  { package: "mcp-neo4j-data-modeling", pypi: { version: "0.8.2", script: "mcp-neo4j-data-modeling" } },
+  { package: "kglite", pypi: { version: "0.21.2", script: "kglite-mcp-server" } },
+  {
+    package: "mcp-alchemy",
+    pypi: { version: "2026.10.15.202659", script: "mcp-alchemy" },
+    env: { DB_URL: "sqlite:////tmp/mcp-alchemy-placeholder.db" },
+  },
+  {
+    package: "jupyter-mcp-server",
+    pypi: { version: "2.2.4", script: "jupyter-mcp-server" },
+    env: { START_NEW_CODE_SANDBOX: "false", JUPYTER_URL: "http://127.0.0.1:9", JUPYTER_TOKEN: "placeholder" },
+  },
+  {
+    package: "coinmarketcap-mcp",
+    pypi: { version: "0.1.1", script: "coinmarketcap-mcp" },
+    env: { COINMARKETCAP_API_KEY: "placeholder" },
+  },
+  { package: "mcp-yahoo-finance", pypi: { version: "0.2.0", script: "mcp-yahoo-finance" } },
+  {
+    package: "paper-search-mcp",
+    pypi: { version: "0.1.4", script: "paper-search-mcp", requires: ["mcp<2"] },
+  },
+  { package: "mcp-email-server", pypi: { version: "1.13.3", script: "mcp-email-server" }, args: ["stdio"] },
+  {
+    package: "mcp-slack-crunchtools",
+    pypi: { version: "0.4.0", script: "mcp-slack-crunchtools" },
+    env: { SLACK_BOT_TOKEN: "xoxb-placeholder", SLACK_USER_TOKEN: "xoxp-placeholder" },
+  },
+  {
+    package: "workspace-mcp",
+    pypi: { version: "2.2.1", script: "workspace-mcp" },
+    args: ["--tool-tier", "core"],
+    env: {
+      GOOGLE_OAUTH_CLIENT_ID: "placeholder.apps.googleusercontent.com",
+      GOOGLE_OAUTH_CLIENT_SECRET: "placeholder",
+    },
+  },
+  { package: "anki-mcp", pypi: { version: "0.2.0", script: "anki-mcp", requires: ["mcp<2"] } },
+  {
+    package: "atlassian-jira-mcp",
+    pypi: { version: "3.4.0", script: "atlassian-jira-mcp" },
+    env: {
+      JIRA_MCP_URL: "https://example.atlassian.net",
+      JIRA_MCP_EMAIL: "a@example.com",
+      JIRA_MCP_TOKEN: "placeholder",
+    },
+  },
+  {
+    package: "zendesk-mcp",
+    pypi: { version: "0.1.6", script: "zendesk-mcp" },
+    env: { ZENDESK_SUBDOMAIN: "example", ZENDESK_EMAIL: "a@example.com", ZENDESK_API_TOKEN: "placeholder" },
+  },
+  {
+    package: "freshdesk-mcp",
+    pypi: { version: "1.2.0", script: "freshdesk-mcp", requires: ["mcp<2"] },
+    env: { FRESHDESK_API_KEY: "placeholder", FRESHDESK_DOMAIN: "example.freshdesk.com" },
+  },
+  { package: "code-review-graph", pypi: { version: "2.3.9", script: "code-review-graph" }, args: ["serve"] },
+  {
+    package: "mcp-server-tree-sitter",
+    pypi: { version: "0.7.0", script: "mcp-server-tree-sitter", requires: ["mcp<2"] },
+  },
+  { package: "ida-pro-mcp", pypi: { version: "1.4.0", script: "ida-pro-mcp", requires: ["mcp<2"] } },
+  { package: "mcp-nmap", pypi: { version: "0.1.0", script: "mcp-nmap", requires: ["mcp<2"] } },
+  { package: "mcp-hue", pypi: { version: "0.3.0", script: "mcp-hue", requires: ["mcp<2"] } },
+  {
+    package: "moodle-mcp",
+    pypi: { version: "0.2.1", script: "moodle-mcp", requires: ["mcp<2"] },
+    env: { MOODLE_URL: "https://moodle.example.edu", MOODLE_TOKEN: "placeholder" },
+  },
+  {
+    package: "biocontext-kb",
+    pypi: { version: "0.2.1", script: "biocontext-kb", python: "python3.12", requires: ["bibtexparser<2"] },
+  },
+  {
+    package: "estat-mcp",
+    pypi: { version: "0.2.6", script: "estat-mcp" },
+    args: ["serve"],
+    env: { ESTAT_APP_ID: "placeholder" },
+  },
+  {
+    package: "mcp-cwa",
+    pypi: { version: "0.1.0", script: "mcp-cwa", requires: ["mcp<2"] },
+    env: { CWA_API_KEY: "placeholder" },
+  },
+  {
+    package: "us-eli-mcp",
+    pypi: { version: "0.5.3", script: "us-eli-mcp" },
+    env: { US_ELI_CACHE_DIR: "/tmp/us-eli-placeholder" },
+  },
+  { package: "mevzuat-mcp", pypi: { version: "0.3.0", script: "mevzuat-mcp" } },
+  {
+    package: "ghost-mcp",
+    pypi: { version: "0.2.0", script: "ghost-mcp" },
+    env: {
+      GHOST_URL: "http://127.0.0.1:9",
+      GHOST_ADMIN_API_KEY:
+        "0123456789abcdef01234567:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+      GHOST_CONTENT_API_KEY: "placeholder",
+    },
+  },
+  {
+    package: "mcp-woocommerce",
+    pypi: { version: "0.2.0", script: "mcp-woocommerce", requires: ["mcp<2"] },
+    env: {
+      WOOCOMMERCE_URL: "http://127.0.0.1:9",
+      WOOCOMMERCE_KEY: "ck_placeholder",
+      WOOCOMMERCE_SECRET: "cs_placeholder",
+    },
+  },
+  {
+    package: "whoop-mcp",
+    pypi: { version: "0.8.5", script: "whoop-mcp", requires: ["mcp<2"] },
+    env: { WHOOP_CLIENT_ID: "placeholder", WHOOP_CLIENT_SECRET: "placeholder" },
+  },
+  {
+    package: "fhir-mcp-server",
+    pypi: { version: "0.10.0", script: "fhir-mcp-server", python: "python3.12", requires: ["pydantic<2.12"] },
+    args: ["--transport", "stdio"],
+    env: { FHIR_SERVER_BASE_URL: "http://127.0.0.1:9/fhir", FHIR_SERVER_DISABLE_AUTHORIZATION: "true" },
+  },
+  {
+    package: "osm-mcp-server",
+    pypi: { version: "0.1.1", script: "osm-mcp-server", python: "python3.13", requires: ["mcp<2"] },
+  },
+  {
+    package: "hass-mcp",
+    pypi: { version: "0.6.1", script: "hass-mcp", python: "python3.13" },
+    env: { HA_URL: "http://127.0.0.1:9", HA_TOKEN: "placeholder" },
+  },
+  {
+    package: "shopify-blade-mcp",
+    pypi: { version: "0.2.0", script: "shopify-blade-mcp", python: "python3.12" },
+    env: { SHOPIFY_STORE_DOMAIN: "example.myshopify.com", SHOPIFY_ACCESS_TOKEN: "shpat_placeholder" },
+  },
+  { package: "things-mcp", pypi: { version: "0.8.2", script: "things-mcp", python: "python3.12" } },
+  {
+    package: "vt-mcp",
+    pypi: { version: "0.9.9", script: "vt-mcp", python: "python3.12" },
+    env: { VTAI_TOKEN: "placeholder" },
+  },
+  { package: "imagesorcery-mcp", pypi: { version: "0.12.0", script: "imagesorcery-mcp" } },
+  { package: "yt-dlp-mcp", pypi: { version: "0.2.0", script: "yt-dlp-mcp" } },
+  { package: "mcp-server-12306", pypi: { version: "0.5.0.post20260930", script: "mcp-server-12306" } },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 const targets = {
   corpus: { servers, outDir: join("corpus", "benign") },
+  "--pypi": { servers: pypiServers, outDir: join("corpus", "benign-pypi") },
   "--blind": { servers: blindServers, outDir: join("blind", "benign") },
   "--blind-2": { servers: blind2Servers, outDir: join("blind-2", "benign") },
   "--blind-3": { servers: blind3Servers, outDir: join("blind-3", "benign") },
@@ -1589,7 +1795,7 @@ const targets = {
   "--blind-7": { servers: blind7Servers, outDir: join("blind-7", "benign") },
 } as const;
 const flag = (
-  ["--blind", "--blind-2", "--blind-3", "--blind-4", "--blind-5", "--blind-6", "--blind-7"] as const
+  ["--pypi", "--blind", "--blind-2", "--blind-3", "--blind-4", "--blind-5", "--blind-6", "--blind-7"] as const
 ).find((name) => process.argv.includes(name));
 const target = targets[flag ?? "corpus"];
 const root = resolve(import.meta.dirname, "..");

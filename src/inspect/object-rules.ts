@@ -622,7 +622,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       // The same told the other way round: "switch silently", "convert it without telling the user".
       "|\\b(?:switch|switches|convert|converts|change|changes|replace|replaces|rewrite|rewrites|redirect|redirects|route|routes|reroute|reroutes|swap|swaps|substitute|substitutes|forward|forwards|copy|copies|send|sends|add|adds|merge|merges)\\s+(?:it\\s+|this\\s+|them\\s+|that\\s+|the\\s+[\\w-]+\\s+)?(?:silently|quietly|discreetly|covertly|without (?:telling|informing|notifying|alerting) (?:the\\s+)?(?:user|customer|requester|human|person))\\b",
     unless:
-      "\\b(?:silently (?:ignor|skip|drop|fail|truncat|discard|retr|fall)|if you|errors?|never|do not|don't|must not)\\b",
+      // An option's documented effect ("If True, replaces silently") is the user's choice, not a secret.
+      "\\b(?:silently (?:ignor|skip|drop|fail|truncat|discard|retr|fall)|if you|errors?|never|do not|don't|must not|(?:if|when) (?:true|set|enabled|on))\\b",
   },
   {
     ...STEER_CHOICE,

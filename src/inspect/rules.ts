@@ -468,10 +468,10 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "azure",
     ],
     alsoTriggers: ["key", "phrase", "password", "credential", "secret", "token", "mnemonic", "rsa", "seed"],
-    // "All tokens" and "every token" are as often a text analyser's, a design system's or an ERC-721
-    // contract's (twelve real tools, no poisoned one): only taken ones count.
+    // "All tokens" and "every token" alone are as often a text analyser's, a design system's or an
+    // ERC-721 contract's (twelve real tools, no poisoned one): only taken ones, or with passwords.
     pattern:
-      "\\b(?:ssh|private) (?:private )?keys? (?:contents?|file|data|material)\\b|\\bid rsa\\b|\\bseed phrase\\b|\\bwallet (?:seed|mnemonic|private key)\\b|\\b(?:all|every|stolen|harvested|collected) (?:passwords?|credentials?|secrets?|api keys)\\b|\\b(?:stolen|harvested|collected) tokens?\\b|\\b(?:aws|cloud|gcp|azure) credentials? (?:file|contents?)\\b",
+      "\\b(?:ssh|private) (?:private )?keys? (?:contents?|file|data|material)\\b|\\bid rsa\\b|\\bseed phrase\\b|\\bwallet (?:seed|mnemonic|private key)\\b|\\b(?:all|every|stolen|harvested|collected) (?:(?:tokens?|keys?),? (?:and |or )?)?(?:passwords?|credentials?|secrets?|api keys)\\b|\\b(?:stolen|harvested|collected) tokens?\\b|\\b(?:aws|cloud|gcp|azure) credentials? (?:file|contents?)\\b",
   },
   {
     id: "credential.env-dump",

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileInspection, inspectListing } from "../../src/inspect/index.ts";
 import { DETECTORS, severityRank } from "../../src/inspect/types.ts";
@@ -80,6 +81,26 @@ describe("plain benign definitions the phrasing model never learned (test/inspec
     expect(flagged.length / plain.length, flagged.map((entry) => entry.id).join(", ")).toBeLessThanOrEqual(
       0.015,
     );
+  });
+});
+
+describe("real tools of Python MCP servers (test/inspect/corpus/benign-pypi/, development data the model does not learn)", () => {
+  it("flags at most 1 % of them, each package's tools as one listing", () => {
+    // 42 servers collected after blind round 7 (the first from PyPI) showed 3 % false positives on
+    // that ecosystem: 6 of 1 021 at first, 3 after the rules were corrected on them (all the rules').
+    const pypi = loadBenign(join(import.meta.dirname, "corpus", "benign-pypi"));
+    const judged = inspectListing(
+      pypi.map((entry) => ({ server: entry.package, tool: entry.tool })),
+      compileInspection(),
+    );
+    const flagged = pypi.filter((_, i) =>
+      judged[i]!.findings.some((f) => severityRank[f.severity] >= severityRank.High),
+    );
+    expect(pypi.length).toBeGreaterThanOrEqual(1_000);
+    expect(
+      flagged.length / pypi.length,
+      flagged.map((entry) => `${entry.package}/${entry.tool.name}`).join(", "),
+    ).toBeLessThanOrEqual(0.01);
   });
 });
 
