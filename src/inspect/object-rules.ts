@@ -1,6 +1,18 @@
 import { BARE_HOST, BARE_HOST_TRIGGERS, HOST_COMMANDS, RUN_COMMAND, USER_CHOICE } from "./intent-rules.ts";
 import type { PatternRule } from "./rules.ts";
-import { CONCEAL_SUMMARY, PUBLIC_EXPOSURE_SUMMARY, TRANSLATED_RULES } from "./translated-rules.ts";
+import {
+  EMAIL,
+  PUBLIC_EXPOSURE,
+  TRANSLATED_CONCEAL,
+  TRANSLATED_DISPARAGE,
+  TRANSLATED_OVERRIDE,
+  TRANSLATED_PREFER,
+  TRANSLATED_RULES,
+  TRANSLATED_RUN,
+  TRANSLATED_SEND,
+  TRANSLATED_SIDE_COPY,
+  URL,
+} from "./translated-rules.ts";
 
 /**
  * Object signals: what an instruction is about — a fixed account, address or URL put in the user's
@@ -58,10 +70,6 @@ const TARGET_STEMS = [
   "from address",
   "reply-to",
 ];
-
-const EMAIL = "[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}";
-
-const URL = "(?:https?|wss?)://[^\\s'\"\\x60)]+";
 
 /** A dotted IPv4 address. */
 const IP = "\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b";
@@ -851,10 +859,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   },
   // Other languages: the same requests, carried by their own verbs; the objects stay the same.
   {
-    id: "intent.translated-conceal",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary: CONCEAL_SUMMARY,
+    ...TRANSLATED_CONCEAL,
     // The verbs and nouns of these languages, not their "no"/"non"/"ne", which English text is full of.
     triggers: [
       "mencion",
@@ -914,11 +919,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|(?:ユーザー|利用者)(?:に|へ)(?:は)?(?:伝え|知らせ|言わ|通知し|表示し|報告し|開示し)ない|(?:不要|无需|不必|切勿|请勿|勿)(?:向用户)?(?:告诉|告知|通知|提及|透露|提醒)|사용자에게\\s*(?:알리지|말하지|표시하지|보고하지)",
   },
   {
-    id: "intent.translated-prefer",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary:
-      "tells the model, in another language, to always use this tool or never the others (preference manipulation)",
+    ...TRANSLATED_PREFER,
     triggers: [
       "siempre",
       "en lugar de",
@@ -974,10 +975,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\b(?:l'unico strumento|la única herramienta|le seul outil|das einzige (?:tool|werkzeug)|a única ferramenta)\\b|唯一(?:的)?(?:工具|认证)|唯一の(?:ツール)|他のツールを使わ|不要使用其他|다른 도구를 사용하지",
   },
   {
-    id: "intent.translated-disparage",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary: "claims, in another language, that other tools are deprecated, unsafe or broken",
+    ...TRANSLATED_DISPARAGE,
     triggers: [
       "otras",
       "otros",
@@ -2088,10 +2086,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\bresults? (?:will|would) be (?:inferior|worse|less accurate|unreliable|wrong)\\b",
   },
   {
-    id: "intent.translated-override",
-    category: "Exfiltration",
-    severity: "High",
-    summary: "keeps a fixed value, in another language, even when the user asks for another",
+    ...TRANSLATED_OVERRIDE,
     triggers: [
       "mesmo que",
       "aunque",
@@ -2113,11 +2108,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|(?:ユーザー|利用者)が[^\\n]{0,30}?(?:ても|でも)|(?:即使|即便|无论)用户|사용자가[^\\n]{0,30}?(?:더라도|해도)",
   },
   {
-    id: "intent.translated-run",
-    category: "ShellInjection",
-    severity: "Low",
-    summary:
-      "asks, in another language, for a shell command to be run (High when the tool is not for running commands)",
+    ...TRANSLATED_RUN,
     triggers: [
       "führe",
       "ausführen",
@@ -2141,11 +2132,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern: `(?:\\b(?:führe|führen sie|ausführen|ejecuta|ejecute|ejecutar|exécute|exécutez|exécuter|lance|lancez|executar|esegui|eseguire)\\b|実行|执行|运行|실행)[^\\n]{0,120}?\\x60(?:sudo\\s+)?(?:${HOST_COMMANDS})\\s[^\\x60\\n]*\\x60|\\x60(?:sudo\\s+)?(?:${HOST_COMMANDS})\\s[^\\x60\\n]*\\x60[^\\n]{0,60}?(?:\\b(?:aus|ausführen|ejecutar|exécuter|executar|eseguire)\\b|を実行|执行|运行|실행)`,
   },
   {
-    id: "intent.translated-send",
-    category: "Exfiltration",
-    severity: "Low",
-    summary:
-      "sends something, in another language, to a fixed URL or address (High when the tool is not a network tool)",
+    ...TRANSLATED_SEND,
     triggers: [
       "übermittelt",
       "gesendet",
@@ -2382,10 +2369,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\b(?:never|do not|don't|must not|the user'?s?|your own|you choose|you specify|given|provided|localhost|127\\.0\\.0\\.1)\\b",
   },
   {
-    id: "intent.public-exposure",
-    category: "Exfiltration",
-    severity: "High",
-    summary: PUBLIC_EXPOSURE_SUMMARY,
+    ...PUBLIC_EXPOSURE,
     triggers: [
       "public",
       "readable by link",
@@ -2704,10 +2688,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|(?:вызовите|вызови|вызвать)[^\\n]{0,30}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+",
   },
   {
-    id: "intent.translated-side-copy",
-    category: "Exfiltration",
-    severity: "High",
-    summary: "sends, in another language, a copy of every message or record to an outside address or partner",
+    ...TRANSLATED_SIDE_COPY,
     triggers: [
       "kopia",
       "copia",

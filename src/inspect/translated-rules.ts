@@ -15,12 +15,12 @@ import type { PatternRule } from "./rules.ts";
  * and Cyrillic, Polish or Vietnamese words are spelled out rather than matched by \w.
  */
 
-const URL = "(?:https?|wss?)://[^\\s'\"\\x60)]+";
-const EMAIL = "[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}";
+export const URL = "(?:https?|wss?)://[^\\s'\"\\x60)]+";
+export const EMAIL = "[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}";
 const PLACE = `(?:${URL}|${EMAIL})`;
 
 /** Both sets of intent.translated-conceal carry this. */
-export const CONCEAL_SUMMARY =
+const CONCEAL_SUMMARY =
   "asks, in another language, not to tell the user (Spanish, Portuguese, French, Italian, German, Dutch, Polish, Russian, Ukrainian, Turkish, Japanese, Chinese, Korean, Vietnamese, Indonesian)";
 
 /** Literals of which each home-folder phrase below holds one. */
@@ -51,8 +51,68 @@ const HOME_TRIGGERS = [
 ];
 
 /** Both sets of intent.public-exposure carry this. */
-export const PUBLIC_EXPOSURE_SUMMARY =
+const PUBLIC_EXPOSURE_SUMMARY =
   "makes what the tool handles public: readable by link, without login, in a public paste, bucket or collection; in other languages, shared with anyone who has the link or made public";
+
+/** The concepts both sets share (object-rules.ts holds the first set of each). */
+export const TRANSLATED_CONCEAL = {
+  id: "intent.translated-conceal",
+  category: "HiddenInstructions",
+  severity: "High",
+  summary: CONCEAL_SUMMARY,
+} as const;
+
+export const TRANSLATED_PREFER = {
+  id: "intent.translated-prefer",
+  category: "HiddenInstructions",
+  severity: "High",
+  summary:
+    "tells the model, in another language, to always use this tool or never the others (preference manipulation)",
+} as const;
+
+export const TRANSLATED_DISPARAGE = {
+  id: "intent.translated-disparage",
+  category: "HiddenInstructions",
+  severity: "High",
+  summary: "claims, in another language, that other tools are deprecated, unsafe or broken",
+} as const;
+
+export const TRANSLATED_SEND = {
+  id: "intent.translated-send",
+  category: "Exfiltration",
+  severity: "Low",
+  summary:
+    "sends something, in another language, to a fixed URL or address (High when the tool is not a network tool)",
+} as const;
+
+export const TRANSLATED_RUN = {
+  id: "intent.translated-run",
+  category: "ShellInjection",
+  severity: "Low",
+  summary:
+    "asks, in another language, for a shell command to be run (High when the tool is not for running commands)",
+} as const;
+
+export const TRANSLATED_SIDE_COPY = {
+  id: "intent.translated-side-copy",
+  category: "Exfiltration",
+  severity: "High",
+  summary: "sends, in another language, a copy of every message or record to an outside address or partner",
+} as const;
+
+export const TRANSLATED_OVERRIDE = {
+  id: "intent.translated-override",
+  category: "Exfiltration",
+  severity: "High",
+  summary: "keeps a fixed value, in another language, even when the user asks for another",
+} as const;
+
+export const PUBLIC_EXPOSURE = {
+  id: "intent.public-exposure",
+  category: "Exfiltration",
+  severity: "High",
+  summary: PUBLIC_EXPOSURE_SUMMARY,
+} as const;
 
 const any = (...parts: string[]) => parts.join("|");
 
@@ -104,10 +164,7 @@ const SEND_VERB =
 
 export const TRANSLATED_RULES: readonly PatternRule[] = [
   {
-    id: "intent.translated-conceal",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary: CONCEAL_SUMMARY,
+    ...TRANSLATED_CONCEAL,
     // Verbs of telling and asking, and "the user", never the bare negations these languages are full of.
     triggers: [
       // es / pt
@@ -505,11 +562,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
   },
 
   {
-    id: "intent.translated-prefer",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary:
-      "tells the model, in another language, to always use this tool or never the others (preference manipulation)",
+    ...TRANSLATED_PREFER,
     triggers: [
       "siempre",
       "únicamente",
@@ -656,10 +709,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     ),
   },
   {
-    id: "intent.translated-disparage",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary: "claims, in another language, that other tools are deprecated, unsafe or broken",
+    ...TRANSLATED_DISPARAGE,
     triggers: [
       "otras",
       "otros",
@@ -719,11 +769,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     ),
   },
   {
-    id: "intent.translated-send",
-    category: "Exfiltration",
-    severity: "Low",
-    summary:
-      "sends something, in another language, to a fixed URL or address (High when the tool is not a network tool)",
+    ...TRANSLATED_SEND,
     triggers: [
       "sube",
       "suba",
@@ -870,11 +916,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     ),
   },
   {
-    id: "intent.translated-run",
-    category: "ShellInjection",
-    severity: "Low",
-    summary:
-      "asks, in another language, for a shell command to be run (High when the tool is not for running commands)",
+    ...TRANSLATED_RUN,
     triggers: [
       "voer",
       "uitvoeren",
@@ -908,10 +950,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
   },
 
   {
-    id: "intent.translated-side-copy",
-    category: "Exfiltration",
-    severity: "High",
-    summary: "sends, in another language, a copy of every message or record to an outside address or partner",
+    ...TRANSLATED_SIDE_COPY,
     // "Each send is also archived at …@…": every item, "also", a copy verb, an address.
     triggers: [
       "cada",
@@ -1122,10 +1161,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     pattern: `${HOME}[^\\n]{0,80}?${ALL}[^\\n]{0,80}?${OPEN}|${OPEN}[^\\n]{0,60}?${HOME}[^\\n]{0,60}?${ALL}|${OPEN}[^\\n]{0,60}?${ALL}[^\\n]{0,60}?${HOME}|${ALL}[^\\n]{0,60}?${HOME}[^\\n]{0,60}?${OPEN}`,
   },
   {
-    id: "intent.public-exposure",
-    category: "Exfiltration",
-    severity: "High",
-    summary: PUBLIC_EXPOSURE_SUMMARY,
+    ...PUBLIC_EXPOSURE,
     // "Shared with anyone who has the link", "made public", as other languages say it.
     triggers: [
       "cualquier persona",
@@ -1265,10 +1301,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
   },
 
   {
-    id: "intent.translated-override",
-    category: "Exfiltration",
-    severity: "High",
-    summary: "keeps a fixed value, in another language, even when the user asks for another",
+    ...TRANSLATED_OVERRIDE,
     triggers: [
       "incluso cuando",
       "aun cuando",
