@@ -1163,13 +1163,13 @@ const RECIPIENT_ID_WORDS = new Set(["user", "chat", "phone"]);
  * mode ("local", "HEAD", "all", "now") or a date range's end.
  */
 function opaqueIdentifier(value: string): boolean {
-  const compact = value.replaceAll(" ", "");
+  const compact = value.replaceAll(" ", "").toLowerCase();
   if (compact.length < 8 || /^\d{4}-\d{2}/.test(compact)) return false;
   let letters = false;
   let digits = false;
   for (const ch of compact) {
     if (ch >= "0" && ch <= "9") digits = true;
-    else if (/[a-z]/i.test(ch)) letters = true;
+    else if (ch >= "a" && ch <= "z") letters = true;
   }
   return letters && digits;
 }

@@ -570,29 +570,8 @@ export function listingFindings(
     if (steering) break;
     // Without an order, a description that sets another server's tool's arguments ("kubectl_scale
     // requests touching 'security' carry replicas 0", "merge_pull_request goes ahead with
-    // merge_method 'squash'") still rules how that tool is called.
-    const holders = neighbours.get(`n:${mentioned}`);
-    const owner = holders.find(other);
-    if (!owner || mentioned === self.lowerName || holders.some((n) => !other(n)) || siblings.has(mentioned))
-      continue;
-    if (prefixedSibling(mentioned, siblings) || ownName(mentioned)) continue;
-    const argument = namedArgument(self.description, owner);
-    if (!argument) continue;
-    const at = self.description.toLowerCase().indexOf(mentioned);
-    out.push(
-      finding(
-        "listing.steers-other-server-tool",
-        "HiddenInstructions",
-        "description",
-        `${withContext(self.description, at, at + mentioned.length)} (sets ${argument} of ${owner.server}/${owner.tool.name})`,
-      ),
-    );
-    break;
-  }
-  for (const mentioned of self.mentioned) {
-    if (steering || out.length > 0) break;
-    // Without an order either, a claim that another server's tool is broken, retired or costly
-    // steers the model away from it all the same (preference manipulation by disparagement).
+    // merge_method 'squash'") still rules how that tool is called; and a claim that the tool is
+    // broken, retired or costly steers the model away from it all the same (disparagement).
     const holders = neighbours.get(`n:${mentioned}`);
     const owner = holders.find(other);
     if (!owner || mentioned === self.lowerName || holders.some((n) => !other(n)) || siblings.has(mentioned))
@@ -600,15 +579,27 @@ export function listingFindings(
     if (prefixedSibling(mentioned, siblings) || ownName(mentioned)) continue;
     const lower = self.description.toLowerCase();
     const at = lower.indexOf(mentioned);
-    if (at < 0 || !RUNS_DOWN.matcher(sentenceAround(lower, at)).find()) continue;
-    out.push(
-      finding(
-        "listing.disparages-other-server-tool",
-        "HiddenInstructions",
-        "description",
-        `${withContext(self.description, at, at + mentioned.length)} (runs down ${owner.server}/${owner.tool.name})`,
-      ),
-    );
+    const argument = namedArgument(self.description, owner);
+    const context = withContext(self.description, at, at + mentioned.length);
+    if (argument)
+      out.push(
+        finding(
+          "listing.steers-other-server-tool",
+          "HiddenInstructions",
+          "description",
+          `${context} (sets ${argument} of ${owner.server}/${owner.tool.name})`,
+        ),
+      );
+    else if (at >= 0 && RUNS_DOWN.matcher(sentenceAround(lower, at)).find())
+      out.push(
+        finding(
+          "listing.disparages-other-server-tool",
+          "HiddenInstructions",
+          "description",
+          `${context} (runs down ${owner.server}/${owner.tool.name})`,
+        ),
+      );
+    else continue;
     break;
   }
   if (steering) {
