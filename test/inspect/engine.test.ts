@@ -264,6 +264,10 @@ describe("built-in rule programs", () => {
     (_, rule) => {
       expect(() => RE2JS.compile(rule.pattern.toLowerCase())).not.toThrow();
       if (rule.unless) expect(() => RE2JS.compile(rule.unless!.toLowerCase())).not.toThrow();
+      // RE2's \b is ASCII: next to a letter outside ASCII it never matches (translated forms such as
+      // "\bçalıştır" were dead until this was checked).
+      for (const source of [rule.pattern, rule.unless ?? ""])
+        expect(source.match(/\\b[^\x00-\x7f]|[^\x00-\x7f]\\b/g) ?? []).toEqual([]);
     },
   );
 });
