@@ -45,7 +45,7 @@ export interface CompoundRule {
 }
 
 const SECRET_FILE =
-  "(?:~|\\$home|%userprofile%|/home/[\\w.-]+|/root|/users/[\\w.-]+)?/?\\.(?:ssh|aws|gnupg|kube|docker|azure|config/gcloud)\\b(?:/[\\w.-]*)?" +
+  "(?:(?:~|\\$home|%userprofile%|/home/[\\w.-]+|/root|/users/[\\w.-]+)?/|(?:^|[^\\w]))\\.(?:ssh|aws|gnupg|kube|docker|azure|config/gcloud)\\b(?:/[\\w.-]*)?" +
   "|\\bid_(?:rsa|dsa|ecdsa|ed25519)\\b|(?:^|[\\s'\"`(/~])\\.env(?:\\.[a-z]+)?\\b|\\.npmrc|\\.pypirc|\\.netrc|\\.git-credentials|\\.pgpass" +
   "|\\bcredentials\\.json|/etc/(?:shadow|passwd|sudoers|gshadow)|\\bwallet\\.dat|\\blogin data\\b|\\bkeychain\\b|\\bkeyring\\b|\\.(?:bash|zsh)_history" +
   "|\\bauthorized_keys\\b|/etc/ssl/private|\\bprivate[-_]keys?[-/\\w.]*|\\bserver\\.key\\b|\\.cursor/|\\bmcp\\.json\\b|\\bclaude_desktop_config\\.json|/var/run/secrets|\\bservice[ -]?account[\\w.-]*\\.json|\\bkubeconfig\\b|\\bcookies\\.sqlite|\\bkey4\\.db";
