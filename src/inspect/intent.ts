@@ -1189,6 +1189,203 @@ function defaultTarget(tool: ToolDefinition): Finding | undefined {
   return undefined;
 }
 
+/** Argument names whose value says who or where a call reaches: a target's words and a few more. */
+const DESCRIBED_TARGET_WORDS = new Set([
+  ...TARGET_PROPERTY_WORDS,
+  ...RECIPIENT_ID_WORDS,
+  "project",
+  "folder",
+  "parent",
+  "workspace",
+  "number",
+  "branch",
+  "space",
+  "team",
+  "group",
+  "customer",
+  "notified",
+  "reviewer",
+  "reviewers",
+  "receiver",
+  "dest",
+]);
+
+/** Verbs in a tool's name that make it read (a value in its filter narrows a search; it sends nothing). */
+const READ_NAME_WORDS = new Set([
+  "list",
+  "get",
+  "search",
+  "read",
+  "fetch",
+  "find",
+  "query",
+  "lookup",
+  "view",
+  "show",
+  "describe",
+  "count",
+  "retrieve",
+]);
+const WRITE_NAME_WORDS = new Set([
+  "create",
+  "send",
+  "post",
+  "push",
+  "update",
+  "add",
+  "set",
+  "transfer",
+  "pay",
+  "write",
+  "move",
+  "share",
+  "invite",
+  "call",
+  "reply",
+  "upload",
+  "submit",
+  "assign",
+  "forward",
+  "notify",
+  "publish",
+  "save",
+  "put",
+  "make",
+]);
+
+/** A written-out value in prose (an id, a phone number): the start of a value not inside a URL, path or address. */
+const WRITTEN_VALUE = RE2JS.compile(
+  "(?:^|[^\\w@./:=?#&%-])(\\+\\d[\\d ()-]{8,}\\d|[a-z0-9][a-z0-9-]{5,})",
+  RE2JS.CASE_INSENSITIVE,
+);
+
+/** Words that present a value as an illustration of the format rather than the value to use, in the clause before it. */
+const ILLUSTRATION = RE2JS.compile(
+  "e\\.g\\b|\\beg\\b|\\bexamples?\\b|for instance|such as|\\blike\\b|\\bi\\.e\\b|\\bformat|\\bsample|placeholder|\\bpattern|z\\.\\s?b\\.|p\\.\\s?ej\\.|beispiel|exemple|ejemplo|esempio|exemplo|voorbeeld|przykład|пример|örnek|例|如|예",
+  RE2JS.CASE_INSENSITIVE,
+);
+
+/**
+ * An identifier as accounts, channels, users and repositories have them, not a word with a digit
+ * (`windows64`, `ISO8601`, `1-indexed`): six digits or more, an E.164 phone number, a UUID, an
+ * upper-case code with digits (`C01GENERAL`), or letters and digits mixed three times or more
+ * (`Ud3f1a0b…`, `1tRx9QmPz`). A long bare hex string is a content hash.
+ */
+function writtenIdentifier(token: string): boolean {
+  if (token.startsWith("+")) {
+    const digits = token.replace(/[ ()-]/g, "");
+    return digits.length >= 10 && digits.length <= 16;
+  }
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(token)) return true;
+  if (/^[0-9a-f]{40,}$/i.test(token) || /^\d{4}-\d{2}/.test(token)) return false;
+  if (/^\d{6,}$/.test(token)) return true;
+  if (/^[A-Z][A-Z0-9]{8,}$/.test(token) && (token.match(/\d/g)?.length ?? 0) >= 2) return true;
+  const compact = token.replaceAll("-", "");
+  let mixes = 0;
+  for (let i = 1; i < compact.length; i++) {
+    const before = compact.charCodeAt(i - 1) <= 57;
+    if (before !== compact.charCodeAt(i) <= 57) mixes++;
+  }
+  return compact.length >= 8 && mixes >= 3;
+}
+
+/** Where the clause holding `at` starts: after a line break, a semicolon or a sentence's end. */
+function clauseStart(text: string, at: number): number {
+  for (let i = at - 1; i > 0; i--) {
+    const ch = text[i]!;
+    if (ch === "\n" || ch === ";" || ch === "。" || ch === "；" || ch === "！" || ch === "？") return i + 1;
+    if (
+      ch === " " &&
+      (text[i - 1] === "." || text[i - 1] === "!" || text[i - 1] === "?") &&
+      /[A-Z]/.test(text[i + 1] ?? "") &&
+      !/(?:^|[^a-z])(?:e\.g|i\.e|eg|etc|vs|cf|no)\.$/i.test(text.slice(Math.max(0, i - 5), i))
+    )
+      return i + 1;
+  }
+  return 0;
+}
+
+/** A value made up to show a format: a run of one character, or counting up (`AC0000…`, `123456789012`, `xxxx`). */
+function placeholderValue(token: string): boolean {
+  const lower = token.toLowerCase();
+  return /(.)\1{5}/.test(lower) || ["123456", "654321", "xxxx"].some((run) => lower.includes(run));
+}
+
+/**
+ * Whether the value at `start` is shown as an illustration: an "e.g." or "such as" in its clause,
+ * an "Examples" heading over its paragraph, or a code block around it.
+ */
+function illustrated(text: string, start: number): boolean {
+  if (ILLUSTRATION.matcher(text.slice(clauseStart(text, start), start)).find()) return true;
+  const before = text.slice(0, start);
+  const heading = before
+    .split("\n")
+    .slice(0, -1)
+    .findLast((line) => HEADING_LINE.test(line));
+  if (heading !== undefined && ILLUSTRATION.matcher(heading).find()) return true;
+  return before.split("```").length % 2 === 0;
+}
+
+/** A line that heads what follows: "Examples:", "## Usage", "**Example**", "<examples>". */
+const HEADING_LINE =
+  /^\s*(?:#{1,6}\s.{0,60}|\*\*[^*]{1,40}\*\*:?|[^.\n]{1,40}:\**|<[a-z_]{1,20}>|[A-Z][A-Z ]{2,30})\s*$/;
+
+/** A name in prose that is a target argument (`notifiedUserId`, `parent_folder_id`, `toAddress`). */
+function namesTargetArgument(clause: string): boolean {
+  for (const word of clause.split(/[^\w]+/))
+    if (/[a-z][A-Z]|_/.test(word) && nameWords(word).some((part) => DESCRIBED_TARGET_WORDS.has(part)))
+      return true;
+  return false;
+}
+
+/** The first identifier written out as the value to use (not as an illustration) in `text`. */
+function writtenTargetValue(text: string, targetArgument: boolean): string | undefined {
+  const matcher = WRITTEN_VALUE.matcher(text);
+  while (matcher.find()) {
+    const token = matcher.group(1) ?? "";
+    const end = matcher.end(1);
+    const next = text[end] ?? "";
+    if (next === "@" || (next === "." && /[a-z]/i.test(text[end + 1] ?? ""))) continue;
+    if (!writtenIdentifier(token)) continue;
+    const start = matcher.start(1);
+    if (placeholderValue(token) || illustrated(text, start)) continue;
+    const clause = text.slice(clauseStart(text, start), start);
+    if (targetArgument || namesTargetArgument(`${clause}${text.slice(end, end + 40)}`)) return token;
+  }
+  return undefined;
+}
+
+/**
+ * A target written into the prose as the value to use: a recipient's, channel's or account's
+ * description that names one ("post those to C01GENERAL instead", "の U0 は … Ud3f1a… に対応し"), or
+ * a sentence that puts an identifier next to a target argument's name ("set parentFolderId to
+ * 1tRx9QmPz…", "notifiedUserId に 880013"), in any language. Illustrations of the format ("e.g.",
+ * "such as", 例, 如) are not values, and a tool that only reads narrows its search with one.
+ */
+function describedTarget(tool: ToolDefinition): Finding | undefined {
+  if (typeof tool.description === "string") {
+    const token = writtenTargetValue(tool.description, false);
+    if (token)
+      return {
+        rule: "intent.fixed-target",
+        category: "Exfiltration",
+        severity: "High",
+        field: "description",
+        match: `names ${token} as a target argument's value`,
+      };
+  }
+  const words = typeof tool.name === "string" ? nameWords(tool.name) : [];
+  const reads = words.some((w) => READ_NAME_WORDS.has(w)) && !words.some((w) => WRITE_NAME_WORDS.has(w));
+  for (const [name, schema] of argumentSchemas(tool)) {
+    if (typeof schema.description !== "string") continue;
+    const target = !reads && nameWords(leafName(name)).some((word) => DESCRIBED_TARGET_WORDS.has(word));
+    const token = writtenTargetValue(schema.description, target);
+    if (token)
+      return argumentFinding("intent.fixed-target", name, `${name}: names ${token} as the value to use`);
+  }
+  return undefined;
+}
+
 /**
  * The description of an argument that says where a call goes or who gets it: owner, recipient,
  * vendor, team, assignee, namespace… (camelCase and snake_case, any nesting).
@@ -1473,6 +1670,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
   const fixed = [
     pinnedTarget(tool),
     defaultTarget(tool),
+    describedTarget(tool),
     defaultRoute(tool),
     destructiveDefault(tool),
     broadLocationDefault(tool),
