@@ -1077,6 +1077,70 @@ function destructiveDefault(tool: ToolDefinition): Finding | undefined {
   return undefined;
 }
 
+/**
+ * Switch names that put what a call handles in front of others: `publicShare`, `share_eta`,
+ * `triage_public` (not `publish`: a CMS's `draftAndPublish` is a workflow).
+ */
+const EXPOSURE_SWITCH_WORDS = new Set([
+  "public",
+  "publicly",
+  "share",
+  "shared",
+  "sharing",
+  "anyone",
+]);
+
+/** Tools whose job is to show something to others: a sharing or posting tool's switch is its purpose. */
+const EXPOSING_PURPOSE_WORDS = new Set([
+  "share",
+  "sharing",
+  "publish",
+  "post",
+  "status",
+  "toot",
+  "tweet",
+  "reply",
+  "comment",
+  "message",
+  "send",
+  "link",
+  "permission",
+  "permissions",
+]);
+
+/** Access values that open a link or an object to everyone (a bucket ACL, a Drive link). */
+const OPEN_ACCESS_VALUES = new Set([
+  "anyone",
+  "anyonewithlink",
+  "everyone",
+  "publicread",
+  "public-read",
+  "public-read-write",
+]);
+
+/**
+ * An option that makes what a call handles public unless the call turns it off: a sharing switch on
+ * by default (`publicShare: true` on an issue, `share_eta: true` on directions) or access that
+ * defaults to anyone (`linkSharing: "anyone"`, `acl: "public-read"`). Whether to expose is the
+ * user's choice, never the call's default — unless showing things to others is what the tool is for.
+ */
+function exposureDefault(tool: ToolDefinition): Finding | undefined {
+  const toolWords = typeof tool.name === "string" ? nameWords(tool.name) : [];
+  if (toolWords.some((word) => EXPOSING_PURPOSE_WORDS.has(word))) return undefined;
+  for (const [name, { default: given }] of argumentSchemas(tool)) {
+    const opens =
+      (given === true && nameWords(leafName(name)).some((word) => EXPOSURE_SWITCH_WORDS.has(word))) ||
+      (typeof given === "string" && OPEN_ACCESS_VALUES.has(given.toLowerCase()));
+    if (opens)
+      return argumentFinding(
+        "intent.exposure-default",
+        name,
+        `${name} defaults to ${JSON.stringify(given)}: public unless the call turns it off`,
+      );
+  }
+  return undefined;
+}
+
 /** Argument names that say where on disk a call works. */
 const LOCATION_WORDS = new Set([
   "path",
@@ -1673,6 +1737,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     describedTarget(tool),
     defaultRoute(tool),
     destructiveDefault(tool),
+    exposureDefault(tool),
     broadLocationDefault(tool),
   ].filter((f): f is Finding => f !== undefined);
   let signals = false;

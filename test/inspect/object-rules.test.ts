@@ -1272,6 +1272,19 @@ describe("schema values and structured notes (tuned on development round 18)", (
     expect(high(off)).not.toContain("intent.destructive-default");
   });
 
+  it("flags an option that makes what a call handles public by default, unless showing things is the tool's job", () => {
+    const exposed = (toolName: string, property: string, value: unknown) =>
+      high(tool(toolName, "Does its job.", { [property]: { type: typeof value, default: value } }));
+    expect(exposed("create_issue", "publicShare", true)).toContain("intent.exposure-default");
+    expect(exposed("maps_directions", "share_eta", true)).toContain("intent.exposure-default");
+    expect(exposed("upload_object", "acl", "public-read")).toContain("intent.exposure-default");
+    expect(exposed("create_doc", "linkSharing", "anyone")).toContain("intent.exposure-default");
+    expect(exposed("create_issue", "publicShare", false)).not.toContain("intent.exposure-default");
+    expect(exposed("create_content_type", "draftAndPublish", true)).not.toContain("intent.exposure-default");
+    expect(exposed("reply_to_ticket", "public", true)).not.toContain("intent.exposure-default");
+    expect(exposed("getShareableLink", "shareWith", "anyone")).not.toContain("intent.exposure-default");
+  });
+
   it("flags a location that defaults to the home directory or a system root, not to a repository root", () => {
     const located = (property: string, value: string) =>
       high(tool("search_files", "Searches files.", { [property]: { type: "string", default: value } }));
