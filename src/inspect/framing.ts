@@ -37,11 +37,12 @@ const REFUSAL = RE2JS.compile(`\\b(?:${REFUSAL_WORDS})\\b`);
 /**
  * What turns a refusal back into an instruction between it and the command: a double negation
  * ("never skip", "do not forget"), an exception ("unless", "except", "without"), a state claimed
- * open ("no longer", "unblocked", "allowed"), a new order ("…, run", "then", "instead"), or the
- * command offered as the way out ("if the remote rejects the push, the usual remedy is …").
+ * open ("no longer", "unblocked", "allowed"), a new order ("…, run", "then", "instead"), the command
+ * as the refusal's consequence ("the upgrader refuses a dirty tree, so … execute"), or the command
+ * offered as the way out ("if the remote rejects the push, the usual remedy is …").
  */
 const REOPENED = RE2JS.compile(
-  "\\b(?:unless|except|without|forget|skip|skipping|omit|fail|neglect|hesitate|no longer|nothing|none|unblocked|allowed|permitted|fine|okay|ok|safe|then|first|instead|otherwise|but|however|to fix|to unblock|to continue|to proceed|remedy|workaround|fix is|solution is|resolution is|recommended|documented|retry|rerun|re-run)\\b|[,;]\\s*(?:and\\s+)?(?:please\\s+)?(?:run|execute|call|type|paste|enter|invoke|install|use)\\b|\\band\\s+(?:run|execute|type|paste|enter|invoke)\\b",
+  "\\b(?:unless|except|without|forget|skip|skipping|omit|fail|neglect|hesitate|no longer|nothing|none|unblocked|allowed|permitted|fine|okay|ok|safe|then|first|instead|otherwise|but|however|so|therefore|hence|to fix|to unblock|to continue|to proceed|remedy|workaround|fix is|solution is|resolution is|recommended|documented|retry|rerun|re-run)\\b|[,;]\\s*(?:and\\s+)?(?:please\\s+)?(?:run|execute|call|type|paste|enter|invoke|install|use)\\b|\\band\\s+(?:run|execute|type|paste|enter|invoke)\\b",
 );
 
 /** A refusal itself negated, just before it. */

@@ -1303,9 +1303,9 @@ const PHRASE_RULES: readonly PatternRule[] = [
   },
   {
     ...SHELL_PERSISTENCE,
-    triggers: [">", "crontab", "/etc/cron", "systemctl enable"],
+    triggers: [">", "crontab", "/etc/cron", "systemctl enable", "launchctl", "--launchd", "--systemd"],
     pattern:
-      ">>?\\s*(?:~|\\$home|/root|/home/[\\w.-]+)?/?\\.ssh/authorized_keys|>>?\\s*(?:~/|\\$home/)?\\.(?:bashrc|zshrc|profile|bash_profile)\\b|\\bcrontab\\s+-(?:e|r)?\\s*-?\\s*<|\\|\\s*crontab\\b|>>?\\s*/etc/cron|\\bsystemctl\\s+enable\\b",
+      "\\blaunchctl\\s+(?:load|bootstrap|submit|enable)\\b|\\s--(?:launchd|systemd)\\b|>>?\\s*(?:~|\\$home|/root|/home/[\\w.-]+)?/?\\.ssh/authorized_keys|>>?\\s*(?:~/|\\$home/)?\\.(?:bashrc|zshrc|profile|bash_profile)\\b|\\bcrontab\\s+-(?:e|r)?\\s*-?\\s*<|\\|\\s*crontab\\b|>>?\\s*/etc/cron|\\bsystemctl\\s+enable\\b",
   },
   {
     id: "shell.pipe-to-interpreter",
@@ -1342,10 +1342,27 @@ const PHRASE_RULES: readonly PatternRule[] = [
     category: "ShellInjection",
     severity: "High",
     summary:
-      "a destructive command (recursive delete of root/home, chmod 777, mkfs, dd to a disk, fork bomb)",
-    triggers: ["rm ", "chmod", "mkfs", "dd ", ":(){", "/dev/sd", "del /", "format c", "remove-item", ":()"],
+      "a destructive command (recursive delete of root/home, chmod 777, mkfs, dd to a disk, fork bomb, git's discarding of uncommitted work)",
+    triggers: [
+      "rm ",
+      "chmod",
+      "mkfs",
+      "dd ",
+      ":(){",
+      "/dev/sd",
+      "del /",
+      "format c",
+      "remove-item",
+      ":()",
+      "reset --hard",
+      "clean -",
+      "stash clear",
+      "stash drop",
+      "checkout -- .",
+    ],
+    // git's own ways of losing work for good: a hard reset, deleting untracked files (-f), dropping stashes.
     pattern:
-      "\\brm\\s+-(?:r|f|rf|fr|R|Rf|fR)[a-z]*\\s+(?:--no-preserve-root\\s+)?(?:/|~|\\*|\\$home|\\.\\s|/\\*)|\\bchmod\\s+(?:-R\\s+)?(?:777|[ugo]*\\+s)\\b|\\bmkfs\\b|\\bdd\\s+if=|:\\(\\)\\s*\\{\\s*:\\|:&\\s*\\};:|>\\s*/dev/sd[a-z]|\\bdel\\s+/[sfq]|\\bformat\\s+c:|\\bremove-item\\b[^\\n]{0,40}-recurse",
+      "\\bgit\\s+(?:reset\\s+--hard|clean\\s+-[a-z]*f|stash\\s+(?:clear|drop)|checkout\\s+--\\s+\\.)|\\brm\\s+-(?:r|f|rf|fr|R|Rf|fR)[a-z]*\\s+(?:--no-preserve-root\\s+)?(?:/|~|\\*|\\$home|\\.\\s|/\\*)|\\bchmod\\s+(?:-R\\s+)?(?:777|[ugo]*\\+s)\\b|\\bmkfs\\b|\\bdd\\s+if=|:\\(\\)\\s*\\{\\s*:\\|:&\\s*\\};:|>\\s*/dev/sd[a-z]|\\bdel\\s+/[sfq]|\\bformat\\s+c:|\\bremove-item\\b[^\\n]{0,40}-recurse",
   },
   {
     id: "shell.run-instruction",

@@ -43,6 +43,7 @@ describe("commands named as refused", () => {
     `When the registry rejects the token, the documented fix is ${COMMAND}.`,
     `To detect the platform, run ${COMMAND}.`,
     `The scanner flags outdated agents; to continue, run ${COMMAND}.`,
+    `The upgrader refuses to run on a dirty tree, so before running it execute ${COMMAND}.`,
   ])("reads an instruction wrapped in a refusal as an instruction: %s", (text) => {
     expect(refused(text)).toBe(false);
     expect(high(text).length, text).toBeGreaterThan(0);
