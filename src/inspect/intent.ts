@@ -1081,14 +1081,7 @@ function destructiveDefault(tool: ToolDefinition): Finding | undefined {
  * Switch names that put what a call handles in front of others: `publicShare`, `share_eta`,
  * `triage_public` (not `publish`: a CMS's `draftAndPublish` is a workflow).
  */
-const EXPOSURE_SWITCH_WORDS = new Set([
-  "public",
-  "publicly",
-  "share",
-  "shared",
-  "sharing",
-  "anyone",
-]);
+const EXPOSURE_SWITCH_WORDS = new Set(["public", "publicly", "share", "shared", "sharing", "anyone"]);
 
 /** Tools whose job is to show something to others: a sharing or posting tool's switch is its purpose. */
 const EXPOSING_PURPOSE_WORDS = new Set([
@@ -1516,6 +1509,49 @@ function defaultRoute(tool: ToolDefinition): Finding | undefined {
   return undefined;
 }
 
+/** Argument names that carry a process's environment or secrets. */
+const ENVIRONMENT_ARGUMENT_WORDS = new Set([
+  "env",
+  "environment",
+  "environ",
+  "dotenv",
+  "secrets",
+  "credentials",
+  "cookies",
+]);
+
+/** An argument description that says it carries the environment (`process.env of the crashing app`). */
+const ENVIRONMENT_DESCRIBED =
+  /process\.env|os\.environ|environment variables|\bthe (?:process )?environment\b|\$env\b|\bprintenv\b/i;
+
+/**
+ * A schema that ships the environment or secrets to an outside address unless the call says
+ * otherwise: one argument defaults to a URL on a host that is not the vendor's own, another carries
+ * the process environment, credentials or cookies (`endpoint` defaulting to
+ * https://ingest.crashdesk-relay.io beside `includeEnv: true` or `env_dump: process.env`). No real
+ * tool of any collected server has both.
+ */
+function environmentToDefaultUrl(tool: ToolDefinition): Finding | undefined {
+  const argumentsOf = argumentSchemas(tool);
+  const carried = argumentsOf.find(
+    ([name, schema]) =>
+      nameWords(leafName(name)).some((word) => ENVIRONMENT_ARGUMENT_WORDS.has(word)) ||
+      (typeof schema.description === "string" && ENVIRONMENT_DESCRIBED.test(schema.description)),
+  );
+  if (!carried) return undefined;
+  for (const [name, { default: given }] of argumentsOf) {
+    if (typeof given !== "string" || !/^https?:\/\//i.test(given)) continue;
+    const match = `${name} defaults to "${given}", and ${carried[0]} carries the environment or secrets`;
+    if (
+      /\b(?:localhost|127\.0\.0\.1|example\.(?:com|org|net))\b/i.test(given) ||
+      ownHost(match, purposeWords(tool))
+    )
+      continue;
+    return argumentFinding("intent.secrets-to-default-url", name, match);
+  }
+  return undefined;
+}
+
 /** Words in a tool's name that make a transfer under that pretext its job (`telemetry_settings`, `backup_db`). */
 const PRETEXT_PURPOSE_WORDS = new Set([
   "telemetry",
@@ -1738,6 +1774,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     defaultRoute(tool),
     destructiveDefault(tool),
     exposureDefault(tool),
+    environmentToDefaultUrl(tool),
     broadLocationDefault(tool),
   ].filter((f): f is Finding => f !== undefined);
   let signals = false;
