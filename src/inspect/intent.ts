@@ -1719,6 +1719,27 @@ function ownHost(match: string, purpose: ReadonlySet<string>): boolean {
   return name !== undefined && name.length > 3 && purpose.has(name);
 }
 
+const IP_ADDRESS = /\b(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}\b/g;
+
+/**
+ * Whether every party a match names is an address of the user's own network (10/8, 172.16/12,
+ * 192.168/16, loopback): a Proxmox example's `"primary_ip": "10.0.0.57"` is the user's VM, not an
+ * outside party. An e-mail address, public access or any other address (169.254.169.254, the cloud
+ * metadata service, among them) is one.
+ */
+function onlyPrivateAddresses(match: string): boolean {
+  if (match.includes("@") || /\banyone\b|onbehalfof/i.test(match)) return false;
+  const addresses = [...match.matchAll(IP_ADDRESS)];
+  return (
+    addresses.length > 0 &&
+    addresses.every(([, first, second]) => {
+      const a = Number(first);
+      const b = Number(second);
+      return a === 10 || a === 127 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31);
+    })
+  );
+}
+
 /** Why a dependency on a named tool weighs: it is called first, or named and shares nothing with this tool. */
 const callFirst = (name: string) => `requires a call to ${name} first`;
 const namesUnrelated = (name: string) => `names ${name}, which shares nothing with this tool`;
@@ -1918,7 +1939,8 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         // A camelCase tool ("call shareFile … emailAddress 'intake@…'") loses its case in the scan.
         if (
           (otherToolsNamed(signal.match, ownName).length > 0 || CALLED.test(signal.match.toLowerCase())) &&
-          !ownHost(signal.match, purpose)
+          !ownHost(signal.match, purpose) &&
+          !onlyPrivateAddresses(signal.match)
         )
           weighed(
             signal,
