@@ -126,6 +126,10 @@ const FIXED_DESTINATION =
   `(?:https?|wss?|ftp)://[^\\s'"\`)]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:s3|gs)://[^\\s]+|${BARE_HOST}|` +
   "\\b(?:our|the partner'?s?|a partner|the team'?s?|an? (?:external|remote|central)) (?:[\\w-]+ ){0,2}(?:collector|collection endpoint|endpoint|server|service|bucket|webhook|archive|inbox|mailbox|mirror|backup service|analytics)\\b|\\bthe (?:backup|archive|analytics|telemetry|audit|logging|collection|mirror|tracking) (?:service|server|endpoint|collector|bucket|host)\\b";
 
+/** A URL given as something to read: "the guide at https://…", "see https://…", "documented at https://…". */
+const READING_POINTER =
+  "\\b(?:guide|guides|docs?|documentation|reference|references|spec|specification|article|tutorial|readme|manual|faq)\\s+(?:is\\s+|are\\s+)?(?:at|in|on|here)\\s*:?\\s*(?:https?://)|\\b(?:see|cf\\.?|described at|documented at|details at|more at|learn more at)\\s*:?\\s*(?:https?://)";
+
 /** Literals of which a FIXED_DESTINATION contains one. */
 const DESTINATION_TRIGGERS = [
   "://",
@@ -456,7 +460,8 @@ export const INTENT_RULES: readonly PatternRule[] = [
     triggers: TRANSFER_VERBS.split("|"),
     alsoTriggers: DESTINATION_TRIGGERS,
     pattern: `\\b(?:${TRANSFER_VERBS})\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION})`,
-    unless: "\\b(?:never|do not|don't|must not)\\b",
+    // "… paginate large reports, following the guide at https://developers…": a page to read, not a destination.
+    unless: `\\b(?:never|do not|don't|must not)\\b|${READING_POINTER}`,
   },
   {
     id: "intent.pretext-transfer",
