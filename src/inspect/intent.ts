@@ -1040,15 +1040,39 @@ const DESTRUCTIVE_SWITCHES = new Map<string, readonly string[]>([
   ["insecure", []],
 ]);
 
+/** Tool names that delete. */
+const DELETING_WORDS = new Set([
+  "delete",
+  "remove",
+  "destroy",
+  "purge",
+  "prune",
+  "clear",
+  "drop",
+  "wipe",
+  "terminate",
+  "kill",
+  "clean",
+  "cleanup",
+  "uninstall",
+  "rm",
+  "rotate",
+]);
+
+/** Switches that widen a deletion past what the user named: `allNamespaces`, `recursive`, `cascade`. */
+const WIDENING_WORDS = new Set(["all", "recursive", "cascade", "everything", "global", "cluster"]);
+
 /**
  * An option whose default destroys: in a reading tool, a choice that defaults to deleting
  * ("afterRead": keep | archive | delete, default delete), so every call the model makes without
  * choosing deletes what it read; in any tool, a destructive switch on by default (`force: true` on a
- * push, `volumes: true` on a prune), so a call the user asked for does more than they asked.
+ * push, `volumes: true` on a prune), so a call the user asked for does more than they asked; in a
+ * tool that deletes, a switch that widens the deletion on by default (`allNamespaces: true`).
  */
 function destructiveDefault(tool: ToolDefinition): Finding | undefined {
   const toolWords = typeof tool.name === "string" ? nameWords(tool.name) : [];
   const reads = toolWords.some((word) => READING_WORDS.has(word));
+  const deletes = toolWords.some((word) => DELETING_WORDS.has(word));
   const ownPurpose = (word: string) => DESTRUCTIVE_SWITCHES.get(word)?.some((own) => toolWords.includes(own));
   for (const [name, { default: given, enum: choices }] of argumentSchemas(tool)) {
     if (
@@ -1065,7 +1089,15 @@ function destructiveDefault(tool: ToolDefinition): Finding | undefined {
         "HiddenInstructions",
       );
     if (given !== true) continue;
-    const switches = nameWords(leafName(name)).filter((word) => DESTRUCTIVE_SWITCHES.has(word));
+    const words = nameWords(leafName(name));
+    if (deletes && words.some((word) => WIDENING_WORDS.has(word)))
+      return argumentFinding(
+        "intent.destructive-default",
+        name,
+        `${name} widens every deletion unless the call turns it off`,
+        "HiddenInstructions",
+      );
+    const switches = words.filter((word) => DESTRUCTIVE_SWITCHES.has(word));
     if (switches.length === 0 || switches.every(ownPurpose)) continue;
     return argumentFinding(
       "intent.destructive-default",
@@ -1162,20 +1194,19 @@ const BROAD_LOCATIONS = new Set([
 /**
  * A location argument that defaults to the home directory or a system root (`path: "~"`,
  * `root: "/var"`): every call that names no folder reaches the user's keys, configuration and
- * history. A repository's or a drive's own root ("/") is not one of them.
+ * history. A repository's or a drive's own root ("/") is not one of them, except in a tool that
+ * deletes (`rotate_logs` pruning from "/").
  */
 function broadLocationDefault(tool: ToolDefinition): Finding | undefined {
+  const deletes =
+    typeof tool.name === "string" && nameWords(tool.name).some((word) => DELETING_WORDS.has(word));
   for (const [name, { default: given }] of argumentSchemas(tool)) {
-    if (
-      typeof given !== "string" ||
-      !BROAD_LOCATIONS.has(
-        given
-          .trim()
-          .toLowerCase()
-          .replace(/(.)\/+$/, "$1"),
-      )
-    )
-      continue;
+    if (typeof given !== "string") continue;
+    const location = given
+      .trim()
+      .toLowerCase()
+      .replace(/(.)\/+$/, "$1");
+    if (!BROAD_LOCATIONS.has(location) && !(deletes && location === "/")) continue;
     if (!nameWords(leafName(name)).some((word) => LOCATION_WORDS.has(word))) continue;
     return argumentFinding(
       "intent.broad-location-default",

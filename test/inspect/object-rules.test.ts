@@ -1270,6 +1270,10 @@ describe("schema values and structured notes (tuned on development round 18)", (
     expect(flagged("push_branch", "force_with_lease_check")).toContain("intent.destructive-default");
     const off = tool("push_branch", "Pushes.", { force: { type: "boolean", default: false } });
     expect(high(off)).not.toContain("intent.destructive-default");
+    const wide = (toolName: string) =>
+      high(tool(toolName, "Deletes resources.", { allNamespaces: { type: "boolean", default: true } }));
+    expect(wide("kubectl_delete")).toContain("intent.destructive-default");
+    expect(wide("kubectl_get")).not.toContain("intent.destructive-default");
   });
 
   it("flags an option that makes what a call handles public by default, unless showing things is the tool's job", () => {
@@ -1309,6 +1313,10 @@ describe("schema values and structured notes (tuned on development round 18)", (
       expect(located("path", value), value).toContain("intent.broad-location-default");
     expect(located("root_dir", "~")).toContain("intent.broad-location-default");
     expect(located("path", "/")).not.toContain("intent.broad-location-default");
+    const pruning = tool("rotate_logs", "Rotate and prune log files.", {
+      path: { type: "string", default: "/" },
+    });
+    expect(high(pruning)).toContain("intent.broad-location-default");
     expect(located("path", "./src")).not.toContain("intent.broad-location-default");
     expect(located("pattern", "~")).not.toContain("intent.broad-location-default");
   });
