@@ -3,15 +3,15 @@
 // .cache/benign-servers/pypi__<name>/venv), started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
-// --blind-4 | --blind-5 | --blind-6 | --blind-7] [package-name …]. With no flag it collects the development
+// --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8] [package-name …]. With no flag it collects the development
 // corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from PyPI) into
 // test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn (yet). --blind, --blind-2, --blind-3, --blind-4,
-// --blind-5, --blind-6 and --blind-7 collect a round of the blind evaluation set instead (other packages each,
-// into test/inspect/blind/benign/, test/inspect/blind-2/benign/, test/inspect/blind-3/benign/,
-// test/inspect/blind-4/benign/, test/inspect/blind-5/benign/, test/inspect/blind-6/benign/ and
-// test/inspect/blind-7/benign/).
+// --blind-5, --blind-6, --blind-7 and --blind-8 collect a round of the blind evaluation set instead (other packages
+// each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/, test/inspect/blind-3/benign/,
+// test/inspect/blind-4/benign/, test/inspect/blind-5/benign/, test/inspect/blind-6/benign/,
+// test/inspect/blind-7/benign/ and test/inspect/blind-8/benign/).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -26,6 +26,18 @@ interface ServerSpec {
   files?: Record<string, string>;
   /** Set for a package from PyPI instead of npm: installed with pip into a venv of its own. */
   pypi?: PypiSource;
+  /** The npm version installed (package@version); unset in the rounds before 8, which took the latest. */
+  version?: string;
+  /**
+   * For an npm package that ships a prebuilt server binary (a Go or Rust build, published per platform) instead
+   * of a Node bin: the binary's path inside the package, started directly.
+   */
+  binary?: string;
+  /**
+   * The most tools kept from the server's list (default: the target's, 30 in round 8): an evenly spaced
+   * selection in listing order, with the number listed recorded as `listedTools`.
+   */
+  maxTools?: number;
 }
 
 interface PypiSource {
@@ -1782,6 +1794,309 @@ const pypiServers: ServerSpec[] = [
   { package: "mcp-server-12306", pypi: { version: "0.5.0.post20260930", script: "mcp-server-12306" } },
 ];
 
+// Round 8 of the blind evaluation (test/inspect/blind-8/benign/), collected on 2026-11-28 before any tuning on
+// it: real servers from packages in none of the lists or comments above, none a fork, port or rename of a package
+// named there, and with no tool description word for word equal to one in the development corpus or an earlier
+// blind round (checked over every file of test/inspect/corpus/benign*/ and test/inspect/blind*/benign/). Every
+// package is pinned (npm ones too, with `version`). At most two packages come from one vendor or organisation
+// (Knuckles Team: Jellyfin, Firefly III; malkreide: Zurich open data, MeteoSwiss; mhajder: Zabbix, NetBox), and at
+// most 30 tools from one package: where a server lists more, an evenly spaced selection in listing order is kept
+// and the number listed is recorded as `listedTools` (uk-parliament-mcp 233, jellyfin-mcp 373, firefly-iii-mcp
+// 230, nc-mcp-server 222, scaleway-mcp 129, redmine-mcp-workflows 92, wger-mcp 88, opnsense-mcp-server 81,
+// @vaulttools/mcp-linux-x64 59, truenas-ws-mcp 59, soniq-mcp 56, mcp-freshbooks 53, zabbix-mcp 53, mcp-hetzner
+// 52, moodle-mcp-bridge 39, mcp-server-mattermost 39, @kanoniv/mcp-linux-x64 38, uk-legal-mcp 37, mikrotik-mcp 34,
+// keycloak-mcp 33).
+// Ecosystems: 9 packages come from npm and 50 from PyPI. Fewer than a third come from outside PyPI because the
+// registries here have no more to give: the Go module proxy here refuses (403) every MCP server module asked for
+// (Gitea's, Buildkite's, Harness's, Stacklok's osv-mcp, mcp-language-server, mcp-victoriametrics, mcp-devtools),
+// so there is no `go` source kind; neither crates.io nor the npm registry serves search here, and the npm
+// registry serves only the packages on this machine's npm list, which beyond the lists above names almost only
+// SDKs, proxies, plugins, forks and servers of one or two tools. Go and Rust servers were found there as the
+// per-platform binary packages of servers whose wrapper package is not served: these are installed from npm and
+// their binary started directly (`binary`): Go builds (mcp-prometheus, mcp-cron, mcp-time), Rust builds
+// (Temporal Cortex's calendar server, Kanoniv, VaultTools, LeanSpec, Onshape) and one Bun-compiled binary
+// (git-library).
+// Chosen across domains: developer tools (specs, git libraries, Redmine and YouTrack issues, Kafka Connect,
+// scheduled tasks, time), cloud and infrastructure (Hetzner, Scaleway, AWS infrastructure as code, TrueNAS,
+// MikroTik, OPNsense, NetBox, Zabbix, Prometheus, Grafana OnCall), identity and security (Keycloak, Threatray
+// malware analysis, Kanoniv identity resolution), business SaaS and finance (FreshBooks, ERPNext, Invoicetronic
+// Italian e-invoicing, Beancount, Firefly III, BTCPay), productivity (Trello, Nextcloud, Google Classroom,
+// calendars, local file processing), messaging (Zulip, Mattermost, Rocket.Chat), media (Jellyfin, Sonos, film
+// discovery), CAD (Onshape), science (astronomy, earthquakes, molecules), health (FHIR, openFDA), fitness and food
+// (wger, nutrition facts), games (Steam, chess), education (Moodle), home (Homebridge), e-commerce (Magento audits),
+// government and open data (UK Parliament, UK law, Zurich, Canada's statistics, Kenya's civic data, Norway's
+// national archives, MeteoSwiss) and transit (Rhein-Ruhr and Munich timetables).
+// Interpreters: maplestats-mcp, mcp-fhir, firefly-iii-mcp, jellyfin-mcp, chess-esca-mcp, soniq-mcp,
+// youtrack-rocket-mcp, mcp-magento-audit, kafka-connect-mcp and nc-mcp-server need Python 3.12 (from pyenv here);
+// the rest run on python3 (3.11).
+// Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK (astronomy-mcp, mcp-fhir,
+// mcp-mvg, moodle-mcp-bridge, mcp-classroom, mcp-freshbooks, btcpay-mcp, invoicetronic-mcp, soniq-mcp,
+// homebridge-mcp, trello-mcp, mcp-hetzner, rocketchat-mcp), and httpx==0.28.1 for opnsense-mcp-server (it
+// imports httpx without depending on it).
+// Tried and left out:
+// - @kocierik/mcp-nomad-linux-x64 and mealie-mcp-server: connect to their service before listing;
+//   okta-mcp-server: starts Okta's device authorization before listing.
+// - @chaindead/telegram-mcp_linux_amd64: needs the session file of a Telegram login at start.
+// - pdbe-mcp-server: fetches its graph schema from the EBI at start; mcp-server-qdrant: downloads an embedding
+//   model at start.
+// - elections-canada-mcp-server: fails at start (calls mcp.cli.main, which the SDK it installs lacks).
+// - mqtt-mcp and immich-mcp: serve HTTP only, not stdio.
+// - librenms-mcp: a third package of mhajder.
+// - @apireno/domshell (one tool, and no answer to tools/list without its Chrome extension),
+//   @modelcontextprotocol/server-threejs and @modelcontextprotocol/server-wiki-explorer: fewer than three tools.
+// - not pursued: the iflow-mcp-*, mseep-* and mcpbind-* packages on PyPI (republications of other authors'
+//   servers) and the *-blade-mcp family (Stallari's, like shopify-blade-mcp in the development corpus).
+// Collected with HOME set to a scratch folder.
+const blind8Servers: ServerSpec[] = [
+  // npm packages that ship a prebuilt server binary for linux-x64 (Go: mcp-prometheus, mcp-cron, mcp-time;
+  // Rust or other native builds: the rest).
+  {
+    package: "mcp-prometheus-linux-amd64",
+    version: "2.1.1",
+    binary: "bin/mcp-prometheus-linux-amd64",
+    env: { PROMETHEUS_URL: "http://127.0.0.1:9" },
+  },
+  {
+    package: "mcp-cron-linux-amd64",
+    version: "0.9.1",
+    binary: "bin/mcp-cron",
+    args: ["-transport", "stdio", "-db-path", "/tmp/mcp-cron-placeholder.db"],
+  },
+  { package: "mcp-time-linux-x64", version: "0.4.0", binary: "bin/mcp-time" },
+  { package: "@temporal-cortex/cortex-mcp-linux-x64", version: "0.9.1", binary: "bin/cortex-mcp" },
+  {
+    package: "@kanoniv/mcp-linux-x64",
+    version: "0.3.7",
+    binary: "kanoniv-mcp",
+    env: { KANONIV_API_KEY: "placeholder" },
+  },
+  {
+    package: "@vaulttools/mcp-linux-x64",
+    version: "0.1.7",
+    binary: "bin/vaulttools-mcp",
+    args: ["--allowed-dir", "/tmp"],
+  },
+  { package: "@leanspec/mcp-linux-x64", version: "0.3.0", binary: "leanspec-mcp" },
+  { package: "@git-library/mcp-linux-x64", version: "1.2.3", binary: "bin/git-library-mcp" },
+  {
+    package: "@onshape-mcp/linux-x64",
+    version: "0.5.2",
+    binary: "bin/onshape-mcp",
+    env: { ONSHAPE_ACCESS_KEY: "placeholder", ONSHAPE_SECRET_KEY: "placeholder" },
+  },
+  // PyPI.
+  { package: "uk-parliament-mcp", pypi: { version: "1.19.0", script: "uk-parliament-mcp" } },
+  { package: "uk-legal-mcp", pypi: { version: "0.8.5", script: "uk-legal-mcp" } },
+  { package: "zurich-opendata-mcp", pypi: { version: "0.8.0", script: "zurich-opendata-mcp" } },
+  { package: "meteoswiss-mcp", pypi: { version: "0.7.0", script: "meteoswiss-mcp" } },
+  { package: "maplestats-mcp", pypi: { version: "0.4.2", script: "maplestats-mcp", python: "python3.12" } },
+  { package: "habari-mcp", pypi: { version: "0.1.9", script: "habari-mcp" } },
+  { package: "seismic-mcp", pypi: { version: "0.1.0", script: "seismic-mcp" } },
+  { package: "astronomy-mcp", pypi: { version: "0.1.4", script: "astronomy-mcp", requires: ["mcp<2"] } },
+  { package: "mcp-molecules", pypi: { version: "0.3.1", script: "mcp-molecules" } },
+  {
+    package: "mcp-fhir",
+    pypi: { version: "1.1.1", script: "mcp-fhir", python: "python3.12", requires: ["mcp<2"] },
+    env: { FHIR_BASE_URL: "http://127.0.0.1:9/fhir" },
+  },
+  { package: "openfda-mcp", pypi: { version: "0.1.0", script: "openfda-mcp" } },
+  { package: "norway-archives-mcp", pypi: { version: "0.1.0", script: "norway-archives-mcp" } },
+  { package: "rhein-ruhr-fahrplan-mcp", pypi: { version: "1.2.3", script: "rhein-ruhr-fahrplan-mcp" } },
+  { package: "mcp-mvg", pypi: { version: "0.1.0", script: "mcp-mvg", requires: ["mcp<2"] } },
+  {
+    package: "moodle-mcp-bridge",
+    pypi: { version: "1.7.0", script: "moodle-mcp-bridge", requires: ["mcp<2"] },
+    env: { MOODLE_URL: "https://moodle.example.edu", MOODLE_TOKEN: "placeholder" },
+  },
+  { package: "mcp-classroom", pypi: { version: "0.1.2", script: "mcp-classroom", requires: ["mcp<2"] } },
+  {
+    package: "mcp-freshbooks",
+    pypi: { version: "0.2.0", script: "mcp-freshbooks", requires: ["mcp<2"] },
+    env: { FRESHBOOKS_CLIENT_ID: "placeholder", FRESHBOOKS_CLIENT_SECRET: "placeholder" },
+  },
+  { package: "countbean-mcp", pypi: { version: "0.7.0", script: "countbean-mcp" } },
+  {
+    package: "btcpay-mcp",
+    pypi: { version: "0.3.0", script: "btcpay-mcp", requires: ["mcp<2"] },
+    env: { BTCPAY_BASE_URL: "http://127.0.0.1:9", BTCPAY_API_KEY: "placeholder" },
+  },
+  {
+    package: "invoicetronic-mcp",
+    pypi: { version: "1.0.1", script: "invoicetronic-mcp", requires: ["mcp<2"] },
+    env: { INVOICETRONIC_API_KEY: "placeholder" },
+  },
+  {
+    package: "firefly-iii-mcp",
+    pypi: { version: "2.3.5", script: "firefly-iii-mcp", python: "python3.12" },
+    env: { FIREFLY_III_URL: "http://127.0.0.1:9", FIREFLY_III_TOKEN: "placeholder" },
+  },
+  {
+    package: "jellyfin-mcp",
+    pypi: { version: "2.3.5", script: "jellyfin-mcp", python: "python3.12" },
+    env: { JELLYFIN_URL: "http://127.0.0.1:9", JELLYFIN_API_KEY: "placeholder" },
+  },
+  {
+    package: "wger-mcp",
+    pypi: { version: "2.7.0", script: "wger-mcp" },
+    env: {
+      WGER_BASE_URL: "http://127.0.0.1:9",
+      WGER_API_KEY: "placeholder",
+      MCP_AUTH: "none",
+      MCP_TRANSPORT: "stdio",
+    },
+  },
+  { package: "nutriclarity-mcp", pypi: { version: "0.3.0", script: "nutriclarity-mcp" } },
+  { package: "chess-esca-mcp", pypi: { version: "0.4.0", script: "chess-esca-mcp", python: "python3.12" } },
+  {
+    package: "mcp-server-steam",
+    pypi: { version: "1.0.6", script: "mcp-server-steam" },
+    env: { STEAM_API_KEY: "0123456789ABCDEF0123456789ABCDEF" },
+  },
+  {
+    package: "cinelens-mcp",
+    pypi: { version: "0.1.0", script: "cinelens-mcp" },
+    env: { TMDB_API_KEY: "placeholder" },
+  },
+  {
+    package: "soniq-mcp",
+    pypi: { version: "0.6.1", script: "soniq-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "homebridge-mcp",
+    pypi: { version: "1.0.0", script: "homebridge-mcp", requires: ["mcp<2"] },
+  },
+  {
+    package: "trello-mcp",
+    pypi: { version: "1.6.0", script: "trello-mcp", requires: ["mcp<2"] },
+    env: { TRELLO_API_KEY: "placeholder", TRELLO_TOKEN: "placeholder" },
+  },
+  {
+    package: "redmine-mcp-workflows",
+    pypi: { version: "1.1.0", script: "redmine-mcp" },
+    env: { REDMINE_URL: "http://127.0.0.1:9", REDMINE_API_KEY: "placeholder" },
+  },
+  {
+    package: "youtrack-rocket-mcp",
+    pypi: { version: "0.4.7", script: "youtrack-rocket-mcp", python: "python3.12" },
+    env: { YOUTRACK_URL: "http://127.0.0.1:9", YOUTRACK_API_TOKEN: "placeholder" },
+  },
+  {
+    package: "erpnext-mcp",
+    pypi: { version: "0.5.0", script: "erpnext-mcp" },
+    env: {
+      ERPNEXT_URL: "http://127.0.0.1:9",
+      ERPNEXT_API_KEY: "placeholder",
+      ERPNEXT_API_SECRET: "placeholder",
+    },
+  },
+  {
+    package: "mcp-magento-audit",
+    pypi: { version: "0.4.0", script: "mcp-magento-audit", python: "python3.12" },
+  },
+  {
+    package: "awslabs-aws-iac-mcp-server",
+    pypi: { version: "1.0.26", script: "awslabs.aws-iac-mcp-server" },
+    env: AWS_PLACEHOLDER,
+  },
+  {
+    package: "truenas-ws-mcp",
+    pypi: { version: "0.1.1", script: "truenas-ws-mcp" },
+    env: { TRUENAS_URL: "http://127.0.0.1:9", TRUENAS_API_KEY: "placeholder" },
+  },
+  {
+    package: "mikrotik-mcp",
+    pypi: { version: "0.3.0", script: "mikrotik-mcp" },
+    env: { MIKROTIK_HOST: "127.0.0.1", MIKROTIK_USERNAME: "placeholder", MIKROTIK_PASSWORD: "placeholder" },
+  },
+  {
+    package: "kafka-connect-mcp",
+    pypi: { version: "0.1.5", script: "kafka-connect-mcp", python: "python3.12" },
+    env: { KAFKA_CONNECT_URL: "http://127.0.0.1:9" },
+  },
+  {
+    package: "grafana-oncall-mcp",
+    pypi: { version: "0.1.2", script: "grafana-oncall-mcp" },
+    env: { GRAFANA_ONCALL_API_URL: "http://127.0.0.1:9", GRAFANA_ONCALL_API_KEY: "placeholder" },
+  },
+  {
+    package: "zabbix-mcp",
+    pypi: { version: "0.7.1", script: "zabbix-mcp" },
+    env: { ZABBIX_URL: "http://127.0.0.1:9", ZABBIX_TOKEN: "placeholder" },
+  },
+  {
+    package: "netbox-mcp",
+    pypi: { version: "0.2.1", script: "netbox-mcp" },
+    env: { NETBOX_URL: "http://127.0.0.1:9", NETBOX_TOKEN: "placeholder" },
+  },
+  {
+    package: "opnsense-mcp-server",
+    pypi: { version: "0.4.1", script: "opnsense-mcp", requires: ["httpx==0.28.1"] },
+    env: {
+      OPNSENSE_URL: "http://127.0.0.1:9",
+      OPNSENSE_API_KEY: "placeholder",
+      OPNSENSE_API_SECRET: "placeholder",
+    },
+  },
+  {
+    package: "keycloak-mcp",
+    pypi: { version: "1.5.1", script: "keycloak-mcp" },
+    env: {
+      KEYCLOAK_URL: "http://127.0.0.1:9",
+      KEYCLOAK_REALM: "placeholder",
+      KEYCLOAK_CLIENT_ID: "placeholder",
+      KEYCLOAK_CLIENT_SECRET: "placeholder",
+    },
+  },
+  {
+    package: "threatray-mcp",
+    pypi: { version: "1.1.1", script: "threatray-mcp" },
+    env: { THREATRAY_API_URL: "http://127.0.0.1:9", THREATRAY_API_KEY: "placeholder" },
+  },
+  {
+    package: "mcp-hetzner",
+    pypi: { version: "0.3.0", script: "mcp-hetzner", requires: ["mcp<2"] },
+    env: { HCLOUD_TOKEN: "placeholder" },
+  },
+  {
+    package: "scaleway-mcp",
+    pypi: { version: "0.1.0", script: "scaleway-mcp" },
+    env: {
+      SCW_ACCESS_KEY: "SCWXXXXXXXXXXXXXXXXX",
+      SCW_SECRET_KEY: "00000000-0000-0000-0000-000000000000",
+      SCW_DEFAULT_PROJECT_ID: "00000000-0000-0000-0000-000000000000",
+      SCW_DEFAULT_ORGANIZATION_ID: "00000000-0000-0000-0000-000000000000",
+    },
+  },
+  {
+    package: "nc-mcp-server",
+    pypi: { version: "0.9.0", script: "nc-mcp-server", python: "python3.12" },
+    env: {
+      NEXTCLOUD_URL: "http://127.0.0.1:9",
+      NEXTCLOUD_USER: "placeholder",
+      NEXTCLOUD_PASSWORD: "placeholder",
+    },
+  },
+  {
+    package: "zulipchat-mcp",
+    pypi: { version: "0.7.6", script: "zulipchat-mcp" },
+    env: { ZULIP_EMAIL: "bot@example.com", ZULIP_API_KEY: "placeholder", ZULIP_SITE: "http://127.0.0.1:9" },
+  },
+  {
+    package: "mcp-server-mattermost",
+    pypi: { version: "0.6.1", script: "mcp-server-mattermost" },
+    env: { MATTERMOST_URL: "http://127.0.0.1:9", MATTERMOST_TOKEN: "placeholder" },
+  },
+  {
+    package: "rocketchat-mcp",
+    pypi: { version: "0.1.0", script: "rocketchat-mcp", requires: ["mcp<2"] },
+    env: {
+      ROCKETCHAT_SERVER_URL: "http://127.0.0.1:9",
+      ROCKETCHAT_USER_ID: "placeholder",
+      ROCKETCHAT_AUTH_TOKEN: "placeholder",
+    },
+  },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 const targets = {
   corpus: { servers, outDir: join("corpus", "benign") },
@@ -1793,11 +2108,22 @@ const targets = {
   "--blind-5": { servers: blind5Servers, outDir: join("blind-5", "benign") },
   "--blind-6": { servers: blind6Servers, outDir: join("blind-6", "benign") },
   "--blind-7": { servers: blind7Servers, outDir: join("blind-7", "benign") },
-} as const;
+  "--blind-8": { servers: blind8Servers, outDir: join("blind-8", "benign"), maxTools: 30 },
+} satisfies Record<string, { servers: ServerSpec[]; outDir: string; maxTools?: number }>;
 const flag = (
-  ["--pypi", "--blind", "--blind-2", "--blind-3", "--blind-4", "--blind-5", "--blind-6", "--blind-7"] as const
+  [
+    "--pypi",
+    "--blind",
+    "--blind-2",
+    "--blind-3",
+    "--blind-4",
+    "--blind-5",
+    "--blind-6",
+    "--blind-7",
+    "--blind-8",
+  ] as const
 ).find((name) => process.argv.includes(name));
-const target = targets[flag ?? "corpus"];
+const target: { servers: ServerSpec[]; outDir: string; maxTools?: number } = targets[flag ?? "corpus"];
 const root = resolve(import.meta.dirname, "..");
 const cacheDir = join(root, ".cache", "benign-servers");
 const outDir = join(root, "test", "inspect", target.outDir);
@@ -1820,14 +2146,27 @@ function install(spec: ServerSpec): Launch {
   if (spec.pypi) return installFromPypi(spec, spec.pypi);
   const dir = join(cacheDir, safeName(spec.package));
   const pkgDir = join(dir, "node_modules", spec.package);
-  if (!existsSync(join(pkgDir, "package.json"))) {
+  const installed = (): string | undefined =>
+    existsSync(join(pkgDir, "package.json"))
+      ? (
+          JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as { version: string }
+        ).version.replace(/^v/, "")
+      : undefined;
+  if (!installed() || (spec.version && installed() !== spec.version)) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "package.json"), '{"private":true}\n');
     // --ignore-scripts: postinstall steps that download browsers cannot run here and are not
     // needed to answer tools/list.
     execFileSync(
       "npm",
-      ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--legacy-peer-deps", spec.package],
+      [
+        "install",
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        "--legacy-peer-deps",
+        spec.version ? `${spec.package}@${spec.version}` : spec.package,
+      ],
       { cwd: dir, stdio: ["ignore", "ignore", "inherit"] },
     );
   }
@@ -1835,6 +2174,16 @@ function install(spec: ServerSpec): Launch {
     version: string;
     bin?: string | Record<string, string>;
   };
+  if (spec.binary) {
+    // The wrapper package's install script, which --ignore-scripts skips, would have made it executable.
+    chmodSync(join(pkgDir, spec.binary), 0o755);
+    return {
+      dir,
+      version: manifest.version,
+      command: join(pkgDir, spec.binary),
+      args: [...(spec.args ?? [])],
+    };
+  }
   const bins = typeof manifest.bin === "string" ? { main: manifest.bin } : (manifest.bin ?? {});
   const binRelative = spec.bin ? bins[spec.bin] : Object.values(bins)[0];
   if (!binRelative) throw new Error(`${spec.package} has no bin to start`);
@@ -1950,6 +2299,12 @@ async function listTools(spec: ServerSpec, launch: Launch): Promise<unknown[]> {
   }
 }
 
+/** At most `max` of the items, evenly spaced in their order (all of them when `max` is unset or not exceeded). */
+function evenlySpaced<T>(items: T[], max: number | undefined): T[] {
+  if (max === undefined || items.length <= max) return items;
+  return Array.from({ length: max }, (_, i) => items[Math.floor((i * items.length) / max)] as T);
+}
+
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 mkdirSync(outDir, { recursive: true });
 let total = 0;
@@ -1959,14 +2314,18 @@ for (const spec of target.servers) {
     const launch = install(spec);
     for (const [name, content] of Object.entries(spec.files ?? {}))
       writeFileSync(join(launch.dir, name), content);
-    const tools = await listTools(spec, launch);
+    const listed = await listTools(spec, launch);
+    const tools = evenlySpaced(listed, spec.maxTools ?? target.maxTools);
     const file = join(outDir, `${safeName(spec.package)}.json`);
-    writeFileSync(
-      file,
-      `${JSON.stringify({ package: spec.package, version: launch.version, tools }, null, 2)}\n`,
-    );
+    const listing =
+      tools.length < listed.length
+        ? { package: spec.package, version: launch.version, listedTools: listed.length, tools }
+        : { package: spec.package, version: launch.version, tools };
+    writeFileSync(file, `${JSON.stringify(listing, null, 2)}\n`);
     total += tools.length;
-    console.log(`${spec.package}@${launch.version}: ${tools.length} tools`);
+    console.log(
+      `${spec.package}@${launch.version}: ${tools.length} tools${tools.length < listed.length ? ` of ${listed.length}` : ""}`,
+    );
   } catch (error) {
     console.error(`${spec.package}: ${(error as Error).message}`);
   }
