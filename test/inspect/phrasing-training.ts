@@ -25,7 +25,8 @@ export interface PhrasingTrainingSet {
  * The retired blind rounds the shipped model learns from. Never the latest, which measures it. A
  * round joins once the round after it is written, and that round is measured before and after the
  * engine learns it (round 5 joined in the fourth training round, after round 6 had measured the
- * engine without it; round 6 in the fifth, with round 7 measured at that session's start and end).
+ * engine without it; round 6 in the fifth, with round 7 measured at that session's start and end;
+ * round 7 in the sixth, with round 8 measured at that session's start and end).
  */
 export const TRAINING_ROUNDS: readonly BlindRound[] = [
   "blind",
@@ -34,6 +35,7 @@ export const TRAINING_ROUNDS: readonly BlindRound[] = [
   "blind-4",
   "blind-5",
   "blind-6",
+  "blind-7",
 ];
 
 /** What a held-out evaluation keeps from the model (phrasing-folds.ts): nothing, for the shipped one. */
