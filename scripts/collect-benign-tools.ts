@@ -2179,7 +2179,8 @@ function install(spec: ServerSpec): Launch {
     chmodSync(join(pkgDir, spec.binary), 0o755);
     return {
       dir,
-      version: manifest.version,
+      // Some per-platform packages write their tag ("v0.4.0") in package.json; npm serves them as 0.4.0.
+      version: manifest.version.replace(/^v(?=\d)/, ""),
       command: join(pkgDir, spec.binary),
       args: [...(spec.args ?? [])],
     };

@@ -1,4 +1,4 @@
-// The blind evaluation sets of issue 12 (test/inspect/blind/, test/inspect/blind-2/ … test/inspect/blind-7/, one per round):
+// The blind evaluation sets of issue 12 (test/inspect/blind/, test/inspect/blind-2/ … test/inspect/blind-8/, one per round):
 // real benign tools from packages no earlier set contains, and poisoned definitions written without
 // reading the rules.
 // A poisoned rewrite is stored as its real source tool plus the edits an attacker made, so the
@@ -25,9 +25,10 @@ export const BLIND_ROUNDS = [
   "blind-5",
   "blind-6",
   "blind-7",
+  "blind-8",
 ] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
-export const LATEST_BLIND_ROUND: BlindRound = "blind-7";
+export const LATEST_BLIND_ROUND: BlindRound = "blind-8";
 
 export function blindRoundDir(round: BlindRound): string {
   return join(import.meta.dirname, round);

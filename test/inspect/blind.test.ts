@@ -39,9 +39,13 @@ describe.each(BLIND_ROUNDS)("blind round %s", (round) => {
       for (const entry of benign) expect(entry.tool.name).toEqual(expect.any(String));
     });
 
-    it("shares no package with the development corpus or an earlier round", () => {
+    it("shares no package with the development corpora (npm and PyPI) or an earlier round", () => {
       const earlier = BLIND_ROUNDS.slice(0, BLIND_ROUNDS.indexOf(round)).flatMap((r) => loadBlindBenign(r));
-      const seenPackages = new Set([...loadBenign(), ...earlier].map((entry) => entry.package));
+      const development = [
+        ...loadBenign(),
+        ...loadBenign(join(import.meta.dirname, "corpus", "benign-pypi")),
+      ];
+      const seenPackages = new Set([...development, ...earlier].map((entry) => entry.package));
       expect(
         [...new Set(benign.map((entry) => entry.package))].filter((pkg) => seenPackages.has(pkg)),
       ).toEqual([]);
