@@ -25,8 +25,11 @@ export interface PhrasingTrainingSet {
  * The retired blind rounds the shipped model learns from. Never the latest, which measures it. A
  * round joins once the round after it is written, and that round is measured before and after the
  * engine learns it (round 5 joined in the fourth training round, after round 6 had measured the
- * engine without it; round 6 in the fifth, with round 7 measured at that session's start and end;
- * round 7 in the sixth, with round 8 measured at that session's start and end).
+ * engine without it; round 6 in the fifth, with round 7 measured at that session's start and end).
+ * Round 7 was learned and not kept (2026-11-28): its calm statements of behaviour taught the model
+ * to read benign ones as planted — Codacy's "extract it … using 'git remote -v'" on 18 real tools,
+ * git_commit's "Use git_push afterwards" (4.9) and a German cost tool's credentials sentence — while
+ * false positives, not detection, are what the blind rounds still miss.
  */
 export const TRAINING_ROUNDS: readonly BlindRound[] = [
   "blind",
@@ -35,7 +38,6 @@ export const TRAINING_ROUNDS: readonly BlindRound[] = [
   "blind-4",
   "blind-5",
   "blind-6",
-  "blind-7",
 ];
 
 /** What a held-out evaluation keeps from the model (phrasing-folds.ts): nothing, for the shipped one. */
