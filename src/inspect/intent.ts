@@ -1341,11 +1341,47 @@ const WRITE_NAME_WORDS = new Set([
   "make",
 ]);
 
-/** A written-out value in prose (an id, a phone number): the start of a value not inside a URL, path or address. */
-const WRITTEN_VALUE = RE2JS.compile(
-  "(?:^|[^\\w@./:=?#&%-])(\\+\\d[\\d ()-]{8,}\\d|[a-z0-9][a-z0-9-]{5,})",
-  RE2JS.CASE_INSENSITIVE,
-);
+/** Characters that, right before a value, put it inside a word, URL, path, query or address. */
+const INSIDE_SOMETHING = new Set([..."_@./:=?#&%-"]);
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+const isValueCharacter = (code: number) =>
+  isDigit(code) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45;
+
+/**
+ * The values written out in prose that carry a digit (an id, a phone number), with where each
+ * starts and ends: a run of ASCII letters, digits and dashes of six or more, or `+` and a phone
+ * number's digits, spaces and brackets — not inside a word, URL, path, query or address. A plain
+ * scan over the characters: it runs on every new definition's description.
+ */
+function* writtenValues(text: string): Generator<{ token: string; start: number; end: number }> {
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    const before = i === 0 ? "" : text[i - 1]!;
+    const free = before === "" || !(isValueCharacter(before.charCodeAt(0)) || INSIDE_SOMETHING.has(before));
+    if (code === 43 && free && isDigit(text.charCodeAt(i + 1))) {
+      let end = i + 1;
+      while (end < text.length && /[\d ()-]/.test(text[end]!)) end++;
+      while (end > i + 1 && !isDigit(text.charCodeAt(end - 1))) end--;
+      if (end - i >= 11) yield { token: text.slice(i, end), start: i, end };
+      i = end;
+      continue;
+    }
+    if (!isValueCharacter(code) || code === 45) {
+      i++;
+      continue;
+    }
+    let end = i;
+    let digits = false;
+    while (end < text.length && isValueCharacter(text.charCodeAt(end))) {
+      if (isDigit(text.charCodeAt(end))) digits = true;
+      end++;
+    }
+    if (free && digits && end - i >= 6) yield { token: text.slice(i, end), start: i, end };
+    i = end;
+  }
+}
 
 /** Words that present a value as an illustration of the format rather than the value to use, in the clause before it. */
 const ILLUSTRATION = RE2JS.compile(
@@ -1428,14 +1464,10 @@ function namesTargetArgument(clause: string): boolean {
 
 /** The first identifier written out as the value to use (not as an illustration) in `text`. */
 function writtenTargetValue(text: string, targetArgument: boolean): string | undefined {
-  const matcher = WRITTEN_VALUE.matcher(text);
-  while (matcher.find()) {
-    const token = matcher.group(1) ?? "";
-    const end = matcher.end(1);
+  for (const { token, start, end } of writtenValues(text)) {
     const next = text[end] ?? "";
     if (next === "@" || (next === "." && /[a-z]/i.test(text[end + 1] ?? ""))) continue;
     if (!writtenIdentifier(token)) continue;
-    const start = matcher.start(1);
     if (placeholderValue(token) || illustrated(text, start)) continue;
     const clause = text.slice(clauseStart(text, start), start);
     if (targetArgument || namesTargetArgument(`${clause}${text.slice(end, end + 40)}`)) return token;
