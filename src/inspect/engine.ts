@@ -93,8 +93,13 @@ export interface CompiledInspection {
   readonly customs: readonly CompiledCustom[];
   /** Tool name → recent definitions of that name (as definitionTokens) and their results. */
   readonly cache: Map<string, CachedResult[]>;
-  /** Findings per distinct string (without field), see analyzeString. */
+  /** Findings per distinct string (without field), see analyzeString: the rules' own when there is no custom pattern. */
   readonly strings: readonly Map<string, readonly Finding[]>[];
+}
+
+/** One cache of string findings per kind of position (identifier or text, value or not). */
+function newStringCaches(): Map<string, readonly Finding[]>[] {
+  return [new Map(), new Map(), new Map(), new Map()];
 }
 
 const CACHE_LIMIT = 20_000;
@@ -227,7 +232,7 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     compounds: COMPOUND_RULES.filter((rule) => detectors.has(rule.category)),
     customs,
     cache: new CappedMap(CACHE_LIMIT),
-    strings: [new Map(), new Map(), new Map(), new Map()],
+    strings: customs.length === 0 ? rules.strings : newStringCaches(),
   };
   warmUpCustoms(compiled.customs);
   compiledByConfig.set(config, compiled);
@@ -248,6 +253,12 @@ class RulePrograms {
   readonly requiredMasks: Int32Array;
   /** Per pattern: the groups met in the sentence being scanned (scratch: scanning is synchronous). */
   readonly sentenceMasks: Int32Array;
+  /**
+   * Findings per distinct string (see analyzeString) of every config that runs these rules and no
+   * custom pattern: a string's findings depend on nothing else, so a policy compiled anew (an
+   * update, another route's policy) finds the strings met before already judged.
+   */
+  readonly strings: readonly Map<string, readonly Finding[]>[] = newStringCaches();
   readonly #literalList: readonly string[];
   #literals: LiteralSet | undefined;
   #vocabulary: ReadonlySet<string> | undefined;

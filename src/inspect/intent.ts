@@ -1355,6 +1355,7 @@ const isValueCharacter = (code: number) =>
  * scan over the characters: it runs on every new definition's description.
  */
 function* writtenValues(text: string): Generator<{ token: string; start: number; end: number }> {
+  if (!/\d/.test(text)) return;
   let i = 0;
   while (i < text.length) {
     const code = text.charCodeAt(i);

@@ -243,6 +243,17 @@ describe("configuration", () => {
     expect(compileInspection({ enabled: true }).rules.patterns.length).toBeGreaterThan(0);
   });
 
+  it("shares string findings between configs of the same rules and no custom pattern, never with one that has", () => {
+    const first = compileInspection({ threshold: "High" });
+    const second = compileInspection({ threshold: "Medium", action: "Block" });
+    const custom = compileInspection({ customPatterns: [{ name: "x", pattern: "zebra" }] });
+    expect(second.strings).toBe(first.strings);
+    expect(custom.strings).not.toBe(first.strings);
+    const zebra = tool("Counts zebras.");
+    expect(inspectTool(zebra, first).findings).toEqual([]);
+    expect(inspectTool(zebra, custom).findings.map((f) => f.rule)).toEqual(["custom.x"]);
+  });
+
   it("compiles a config object once and answers an unchanged definition from the cache", () => {
     const config: InspectionConfig = { threshold: "High" };
     expect(compileInspection(config)).toBe(compileInspection(config));
