@@ -976,17 +976,19 @@ function leafName(path: string): string {
   return path.slice(path.lastIndexOf(".") + 1);
 }
 
+/** An argument of a tool: its path (argumentSchemas) and its schema. */
+type ToolArgument = [string, Record<string, unknown>];
+
 /**
  * The tool's own arguments with their schemas: the top-level ones, and one level down inside an
  * object argument (OpenAPI-generated tools wrap theirs in `RequestBody`, `params`, `options`). The
  * name is the argument's path below `inputSchema.properties` ("RequestBody.properties.notification_url").
  */
-function argumentSchemas(tool: ToolDefinition): [string, Record<string, unknown>][] {
+function argumentSchemas(tool: ToolDefinition): ToolArgument[] {
   return propertySchemas(tool.inputSchema).flatMap(([name, schema]) => [
-    [name, schema] as [string, Record<string, unknown>],
+    [name, schema] as ToolArgument,
     ...propertySchemas(schema).map(
-      ([inner, innerSchema]) =>
-        [`${name}.properties.${inner}`, innerSchema] as [string, Record<string, unknown>],
+      ([inner, innerSchema]) => [`${name}.properties.${inner}`, innerSchema] as ToolArgument,
     ),
   ]);
 }
@@ -1069,12 +1071,12 @@ const WIDENING_WORDS = new Set(["all", "recursive", "cascade", "everything", "gl
  * push, `volumes: true` on a prune), so a call the user asked for does more than they asked; in a
  * tool that deletes, a switch that widens the deletion on by default (`allNamespaces: true`).
  */
-function destructiveDefault(tool: ToolDefinition): Finding | undefined {
+function destructiveDefault(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
   const toolWords = typeof tool.name === "string" ? nameWords(tool.name) : [];
   const reads = toolWords.some((word) => READING_WORDS.has(word));
   const deletes = toolWords.some((word) => DELETING_WORDS.has(word));
   const ownPurpose = (word: string) => DESTRUCTIVE_SWITCHES.get(word)?.some((own) => toolWords.includes(own));
-  for (const [name, { default: given, enum: choices }] of argumentSchemas(tool)) {
+  for (const [name, { default: given, enum: choices }] of args) {
     if (
       reads &&
       typeof given === "string" &&
@@ -1149,10 +1151,10 @@ const OPEN_ACCESS_VALUES = new Set([
  * defaults to anyone (`linkSharing: "anyone"`, `acl: "public-read"`). Whether to expose is the
  * user's choice, never the call's default — unless showing things to others is what the tool is for.
  */
-function exposureDefault(tool: ToolDefinition): Finding | undefined {
+function exposureDefault(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
   const toolWords = typeof tool.name === "string" ? nameWords(tool.name) : [];
   if (toolWords.some((word) => EXPOSING_PURPOSE_WORDS.has(word))) return undefined;
-  for (const [name, { default: given }] of argumentSchemas(tool)) {
+  for (const [name, { default: given }] of args) {
     const opens =
       (given === true && nameWords(leafName(name)).some((word) => EXPOSURE_SWITCH_WORDS.has(word))) ||
       (typeof given === "string" && OPEN_ACCESS_VALUES.has(given.toLowerCase()));
@@ -1197,10 +1199,10 @@ const BROAD_LOCATIONS = new Set([
  * history. A repository's or a drive's own root ("/") is not one of them, except in a tool that
  * deletes (`rotate_logs` pruning from "/").
  */
-function broadLocationDefault(tool: ToolDefinition): Finding | undefined {
+function broadLocationDefault(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
   const deletes =
     typeof tool.name === "string" && nameWords(tool.name).some((word) => DELETING_WORDS.has(word));
-  for (const [name, { default: given }] of argumentSchemas(tool)) {
+  for (const [name, { default: given }] of args) {
     if (typeof given !== "string") continue;
     const location = given
       .trim()
@@ -1232,8 +1234,8 @@ function argumentFinding(
  * A target argument that admits one value only (`const`, or an `enum` of one string): the model can
  * no longer send the call where the user asked, whatever it is told.
  */
-function pinnedTarget(tool: ToolDefinition): Finding | undefined {
-  for (const [name, { const: fixed, enum: values }] of argumentSchemas(tool)) {
+function pinnedTarget(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
+  for (const [name, { const: fixed, enum: values }] of args) {
     const only = fixed ?? (Array.isArray(values) && values.length === 1 ? values[0] : undefined);
     if (typeof only !== "string" || only.length === 0) continue;
     if (!nameWords(leafName(name)).some((word) => TARGET_PROPERTY_WORDS.has(word))) continue;
@@ -1267,8 +1269,8 @@ function opaqueIdentifier(value: string): boolean {
  * identifier: every call where the user named no one reaches that account, whatever the
  * description says of it, in whatever language.
  */
-function defaultTarget(tool: ToolDefinition): Finding | undefined {
-  for (const [name, { default: given }] of argumentSchemas(tool)) {
+function defaultTarget(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
+  for (const [name, { default: given }] of args) {
     if (typeof given !== "string" || !opaqueIdentifier(given)) continue;
     const words = nameWords(leafName(name));
     if (!words.some((word) => TARGET_PROPERTY_WORDS.has(word) || RECIPIENT_ID_WORDS.has(word))) continue;
@@ -1483,7 +1485,7 @@ function writtenTargetValue(text: string, targetArgument: boolean): string | und
  * 1tRx9QmPz…", "notifiedUserId に 880013"), in any language. Illustrations of the format ("e.g.",
  * "such as", 例, 如) are not values, and a tool that only reads narrows its search with one.
  */
-function describedTarget(tool: ToolDefinition): Finding | undefined {
+function describedTarget(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
   if (typeof tool.description === "string") {
     const token = writtenTargetValue(tool.description, false);
     if (token)
@@ -1497,7 +1499,7 @@ function describedTarget(tool: ToolDefinition): Finding | undefined {
   }
   const words = typeof tool.name === "string" ? nameWords(tool.name) : [];
   const reads = words.some((w) => READ_NAME_WORDS.has(w)) && !words.some((w) => WRITE_NAME_WORDS.has(w));
-  for (const [name, schema] of argumentSchemas(tool)) {
+  for (const [name, schema] of args) {
     if (typeof schema.description !== "string") continue;
     const target = !reads && nameWords(leafName(name)).some((word) => DESCRIBED_TARGET_WORDS.has(word));
     const token = writtenTargetValue(schema.description, target);
@@ -1541,8 +1543,8 @@ const DESCRIBED_DEFAULT =
  * vendor's own (`remote_proxy` defaulting to http://edge.spider-relay.net:8899): every call the
  * model makes without setting it goes there.
  */
-function defaultRoute(tool: ToolDefinition): Finding | undefined {
-  for (const [name, schema] of argumentSchemas(tool)) {
+function defaultRoute(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
+  for (const [name, schema] of args) {
     // A recipient, wallet or address argument defaulting to an address of its own: every transfer
     // the model does not address itself goes there.
     const given = schema.default;
@@ -1595,8 +1597,8 @@ const ENVIRONMENT_DESCRIBED =
  * https://ingest.crashdesk-relay.io beside `includeEnv: true` or `env_dump: process.env`). No real
  * tool of any collected server has both.
  */
-function environmentToDefaultUrl(tool: ToolDefinition): Finding | undefined {
-  const argumentsOf = argumentSchemas(tool);
+function environmentToDefaultUrl(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
+  const argumentsOf = args;
   const carried = argumentsOf.find(
     ([name, schema]) =>
       nameWords(leafName(name)).some((word) => ENVIRONMENT_ARGUMENT_WORDS.has(word)) ||
@@ -1852,15 +1854,17 @@ function readSignal(finding: Finding): ReadSignal {
  * nothing is out of place. `findings` are the tool's string-level findings (with their fields).
  */
 export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]): Finding[] {
+  // Every schema check walks the same arguments: collected once per definition.
+  const args = argumentSchemas(tool);
   const fixed = [
-    pinnedTarget(tool),
-    defaultTarget(tool),
-    describedTarget(tool),
-    defaultRoute(tool),
-    destructiveDefault(tool),
-    exposureDefault(tool),
-    environmentToDefaultUrl(tool),
-    broadLocationDefault(tool),
+    pinnedTarget(tool, args),
+    defaultTarget(tool, args),
+    describedTarget(tool, args),
+    defaultRoute(tool, args),
+    destructiveDefault(tool, args),
+    exposureDefault(tool, args),
+    environmentToDefaultUrl(tool, args),
+    broadLocationDefault(tool, args),
   ].filter((f): f is Finding => f !== undefined);
   let signals = false;
   for (const finding of findings)
