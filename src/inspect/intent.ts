@@ -1234,7 +1234,7 @@ function argumentFinding(
  * A target argument that admits one value only (`const`, or an `enum` of one string): the model can
  * no longer send the call where the user asked, whatever it is told.
  */
-function pinnedTarget(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
+function pinnedTarget(args: readonly ToolArgument[]): Finding | undefined {
   for (const [name, { const: fixed, enum: values }] of args) {
     const only = fixed ?? (Array.isArray(values) && values.length === 1 ? values[0] : undefined);
     if (typeof only !== "string" || only.length === 0) continue;
@@ -1269,7 +1269,7 @@ function opaqueIdentifier(value: string): boolean {
  * identifier: every call where the user named no one reaches that account, whatever the
  * description says of it, in whatever language.
  */
-function defaultTarget(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
+function defaultTarget(args: readonly ToolArgument[]): Finding | undefined {
   for (const [name, { default: given }] of args) {
     if (typeof given !== "string" || !opaqueIdentifier(given)) continue;
     const words = nameWords(leafName(name));
@@ -1416,9 +1416,13 @@ function writtenIdentifier(token: string): boolean {
   return compact.length >= 8 && mixes >= 3;
 }
 
+/** How far back a clause is looked for: a value's framing is in the words just before it. */
+const CLAUSE_REACH = 300;
+
 /** Where the clause holding `at` starts: after a line break, a semicolon or a sentence's end. */
 function clauseStart(text: string, at: number): number {
-  for (let i = at - 1; i > 0; i--) {
+  const reach = Math.max(0, at - CLAUSE_REACH);
+  for (let i = at - 1; i > reach; i--) {
     const ch = text[i]!;
     if (ch === "\n" || ch === ";" || ch === "。" || ch === "；" || ch === "！" || ch === "？") return i + 1;
     if (
@@ -1429,7 +1433,7 @@ function clauseStart(text: string, at: number): number {
     )
       return i + 1;
   }
-  return 0;
+  return reach;
 }
 
 /** A value made up to show a format: a run of one character, or counting up (`AC0000…`, `123456789012`, `xxxx`). */
@@ -1439,18 +1443,37 @@ function placeholderValue(token: string): boolean {
 }
 
 /**
- * Whether the value at `start` is shown as an illustration: an "e.g." or "such as" in its clause,
- * an "Examples" heading over its paragraph, or a code block around it.
+ * What frames the values of one text, read once from start to end as values are met: whether the
+ * last heading above names an illustration ("Examples:") and whether a code block is open. Each
+ * value costs only the lines since the last one, so a text of many values stays linear.
  */
-function illustrated(text: string, start: number): boolean {
-  if (ILLUSTRATION.matcher(text.slice(clauseStart(text, start), start)).find()) return true;
-  const before = text.slice(0, start);
-  const heading = before
-    .split("\n")
-    .slice(0, -1)
-    .findLast((line) => HEADING_LINE.test(line));
-  if (heading !== undefined && ILLUSTRATION.matcher(heading).find()) return true;
-  return before.split("```").length % 2 === 0;
+class ExampleFrames {
+  #read = 0;
+  #underExamples = false;
+  #inCode = false;
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  /** Whether the value at `start` is shown as an illustration: "e.g." in its clause, under an Examples heading or in a code block. */
+  illustrated(start: number): boolean {
+    if (ILLUSTRATION.matcher(this.text.slice(clauseStart(this.text, start), start)).find()) return true;
+    let lineEnd = this.text.indexOf("\n", this.#read);
+    while (lineEnd >= 0 && lineEnd < start) {
+      this.#readLine(this.text.slice(this.#read, lineEnd));
+      this.#read = lineEnd + 1;
+      lineEnd = this.text.indexOf("\n", this.#read);
+    }
+    const fences = this.text.slice(this.#read, start).split("```").length - 1;
+    return this.#underExamples || this.#inCode !== (fences % 2 === 1);
+  }
+
+  #readLine(line: string): void {
+    if ((line.split("```").length - 1) % 2 === 1) this.#inCode = !this.#inCode;
+    if (HEADING_LINE.test(line)) this.#underExamples = ILLUSTRATION.matcher(line).find();
+  }
 }
 
 /** A line that heads what follows: "Examples:", "## Usage", "**Example**", "<examples>". */
@@ -1467,11 +1490,12 @@ function namesTargetArgument(clause: string): boolean {
 
 /** The first identifier written out as the value to use (not as an illustration) in `text`. */
 function writtenTargetValue(text: string, targetArgument: boolean): string | undefined {
+  const frames = new ExampleFrames(text);
   for (const { token, start, end } of writtenValues(text)) {
     const next = text[end] ?? "";
     if (next === "@" || (next === "." && /[a-z]/i.test(text[end + 1] ?? ""))) continue;
     if (!writtenIdentifier(token)) continue;
-    if (placeholderValue(token) || illustrated(text, start)) continue;
+    if (placeholderValue(token) || frames.illustrated(start)) continue;
     const clause = text.slice(clauseStart(text, start), start);
     if (targetArgument || namesTargetArgument(`${clause}${text.slice(end, end + 40)}`)) return token;
   }
@@ -1857,8 +1881,8 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
   // Every schema check walks the same arguments: collected once per definition.
   const args = argumentSchemas(tool);
   const fixed = [
-    pinnedTarget(tool, args),
-    defaultTarget(tool, args),
+    pinnedTarget(args),
+    defaultTarget(args),
     describedTarget(tool, args),
     defaultRoute(tool, args),
     destructiveDefault(tool, args),
