@@ -2,6 +2,7 @@ import { RE2JS } from "re2js";
 import { pathOffLimits } from "./framing.ts";
 import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
 import { nameWords, singular } from "./names.ts";
+import { normalize } from "./normalize.ts";
 import { KEPT_COPY_VERBS } from "./object-rules.ts";
 import { linesAsRead, proseAsRead } from "./reading.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
@@ -986,11 +987,23 @@ type ToolArgument = [string, Record<string, unknown>];
  */
 function argumentSchemas(tool: ToolDefinition): ToolArgument[] {
   return propertySchemas(tool.inputSchema).flatMap(([name, schema]) => [
-    [name, schema] as ToolArgument,
+    [name, withDefaultAsSeen(schema)] as ToolArgument,
     ...propertySchemas(schema).map(
-      ([inner, innerSchema]) => [`${name}.properties.${inner}`, innerSchema] as ToolArgument,
+      ([inner, innerSchema]) =>
+        [`${name}.properties.${inner}`, withDefaultAsSeen(innerSchema)] as ToolArgument,
     ),
   ]);
+}
+
+/**
+ * The schema with its string default as the model reads it: `ｐｕｂｌｉｃ-read` or a zero-width
+ * character inside `public-read` must meet the same checks as `public-read`.
+ */
+function withDefaultAsSeen(schema: Record<string, unknown>): Record<string, unknown> {
+  const given = schema.default;
+  if (typeof given !== "string") return schema;
+  const seen = normalize(given).text;
+  return seen === given ? schema : { ...schema, default: seen };
 }
 
 /** Values that destroy what the tool touches. */
@@ -1503,6 +1516,17 @@ function writtenTargetValue(text: string, targetArgument: boolean): string | und
 }
 
 /**
+ * A text as the model sees it: invisible characters dropped, look-alikes and full-width forms folded
+ * (`Ｃ０１ＧＥＮＥＲＡＬ` is C01GENERAL), and what hides in comments and encodings read after it.
+ */
+function asModelSees(raw: string): string {
+  const normalized = normalize(raw);
+  return normalized.hidden.length === 0
+    ? normalized.text
+    : [normalized.text, ...normalized.hidden.map((payload) => payload.text)].join("\n");
+}
+
+/**
  * A target written into the prose as the value to use: a recipient's, channel's or account's
  * description that names one ("post those to C01GENERAL instead", "の U0 は … Ud3f1a… に対応し"), or
  * a sentence that puts an identifier next to a target argument's name ("set parentFolderId to
@@ -1511,7 +1535,7 @@ function writtenTargetValue(text: string, targetArgument: boolean): string | und
  */
 function describedTarget(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
   if (typeof tool.description === "string") {
-    const token = writtenTargetValue(tool.description, false);
+    const token = writtenTargetValue(asModelSees(tool.description), false);
     if (token)
       return {
         rule: "intent.fixed-target",
@@ -1526,7 +1550,7 @@ function describedTarget(tool: ToolDefinition, args: readonly ToolArgument[]): F
   for (const [name, schema] of args) {
     if (typeof schema.description !== "string") continue;
     const target = !reads && nameWords(leafName(name)).some((word) => DESCRIBED_TARGET_WORDS.has(word));
-    const token = writtenTargetValue(schema.description, target);
+    const token = writtenTargetValue(asModelSees(schema.description), target);
     if (token)
       return argumentFinding("intent.fixed-target", name, `${name}: names ${token} as the value to use`);
   }
