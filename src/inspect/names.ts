@@ -2,8 +2,12 @@ import { normalize } from "./normalize.ts";
 
 // Tool names as words and as a reader sees them; light enough for the session registry to load.
 
-/** `read_ssh_keys`, `readSshKeys`, `read-ssh keys` → [read, ssh, keys]. ASCII letters and digits only. */
-export function nameWords(text: string): string[] {
+/**
+ * `read_ssh_keys`, `readSshKeys`, `read-ssh keys` → [read, ssh, keys]. ASCII letters and digits
+ * only, after folding compatibility forms as the model reads them (`ｆｏｒｃｅ` is `force`).
+ */
+export function nameWords(name: string): string[] {
+  const text = isAscii(name) ? name : name.normalize("NFKC");
   const words: string[] = [];
   let start = -1;
   for (let i = 0; i <= text.length; i++) {

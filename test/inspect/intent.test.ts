@@ -26,6 +26,11 @@ const highRules = (definition: ToolDefinition) =>
     .map((f) => f.rule);
 
 describe("what a tool is for", () => {
+  it("reads a name's full-width letters as the model does", () => {
+    expect(nameWords("ｆｏｒｃｅ_ｐｕｓｈ")).toEqual(["force", "push"]);
+    expect(nameWords("ｐｕｂｌｉｃＳｈａｒｅ")).toEqual(["public", "share"]);
+  });
+
   it("splits names of every style into words", () => {
     expect(nameWords("read_ssh_keys")).toEqual(["read", "ssh", "keys"]);
     expect(nameWords("readSshKeys")).toEqual(["read", "ssh", "keys"]);
