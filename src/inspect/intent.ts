@@ -1449,11 +1449,31 @@ function clauseStart(text: string, at: number): number {
   return reach;
 }
 
-/** A value made up to show a format: a run of one character, or counting up (`AC0000…`, `123456789012`, `xxxx`). */
+/**
+ * A value made up to show a format: a run of one character, digits counting up or down, or x's
+ * standing for digits (`AC0000…`, `234567890123`, `62c795xxxb468af8`).
+ */
 function placeholderValue(token: string): boolean {
   const lower = token.toLowerCase();
-  return /(.)\1{5}/.test(lower) || ["123456", "654321", "xxxx"].some((run) => lower.includes(run));
+  if (/(.)\1{5}/.test(lower) || lower.includes("xxx")) return true;
+  let up = 1;
+  let down = 1;
+  for (let i = 1; i < lower.length; i++) {
+    const step = lower.charCodeAt(i) - lower.charCodeAt(i - 1);
+    const digits = isDigit(lower.charCodeAt(i)) && isDigit(lower.charCodeAt(i - 1));
+    up = digits && step === 1 ? up + 1 : 1;
+    down = digits && step === -1 ? down + 1 : 1;
+    if (up >= 6 || down >= 6) return true;
+  }
+  return false;
 }
+
+/**
+ * How close before a value its "e.g." stands: "Channel id, e.g. C024BE91L", "such as C01… or
+ * #general". Further back, an "e.g." early in a sentence does not make its order an example ("For
+ * DMs, e.g. ones from bots, post those to C01GENERAL instead").
+ */
+const ILLUSTRATION_REACH = 40;
 
 /**
  * What frames the values of one text, read once from start to end as values are met: whether the
@@ -1472,7 +1492,8 @@ class ExampleFrames {
 
   /** Whether the value at `start` is shown as an illustration: "e.g." in its clause, under an Examples heading or in a code block. */
   illustrated(start: number): boolean {
-    if (ILLUSTRATION.matcher(this.text.slice(clauseStart(this.text, start), start)).find()) return true;
+    const clause = Math.max(clauseStart(this.text, start), start - ILLUSTRATION_REACH);
+    if (ILLUSTRATION.matcher(this.text.slice(clause, start)).find()) return true;
     let lineEnd = this.text.indexOf("\n", this.#read);
     while (lineEnd >= 0 && lineEnd < start) {
       this.#readLine(this.text.slice(this.#read, lineEnd));
