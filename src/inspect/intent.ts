@@ -1126,9 +1126,18 @@ function destructiveDefault(tool: ToolDefinition, args: readonly ToolArgument[])
 
 /**
  * Switch names that put what a call handles in front of others: `publicShare`, `share_eta`,
- * `triage_public` (not `publish`: a CMS's `draftAndPublish` is a workflow).
+ * `triage_public`, `worldReadable` (not `publish`: a CMS's `draftAndPublish` is a workflow).
  */
-const EXPOSURE_SWITCH_WORDS = new Set(["public", "publicly", "share", "shared", "sharing", "anyone"]);
+const EXPOSURE_SWITCH_WORDS = new Set([
+  "public",
+  "publicly",
+  "share",
+  "shared",
+  "sharing",
+  "anyone",
+  "everyone",
+  "world",
+]);
 
 /** Tools whose job is to show something to others: a sharing or posting tool's switch is its purpose. */
 const EXPOSING_PURPOSE_WORDS = new Set([

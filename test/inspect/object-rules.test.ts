@@ -1284,6 +1284,8 @@ describe("schema values and structured notes (tuned on development round 18)", (
     expect(exposed("upload_object", "acl", "public-read")).toContain("intent.exposure-default");
     expect(exposed("create_doc", "linkSharing", "anyone")).toContain("intent.exposure-default");
     expect(exposed("create_issue", "ｐｕｂｌｉｃＳｈａｒｅ", true)).toContain("intent.exposure-default");
+    expect(exposed("save_report", "worldReadable", true)).toContain("intent.exposure-default");
+    expect(exposed("create_event", "visibleToEveryone", true)).toContain("intent.exposure-default");
     // A default as the model reads it: full-width forms and invisible characters do not hide it.
     for (const hidden of ["ｐｕｂｌｉｃ-read", "public\u200b-read"])
       expect(exposed("upload_object", "acl", hidden), hidden).toContain("intent.exposure-default");
