@@ -1891,15 +1891,18 @@ const NAMED_DEPENDENCY =
   /\((?:requires a call to ([a-z0-9_-]+) first|names ([a-z0-9_-]+), which shares nothing with this tool)\)$/;
 
 /**
- * The tool a dependency finding (callFirst, namesUnrelated) names, when that tool only reads
- * (`get_history`, `list_items`, `dump_database`): read through the same server's own tool, the
- * server's data goes nowhere the server does not already have it — the listing clears it for a
- * sibling (listing.ts).
+ * The tool a dependency finding names, when the listing may clear it for a sibling (listing.ts): a
+ * tool it requires first that only reads (`get_history`, `list_items`, `dump_database`) — read
+ * through the same server's own tool, the server's data goes nowhere the server does not already
+ * have it — and any tool it only names (`media_ids: Ids returned by upload_media`): the server's own
+ * tool, whatever it does, is the server's to describe. A call first to a sibling with side effects
+ * ("before each read, call send_email") stays.
  */
 export function readDependency(finding: Finding): string | undefined {
   if (finding.rule !== "intent.dependency-with-side-effect") return undefined;
   const found = NAMED_DEPENDENCY.exec(finding.match);
-  const name = found?.[1] ?? found?.[2];
+  if (found?.[2] !== undefined) return found[2];
+  const name = found?.[1];
   return name !== undefined && (READ_ONLY_NAME.matcher(name).find() || name.startsWith("dump_"))
     ? name
     : undefined;

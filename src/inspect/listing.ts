@@ -668,11 +668,12 @@ export function inspectListing(
 }
 
 /**
- * A tool's own findings that its listing explains: a dependency on a tool that only reads, when that
- * tool is one of the same server's (`get_history` named by comfyui's `get_image`). The server's own
- * data read through its own tool goes nowhere it was not; a sibling with side effects stays flagged,
- * and so does a name another server also offers (`offeredElsewhere`): a decoy sibling must not clear
- * a call the model may make to the other server's tool of that name.
+ * A tool's own findings that its listing explains: a dependency on one of the same server's tools
+ * that only reads (`get_history` named by comfyui's `get_image`), or one the description only names
+ * (`upload_media` of a posting tool's `media_ids`) — see readDependency. The server's own data read
+ * through its own tool goes nowhere it was not; a call first to a sibling with side effects stays
+ * flagged, and so does a name another server also offers (`offeredElsewhere`): a decoy sibling must
+ * not clear a call the model may make to the other server's tool of that name.
  */
 export function siblingReads(
   ownFindings: readonly Finding[],

@@ -458,6 +458,32 @@ describe("a dependency on the same server's own tools", () => {
     ).toEqual([]);
   });
 
+  it("is cleared when the description only names the server's own tool with side effects, not when it orders a call first", () => {
+    const post: ToolDefinition = {
+      name: "post_status",
+      description: "Posts a status.",
+      inputSchema: {
+        type: "object",
+        properties: { media_ids: { type: "string", description: "Ids returned by upload_media, up to 4." } },
+      },
+    };
+    const uploadMedia: ToolDefinition = { name: "upload_media", description: "Uploads a local file." };
+    expect(flaggedWith([{ server: "social", tool: post }])).toContain("intent.dependency-with-side-effect");
+    expect(
+      flaggedWith([
+        { server: "social", tool: post },
+        { server: "social", tool: uploadMedia },
+      ]),
+    ).toEqual([]);
+    expect(
+      flaggedWith([
+        { server: "social", tool: post },
+        { server: "social", tool: uploadMedia },
+        { server: "other", tool: uploadMedia },
+      ]),
+    ).toContain("intent.dependency-with-side-effect");
+  });
+
   it("stays when the read tool is another server's, or the server's own tool has side effects", () => {
     expect(
       flaggedWith([
