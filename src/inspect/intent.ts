@@ -1036,6 +1036,9 @@ const READING_WORDS = new Set([
   "summarize",
   "summarise",
   "preview",
+  "describe",
+  "count",
+  "retrieve",
 ]);
 
 /**
@@ -1322,23 +1325,9 @@ const DESCRIBED_TARGET_WORDS = new Set([
   "dest",
 ]);
 
-/** Verbs in a tool's name that make it read (a value in its filter narrows a search; it sends nothing). */
-const READ_NAME_WORDS = new Set([
-  "list",
-  "get",
-  "search",
-  "read",
-  "fetch",
-  "find",
-  "query",
-  "lookup",
-  "view",
-  "show",
-  "describe",
-  "count",
-  "retrieve",
-]);
+/** Verbs in a tool's name that make it more than a reading tool, whatever else the name says. */
 const WRITE_NAME_WORDS = new Set([
+  "export",
   "create",
   "send",
   "post",
@@ -1576,7 +1565,8 @@ function describedTarget(tool: ToolDefinition, args: readonly ToolArgument[]): F
       };
   }
   const words = typeof tool.name === "string" ? nameWords(tool.name) : [];
-  const reads = words.some((w) => READ_NAME_WORDS.has(w)) && !words.some((w) => WRITE_NAME_WORDS.has(w));
+  // A value in a reading tool's filter narrows a search; it sends nothing.
+  const reads = words.some((w) => READING_WORDS.has(w)) && !words.some((w) => WRITE_NAME_WORDS.has(w));
   for (const [name, schema] of args) {
     if (typeof schema.description !== "string") continue;
     const target = !reads && nameWords(leafName(name)).some((word) => DESCRIBED_TARGET_WORDS.has(word));
