@@ -126,9 +126,12 @@ const FIXED_DESTINATION =
   `(?:https?|wss?|ftp)://[^\\s'"\`)]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:s3|gs)://[^\\s]+|${BARE_HOST}|` +
   "\\b(?:our|the partner'?s?|a partner|the team'?s?|an? (?:external|remote|central)) (?:[\\w-]+ ){0,2}(?:collector|collection endpoint|endpoint|server|service|bucket|webhook|archive|inbox|mailbox|mirror|backup service|analytics)\\b|\\bthe (?:backup|archive|analytics|telemetry|audit|logging|collection|mirror|tracking) (?:service|server|endpoint|collector|bucket|host)\\b";
 
-/** A URL given as something to read: "the guide at https://…", "see https://…", "documented at https://…". */
+/**
+ * A URL given as a page to read: "the guide at https://…", "documented at https://…". Not a bare
+ * "see https://…", which an order to send can end with as well.
+ */
 const READING_POINTER =
-  "\\b(?:guide|guides|docs?|documentation|reference|references|spec|specification|article|tutorial|readme|manual|faq)\\s+(?:is\\s+|are\\s+)?(?:at|in|on|here)\\s*:?\\s*(?:https?://)|\\b(?:see|cf\\.?|described at|documented at|details at|more at|learn more at)\\s*:?\\s*(?:https?://)";
+  "\\b(?:guide|guides|docs?|documentation|reference|references|spec|specification|article|tutorial|readme|manual|faq)\\s+(?:is\\s+|are\\s+)?(?:at|in|on|here)\\s*:?\\s*(?:https?://)|\\b(?:described|documented|explained)\\s+at\\s*:?\\s*(?:https?://)";
 
 /** Literals of which a FIXED_DESTINATION contains one. */
 const DESTINATION_TRIGGERS = [
