@@ -1325,6 +1325,12 @@ const DESCRIBED_TARGET_WORDS = new Set([
   "dest",
 ]);
 
+/** Whether a tool's name says it reads (get, list, search …) and nothing more (create, send, export …). */
+function readsOnly(toolName: string): boolean {
+  const words = nameWords(toolName);
+  return words.some((word) => READING_WORDS.has(word)) && !words.some((word) => WRITE_NAME_WORDS.has(word));
+}
+
 /** Verbs in a tool's name that make it more than a reading tool, whatever else the name says. */
 const WRITE_NAME_WORDS = new Set([
   "export",
@@ -1564,9 +1570,8 @@ function describedTarget(tool: ToolDefinition, args: readonly ToolArgument[]): F
         match: `names ${token} as a target argument's value`,
       };
   }
-  const words = typeof tool.name === "string" ? nameWords(tool.name) : [];
   // A value in a reading tool's filter narrows a search; it sends nothing.
-  const reads = words.some((w) => READING_WORDS.has(w)) && !words.some((w) => WRITE_NAME_WORDS.has(w));
+  const reads = readsOnly(typeof tool.name === "string" ? tool.name : "");
   for (const [name, schema] of args) {
     if (typeof schema.description !== "string") continue;
     const target = !reads && nameWords(leafName(name)).some((word) => DESCRIBED_TARGET_WORDS.has(word));
@@ -1857,9 +1862,10 @@ const IP_ADDRESS = /\b(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}\b/g;
 
 /**
  * Whether every party a match names is an address of the user's own network (10/8, 172.16/12,
- * 192.168/16, loopback): a Proxmox example's `"primary_ip": "10.0.0.57"` is the user's VM, not an
- * outside party. An e-mail address, public access or any other address (169.254.169.254, the cloud
- * metadata service, among them) is one.
+ * 192.168/16, loopback): in a tool that only reads, a Proxmox example's `"primary_ip": "10.0.0.57"`
+ * is the user's VM it reports, not an outside party. Anywhere else an internal address stays one (a
+ * cluster's API server sits at 10.96.0.1), and so do an e-mail address, public access and any other
+ * address (169.254.169.254, the cloud metadata service, among them).
  */
 function onlyPrivateAddresses(match: string): boolean {
   if (match.includes("@") || /\banyone\b|onbehalfof/i.test(match)) return false;
@@ -2079,7 +2085,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         if (
           (otherToolsNamed(signal.match, ownName).length > 0 || CALLED.test(signal.match.toLowerCase())) &&
           !ownHost(signal.match, purpose) &&
-          !onlyPrivateAddresses(signal.match)
+          !(readsOnly(ownName) && onlyPrivateAddresses(signal.match))
         )
           weighed(
             signal,
