@@ -94,19 +94,40 @@ export interface CompiledInspection {
   /** Tool name → recent definitions of that name (as definitionTokens) and their results. */
   readonly cache: Map<string, CachedResult[]>;
   /** Findings per distinct string (without field), see analyzeString: the rules' own when there is no custom pattern. */
-  readonly strings: readonly Map<string, readonly Finding[]>[];
+  readonly strings: StringFindings;
 }
 
-/** One cache of string findings per kind of position (identifier or text, value or not). */
-function newStringCaches(): Map<string, readonly Finding[]>[] {
-  return [new Map(), new Map(), new Map(), new Map()];
+/**
+ * Findings per distinct string, one map per kind of position (identifier or text, value or not),
+ * bounded by the characters it holds: tools repeat short strings (property names and descriptions,
+ * enum values) across servers, and a policy compiled anew meets its servers' long descriptions again.
+ */
+export class StringFindings {
+  readonly #maps = [new Map<string, readonly Finding[]>(), new Map(), new Map(), new Map()];
+  #characters = 0;
+
+  get(kind: number, text: string): readonly Finding[] | undefined {
+    return this.#maps[kind]!.get(text);
+  }
+
+  set(kind: number, text: string, findings: readonly Finding[]): void {
+    if (text.length > STRING_CACHE_MAX_LENGTH) return;
+    if (this.#characters + text.length > STRING_CACHE_CHARACTERS) {
+      for (const map of this.#maps) map.clear();
+      this.#characters = 0;
+    }
+    this.#maps[kind]!.set(text, findings);
+    this.#characters += text.length;
+  }
 }
 
 const CACHE_LIMIT = 20_000;
 /** Definitions kept per tool name (one name offered by several servers, or changing back and forth). */
 const CACHED_PER_NAME = 4;
-const STRING_CACHE_LIMIT = 100_000;
-const STRING_CACHE_MAX_LENGTH = 256;
+/** Characters of text the string findings hold before they start again (about 8 MB of strings). */
+const STRING_CACHE_CHARACTERS = 4_000_000;
+/** A longer string (a pasted document, a padded payload) is not kept: it would only cost hashing. */
+const STRING_CACHE_MAX_LENGTH = 16_384;
 const MAX_SCHEMA_DEPTH = 64;
 const MAX_MATCHES_TRIED = 8;
 const MAX_MATCH_LENGTH = 240;
@@ -232,7 +253,7 @@ export function compileInspection(config: InspectionConfig = {}): CompiledInspec
     compounds: COMPOUND_RULES.filter((rule) => detectors.has(rule.category)),
     customs,
     cache: new CappedMap(CACHE_LIMIT),
-    strings: customs.length === 0 ? rules.strings : newStringCaches(),
+    strings: customs.length === 0 ? rules.strings : new StringFindings(),
   };
   warmUpCustoms(compiled.customs);
   compiledByConfig.set(config, compiled);
@@ -258,7 +279,7 @@ class RulePrograms {
    * custom pattern: a string's findings depend on nothing else, so a policy compiled anew (an
    * update, another route's policy) finds the strings met before already judged.
    */
-  readonly strings: readonly Map<string, readonly Finding[]>[] = newStringCaches();
+  readonly strings = new StringFindings();
   readonly #literalList: readonly string[];
   #literals: LiteralSet | undefined;
   #vocabulary: ReadonlySet<string> | undefined;
@@ -741,20 +762,17 @@ function flagSecretValues(field: string, fieldFindings: Finding[]): void {
   if (address) fieldFindings.push({ ...address, rule: "exfil.recipient-as-value", severity: "High", field });
 }
 
-/** Findings of one string, computed once per compiled config (tools repeat many strings). */
+/** Findings of one string, computed once per rules and custom patterns (StringFindings: tools repeat many strings). */
 function analyzeString(
   compiled: CompiledInspection,
   text: string,
   identifier: boolean,
   valuePosition: boolean,
 ): readonly Finding[] {
-  // Short strings (property names and descriptions, enum values) repeat across tools; long ones
-  // rarely do and would only cost hashing.
-  const cacheable = text.length <= STRING_CACHE_MAX_LENGTH;
   // One map per kind of position, keyed by the string itself: no key concatenation, and V8 keeps
   // a string's hash once computed.
-  const cache = compiled.strings[(identifier ? 2 : 0) + (valuePosition ? 1 : 0)]!;
-  const cached = cacheable ? cache.get(text) : undefined;
+  const kind = (identifier ? 2 : 0) + (valuePosition ? 1 : 0);
+  const cached = compiled.strings.get(kind, text);
   if (cached) return cached;
   const fieldFindings: Finding[] = [];
   const oversized = text.length > MAX_SCANNED_LENGTH;
@@ -783,10 +801,7 @@ function analyzeString(
       (finding.category === "Custom" || compiled.detectors.has(finding.category as DetectorName)),
   );
   const result = kept.length === 0 ? NO_FINDINGS : kept;
-  if (cacheable) {
-    if (cache.size >= STRING_CACHE_LIMIT) cache.clear();
-    cache.set(text, result);
-  }
+  compiled.strings.set(kind, text, result);
   return result;
 }
 

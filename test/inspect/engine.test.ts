@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
+import { StringFindings } from "../../src/inspect/engine.ts";
 import {
   compileInspection,
   InspectionConfigError,
@@ -241,6 +242,18 @@ describe("configuration", () => {
   it("compiles no rule programs for a disabled config (the sidecar builds one at start-up)", () => {
     expect(compileInspection({ enabled: false }).rules.patterns).toHaveLength(0);
     expect(compileInspection({ enabled: true }).rules.patterns.length).toBeGreaterThan(0);
+  });
+
+  it("keeps string findings up to a bound on the characters held, and no string longer than a page", () => {
+    const strings = new StringFindings();
+    const page = (n: number) => `${n} `.padEnd(16_000, "x");
+    strings.set(0, page(0), []);
+    expect(strings.get(0, page(0))).toEqual([]);
+    strings.set(0, "y".repeat(20_000), []);
+    expect(strings.get(0, "y".repeat(20_000))).toBeUndefined();
+    for (let n = 1; n <= 260; n++) strings.set(0, page(n), []);
+    expect(strings.get(0, page(0))).toBeUndefined();
+    expect(strings.get(0, page(260))).toEqual([]);
   });
 
   it("shares string findings between configs of the same rules and no custom pattern, never with one that has", () => {
