@@ -4,10 +4,11 @@ import { normalize } from "./normalize.ts";
 
 /**
  * `read_ssh_keys`, `readSshKeys`, `read-ssh keys` → [read, ssh, keys]. ASCII letters and digits
- * only, after folding compatibility forms as the model reads them (`ｆｏｒｃｅ` is `force`).
+ * only, after reading the name as the model does: compatibility forms and homoglyphs folded
+ * (`ｆｏｒｃｅ` and `fоrce` with a Cyrillic о are `force`), invisible characters dropped.
  */
 export function nameWords(name: string): string[] {
-  const text = isAscii(name) ? name : name.normalize("NFKC");
+  const text = isAscii(name) ? name : normalize(name).text;
   const words: string[] = [];
   let start = -1;
   for (let i = 0; i <= text.length; i++) {

@@ -1612,12 +1612,18 @@ describe("schema checks read names and values as the model reads them (property)
       }),
     ],
   ];
+  /** Cyrillic letters a model reads as the Latin ones they look like. */
+  const homoglyphs = (text: string) => text.replace(/o/g, "\u043e").replace(/a/g, "\u0430");
   /** Full-width forms of ASCII letters and digits, which a model reads as the letters themselves. */
   const fullWidth = (text: string) =>
     text.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
   const zeroWidthAt = (text: string, at: number) => `${text.slice(0, at)}\u200b${text.slice(at)}`;
 
-  const disguised = (definition: ToolDefinition, names: boolean, values: (text: string) => string) => {
+  const disguised = (
+    definition: ToolDefinition,
+    names: (text: string) => string,
+    values: (text: string) => string,
+  ) => {
     const properties = (definition.inputSchema as { properties: Record<string, Record<string, unknown>> })
       .properties;
     return {
@@ -1626,7 +1632,7 @@ describe("schema checks read names and values as the model reads them (property)
         type: "object",
         properties: Object.fromEntries(
           Object.entries(properties).map(([name, schema]) => [
-            names ? fullWidth(name) : name,
+            names(name),
             Object.fromEntries(
               Object.entries(schema).map(([key, value]) =>
                 typeof value === "string" && (key === "default" || key === "description")
@@ -1640,11 +1646,12 @@ describe("schema checks read names and values as the model reads them (property)
     } as ToolDefinition;
   };
 
-  it("finds every signal with full-width names, and with values in full width or split by a zero-width character", () => {
+  it("finds every signal with full-width or look-alike names, and with values in full width or split by a zero-width character", () => {
+    const plain = (text: string) => text;
     fc.assert(
       fc.property(
         fc.constantFrom(...SIGNALS),
-        fc.boolean(),
+        fc.constantFrom(plain, fullWidth, homoglyphs),
         fc.oneof(fc.constant(-1), fc.nat(40)),
         ([rule, definition], names, split) => {
           const values =
