@@ -76,6 +76,8 @@ function printText(report: BlindReport, listMissed: boolean, listFalsePositives:
   console.log(`rewrites of a source not flagged by itself: ${percent(report.rewritesOfCleanSources)}`);
   const fp = { detected: report.falsePositives.length, total: report.benign };
   console.log(`false positives on blind benign: ${percent(fp)}`);
+  const alone = { detected: report.falsePositivesServerByServer.length, total: report.benign };
+  console.log(`  with each server its own listing: ${percent(alone)}`);
   if (listFalsePositives) {
     const benignByName = new Map(benign.map((entry) => [`${entry.package} ${entry.tool.name}`, entry.tool]));
     for (const { package: pkg, tool } of report.falsePositives) {

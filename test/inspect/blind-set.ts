@@ -256,6 +256,12 @@ export interface BlindReport {
   rewritesOfCleanSources: Tally;
   overall: Tally;
   falsePositives: { package: string; tool: string }[];
+  /**
+   * The same benign tools with each server judged as a listing of its own: an agent's listing holds
+   * a few servers, rarely two vendors of one domain, so the listing rules meet fewer names by chance
+   * than in the round's one listing of every server.
+   */
+  falsePositivesServerByServer: { package: string; tool: string }[];
   /** Per poisoned entry, in load order. */
   results: { id: string; family: BlindFamily; kind: BlindKind; detected: boolean }[];
 }
@@ -296,6 +302,14 @@ export function evaluateBlind(
     return { id: entry.id, family: entry.family, kind: entry.kind, detected };
   });
   const benignFlags = judge(benign.map((entry) => ({ server: entry.package, tool: entry.tool })));
+  const byServer = new Map<string, BenignEntry[]>();
+  for (const entry of benign) byServer.set(entry.package, [...(byServer.get(entry.package) ?? []), entry]);
+  const serverByServer = [...byServer.values()].flatMap((entries) => {
+    const flags = judge(entries.map((entry) => ({ server: entry.package, tool: entry.tool })));
+    return entries
+      .filter((_, index) => flags[index])
+      .map((entry) => ({ package: entry.package, tool: entry.tool.name }));
+  });
   return {
     poisoned: poisoned.length,
     rewrites: byKind.rewrite.total,
@@ -309,6 +323,7 @@ export function evaluateBlind(
     falsePositives: benign
       .filter((_, index) => benignFlags[index])
       .map((entry) => ({ package: entry.package, tool: entry.tool.name })),
+    falsePositivesServerByServer: serverByServer,
     results,
   };
 }

@@ -116,6 +116,23 @@ describe("evaluateBlind", () => {
     expect(none.falsePositives).toEqual([]);
   });
 
+  it("judges the benign tools once as one listing and once server by server", () => {
+    const listings: string[][] = [];
+    const report = evaluateBlind(
+      (listing) => {
+        listings.push([...new Set(listing.map((entry) => entry.server))]);
+        // Flag a tool only when another server shares its listing: a listing-level finding by chance.
+        return listing.map(() => new Set(listing.map((entry) => entry.server)).size > 1);
+      },
+      [],
+      benign,
+    );
+    const servers = new Set(benign.map((entry) => entry.package));
+    expect(listings.filter((names) => names.length === 1)).toHaveLength(servers.size);
+    expect(report.falsePositives.length).toBe(benign.length);
+    expect(report.falsePositivesServerByServer).toEqual([]);
+  });
+
   it("judges the poisoned tool, not its neighbours", () => {
     const onlyNeighbours = evaluateBlind(
       (listing) => listing.map((_, index) => index < listing.length - 1),
