@@ -12,7 +12,7 @@ import {
 } from "./framing.ts";
 import { optionFindings, ownPurposeFindings, weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
-import { type Channel, normalize, withContext } from "./normalize.ts";
+import { type Channel, normalize, readPieces, withContext } from "./normalize.ts";
 import {
   bestSentence,
   PHRASING_HIGH,
@@ -467,7 +467,7 @@ export function proseSentences(tool: ToolDefinition, compiled: CompiledInspectio
   visitStrings(tool, (text, identifier) => {
     if (identifier) return;
     const normalized = normalize(text.length > MAX_SCANNED_LENGTH ? text.slice(0, MAX_SCANNED_LENGTH) : text);
-    for (const piece of [normalized.text, ...normalized.hidden.map((payload) => payload.text)]) {
+    for (const piece of readPieces(normalized)) {
       const { lower, ends } = readForRules(compiled, piece);
       let start = 0;
       for (const end of ends) {

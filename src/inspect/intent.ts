@@ -2,7 +2,7 @@ import { RE2JS } from "re2js";
 import { pathOffLimits } from "./framing.ts";
 import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
 import { nameWords, singular } from "./names.ts";
-import { normalize } from "./normalize.ts";
+import { normalize, readPieces } from "./normalize.ts";
 import { KEPT_COPY_VERBS } from "./object-rules.ts";
 import { linesAsRead, proseAsRead } from "./reading.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
@@ -1361,7 +1361,7 @@ const WRITE_NAME_WORDS = new Set([
 ]);
 
 /** Characters that, right before a value, put it inside a word, URL, path, query or address. */
-const INSIDE_SOMETHING = new Set([..."_@./:=?#&%-"]);
+const INSIDE_SOMETHING = new Set([..."_@./:=?#&%"]);
 
 const isDigit = (code: number) => code >= 48 && code <= 57;
 const isValueCharacter = (code: number) =>
@@ -1545,10 +1545,7 @@ function writtenTargetValue(text: string, targetArgument: boolean): string | und
  * (`Ｃ０１ＧＥＮＥＲＡＬ` is C01GENERAL), and what hides in comments and encodings read after it.
  */
 function asModelSees(raw: string): string {
-  const normalized = normalize(raw);
-  return normalized.hidden.length === 0
-    ? normalized.text
-    : [normalized.text, ...normalized.hidden.map((payload) => payload.text)].join("\n");
+  return readPieces(normalize(raw)).join("\n");
 }
 
 /**

@@ -487,6 +487,13 @@ function isPlainText(text: string): boolean {
   return true;
 }
 
+/** What a model reads of one normalised string: its visible text, then each payload hidden in it. */
+export function readPieces(normalized: NormalizedText): string[] {
+  return normalized.hidden.length === 0
+    ? [normalized.text]
+    : [normalized.text, ...normalized.hidden.map((payload) => payload.text)];
+}
+
 /** Normalises one string of a tool definition; `depth` bounds decoding of payloads inside payloads. */
 export function normalize(raw: string, depth = 0): NormalizedText {
   if (isPlainText(raw)) return raw.length === 0 ? NOTHING_HIDDEN : { text: raw, hidden: [], findings: [] };
