@@ -1,5 +1,5 @@
 import { RE2JS } from "re2js";
-import { CappedMap } from "../kernel/bounded-map.ts";
+import { CappedMap, TextMemo } from "../kernel/bounded-map.ts";
 import {
   CONSENT_RULES,
   claimsSameServer,
@@ -102,22 +102,9 @@ export interface CompiledInspection {
  * bounded by the characters it holds: tools repeat short strings (property names and descriptions,
  * enum values) across servers, and a policy compiled anew meets its servers' long descriptions again.
  */
-export class StringFindings {
-  readonly #maps = [new Map<string, readonly Finding[]>(), new Map(), new Map(), new Map()];
-  #characters = 0;
-
-  get(kind: number, text: string): readonly Finding[] | undefined {
-    return this.#maps[kind]!.get(text);
-  }
-
-  set(kind: number, text: string, findings: readonly Finding[]): void {
-    if (text.length > STRING_CACHE_MAX_LENGTH) return;
-    if (this.#characters + text.length > STRING_CACHE_CHARACTERS) {
-      for (const map of this.#maps) map.clear();
-      this.#characters = 0;
-    }
-    this.#maps[kind]!.set(text, findings);
-    this.#characters += text.length;
+export class StringFindings extends TextMemo<readonly Finding[]> {
+  constructor() {
+    super({ kinds: 4, maxCharacters: STRING_CACHE_CHARACTERS });
   }
 }
 
@@ -126,8 +113,6 @@ const CACHE_LIMIT = 20_000;
 const CACHED_PER_NAME = 4;
 /** Characters of text the string findings hold before they start again (about 8 MB of strings). */
 const STRING_CACHE_CHARACTERS = 4_000_000;
-/** A longer string (a pasted document, a padded payload) is not kept: it would only cost hashing. */
-const STRING_CACHE_MAX_LENGTH = 16_384;
 const MAX_SCHEMA_DEPTH = 64;
 const MAX_MATCHES_TRIED = 8;
 const MAX_MATCH_LENGTH = 240;
@@ -772,7 +757,7 @@ function analyzeString(
   // One map per kind of position, keyed by the string itself: no key concatenation, and V8 keeps
   // a string's hash once computed.
   const kind = (identifier ? 2 : 0) + (valuePosition ? 1 : 0);
-  const cached = compiled.strings.get(kind, text);
+  const cached = compiled.strings.get(text, kind);
   if (cached) return cached;
   const fieldFindings: Finding[] = [];
   const oversized = text.length > MAX_SCANNED_LENGTH;
@@ -801,7 +786,7 @@ function analyzeString(
       (finding.category === "Custom" || compiled.detectors.has(finding.category as DetectorName)),
   );
   const result = kept.length === 0 ? NO_FINDINGS : kept;
-  compiled.strings.set(kind, text, result);
+  compiled.strings.set(text, result, kind);
   return result;
 }
 

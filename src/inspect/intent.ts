@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { TextMemo } from "../kernel/bounded-map.ts";
 import { pathOffLimits } from "./framing.ts";
 import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
 import { nameWords, singular } from "./names.ts";
@@ -782,8 +783,12 @@ const OWN_PURPOSE_RULES = new Set([
 const SHORT_NAMES: Readonly<Record<string, string>> = { environment: "env" };
 
 function withShortNames(words: string[]): string[] {
-  const short = words.flatMap((word) => (SHORT_NAMES[word] ? [SHORT_NAMES[word]] : []));
-  return short.length === 0 ? words : [...words, ...short];
+  let withShort = words;
+  for (const word of words) {
+    const short = Object.hasOwn(SHORT_NAMES, word) ? SHORT_NAMES[word] : undefined;
+    if (short) withShort = [...withShort, short];
+  }
+  return withShort;
 }
 
 /**
@@ -1548,6 +1553,19 @@ function asModelSees(raw: string): string {
   return readPieces(normalize(raw)).join("\n");
 }
 
+/** writtenTargetValue of raw texts (null: none), kept per text: servers repeat their descriptions. */
+const WRITTEN_TARGETS = new TextMemo<string | null>({ kinds: 2 });
+
+function writtenTarget(raw: string, targetArgument: boolean): string | undefined {
+  return (
+    WRITTEN_TARGETS.of(
+      raw,
+      (text) => writtenTargetValue(asModelSees(text), targetArgument) ?? null,
+      targetArgument ? 1 : 0,
+    ) ?? undefined
+  );
+}
+
 /**
  * A target written into the prose as the value to use: a recipient's, channel's or account's
  * description that names one ("post those to C01GENERAL instead", "の U0 は … Ud3f1a… に対応し"), or
@@ -1557,7 +1575,7 @@ function asModelSees(raw: string): string {
  */
 function describedTarget(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
   if (typeof tool.description === "string") {
-    const token = writtenTargetValue(asModelSees(tool.description), false);
+    const token = writtenTarget(tool.description, false);
     if (token)
       return {
         rule: "intent.fixed-target",
@@ -1572,7 +1590,7 @@ function describedTarget(tool: ToolDefinition, args: readonly ToolArgument[]): F
   for (const [name, schema] of args) {
     if (typeof schema.description !== "string") continue;
     const target = !reads && nameWords(leafName(name)).some((word) => DESCRIBED_TARGET_WORDS.has(word));
-    const token = writtenTargetValue(asModelSees(schema.description), target);
+    const token = writtenTarget(schema.description, target);
     if (token)
       return argumentFinding("intent.fixed-target", name, `${name}: names ${token} as the value to use`);
   }

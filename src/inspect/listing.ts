@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { TextMemo } from "../kernel/bounded-map.ts";
 import { canonicalJson } from "../kernel/json.ts";
 import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } from "./engine.ts";
 import { firstSentence, ownActions, readDependency } from "./intent.ts";
@@ -41,6 +42,44 @@ function proseWords(text: string): Set<string> {
 /** How much of the start of a description a near copy is compared on. */
 const LEAD = 400;
 
+/** What the listing rules read in a description, derived once per distinct description: servers repeat theirs. */
+class DescriptionReading {
+  readonly text: string;
+  #leadWords: ReadonlySet<string> | undefined;
+  #words: ReadonlySet<string> | undefined;
+  #allWords: ReadonlySet<string> | undefined;
+  #mentioned: readonly string[] | undefined;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  /** Specific words of the start, where a near copy repeats what it copies. */
+  get leadWords(): ReadonlySet<string> {
+    this.#leadWords ??= proseWords(this.text.slice(0, LEAD));
+    return this.#leadWords;
+  }
+
+  /** Specific words of the first sentence: what the tool says it does. */
+  get words(): ReadonlySet<string> {
+    this.#words ??= proseWords(firstSentence(this.text));
+    return this.#words;
+  }
+
+  get allWords(): ReadonlySet<string> {
+    this.#allWords ??= proseWords(this.text);
+    return this.#allWords;
+  }
+
+  /** Identifiers that look like tool names. */
+  get mentioned(): readonly string[] {
+    this.#mentioned ??= identifiers(this.text);
+    return this.#mentioned;
+  }
+}
+
+const DESCRIPTION_READINGS = new TextMemo<DescriptionReading>();
+
 /** One tool as its neighbours see it; what is derived from the definition is computed once, when needed. */
 class Neighbour {
   readonly lowerName: string;
@@ -48,11 +87,8 @@ class Neighbour {
   readonly nameWords: ReadonlySet<string>;
   /** The name's words folded to singular and sorted: `issue_create`, `create_issues` → `create issue`. */
   readonly wordSet: string;
-  #words: ReadonlySet<string> | undefined;
-  #descriptionWords: ReadonlySet<string> | undefined;
+  #reading: DescriptionReading | undefined;
   #properties: ReadonlySet<string> | undefined;
-  #mentioned: readonly string[] | undefined;
-  #leadWords: ReadonlySet<string> | undefined;
   #canonical: string | undefined;
 
   readonly server: string;
@@ -67,25 +103,30 @@ class Neighbour {
     this.wordSet = nameWords(tool.name).map(singular).sort().join(" ");
   }
 
+  get #description(): DescriptionReading {
+    this.#reading ??= DESCRIPTION_READINGS.of(
+      typeof this.tool.description === "string" ? this.tool.description : "",
+      (text) => new DescriptionReading(text),
+    );
+    return this.#reading;
+  }
+
   get description(): string {
-    return typeof this.tool.description === "string" ? this.tool.description : "";
+    return this.#description.text;
   }
 
   /** Specific words of the start of the description, where a near copy repeats what it copies. */
   get leadWords(): ReadonlySet<string> {
-    this.#leadWords ??= proseWords(this.description.slice(0, LEAD));
-    return this.#leadWords;
+    return this.#description.leadWords;
   }
 
   /** Specific words of the first sentence of the description: what it says it does. */
   get words(): ReadonlySet<string> {
-    this.#words ??= proseWords(firstSentence(this.description));
-    return this.#words;
+    return this.#description.words;
   }
 
   get descriptionWords(): ReadonlySet<string> {
-    this.#descriptionWords ??= proseWords(this.description);
-    return this.#descriptionWords;
+    return this.#description.allWords;
   }
 
   /** The index keys this tool is filed under. */
@@ -100,8 +141,7 @@ class Neighbour {
 
   /** Identifiers in the description that look like tool names. */
   get mentioned(): readonly string[] {
-    this.#mentioned ??= identifiers(this.description);
-    return this.#mentioned;
+    return this.#description.mentioned;
   }
 
   get canonical(): string {

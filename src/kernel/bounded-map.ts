@@ -70,3 +70,63 @@ export class CappedMap<K, V> extends Map<K, V> {
     return this;
   }
 }
+
+/**
+ * Values derived from strings, keyed by the string itself (V8 keeps a string's hash once computed,
+ * no key is built), one map per kind, bounded by the characters of the strings held. Two
+ * generations: new strings go to the young one; when it holds half the characters it becomes the old
+ * one (the previous old one is dropped), and a string found in the old one moves back to the young.
+ * What is used again stays however many new strings pass through (clearing everything when full would
+ * drop a server's descriptions just before its next listing). A string longer than `maxLength` is not
+ * kept (a pasted document, a padded payload): keeping it would only cost hashing. For derivations
+ * that are pure functions of the string.
+ */
+export class TextMemo<V> {
+  readonly #kinds: number;
+  readonly #maxLength: number;
+  readonly #generationCharacters: number;
+  #young: Map<string, V>[];
+  #old: Map<string, V>[];
+  #youngCharacters = 0;
+
+  /** Defaults: strings up to 16 384 characters, 1 M characters held (about 2 MB of strings). */
+  constructor(options: { kinds?: number; maxLength?: number; maxCharacters?: number } = {}) {
+    this.#kinds = options.kinds ?? 1;
+    this.#maxLength = options.maxLength ?? 16_384;
+    this.#generationCharacters = (options.maxCharacters ?? 1_000_000) / 2;
+    this.#young = this.#generation();
+    this.#old = this.#generation();
+  }
+
+  #generation(): Map<string, V>[] {
+    return Array.from({ length: this.#kinds }, () => new Map<string, V>());
+  }
+
+  get(text: string, kind = 0): V | undefined {
+    const young = this.#young[kind]!.get(text);
+    if (young !== undefined) return young;
+    const old = this.#old[kind]!.get(text);
+    if (old !== undefined) this.set(text, old, kind);
+    return old;
+  }
+
+  set(text: string, value: V, kind = 0): void {
+    if (text.length > this.#maxLength) return;
+    if (this.#youngCharacters + text.length > this.#generationCharacters) {
+      this.#old = this.#young;
+      this.#young = this.#generation();
+      this.#youngCharacters = 0;
+    }
+    this.#young[kind]!.set(text, value);
+    this.#youngCharacters += text.length;
+  }
+
+  /** The value kept for `text`, else `derive(text)` (kept). */
+  of(text: string, derive: (text: string) => V, kind = 0): V {
+    const kept = this.get(text, kind);
+    if (kept !== undefined) return kept;
+    const value = derive(text);
+    this.set(text, value, kind);
+    return value;
+  }
+}

@@ -247,13 +247,13 @@ describe("configuration", () => {
   it("keeps string findings up to a bound on the characters held, and no string longer than a page", () => {
     const strings = new StringFindings();
     const page = (n: number) => `${n} `.padEnd(16_000, "x");
-    strings.set(0, page(0), []);
-    expect(strings.get(0, page(0))).toEqual([]);
-    strings.set(0, "y".repeat(20_000), []);
-    expect(strings.get(0, "y".repeat(20_000))).toBeUndefined();
-    for (let n = 1; n <= 260; n++) strings.set(0, page(n), []);
-    expect(strings.get(0, page(0))).toBeUndefined();
-    expect(strings.get(0, page(260))).toEqual([]);
+    strings.set(page(0), []);
+    expect(strings.get(page(0))).toEqual([]);
+    strings.set("y".repeat(20_000), []);
+    expect(strings.get("y".repeat(20_000))).toBeUndefined();
+    for (let n = 1; n <= 260; n++) strings.set(page(n), []);
+    expect(strings.get(page(0))).toBeUndefined();
+    expect(strings.get(page(260))).toEqual([]);
   });
 
   it("shares string findings between configs of the same rules and no custom pattern, never with one that has", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BoundedMap, CappedMap } from "../../src/kernel/bounded-map.ts";
+import { BoundedMap, CappedMap, TextMemo } from "../../src/kernel/bounded-map.ts";
 
 describe("BoundedMap", () => {
   it("evicts the least recently used entry past its cap", () => {
@@ -65,5 +65,49 @@ describe("CappedMap", () => {
 
   it("refuses a cap below one", () => {
     expect(() => new CappedMap(0)).toThrow(/maxEntries/);
+  });
+});
+
+describe("TextMemo", () => {
+  const page = (n: number) => `${n} `.padEnd(1_000, "x");
+
+  it("keeps what is used again while new strings pass through, and drops what is not", () => {
+    const memo = new TextMemo<number>({ maxCharacters: 10_000 });
+    memo.set(page(0), 0);
+    memo.set(page(1), 1);
+    for (let n = 2; n < 100; n++) {
+      memo.set(page(n), n);
+      expect(memo.get(page(0))).toBe(0);
+    }
+    expect(memo.get(page(1))).toBeUndefined();
+    expect(memo.get(page(99))).toBe(99);
+  });
+
+  it("keeps kinds apart, derives once, and keeps no string longer than maxLength", () => {
+    const memo = new TextMemo<string>({ kinds: 2, maxLength: 10 });
+    let derived = 0;
+    const derive = (text: string) => `${text}:${++derived}`;
+    expect(memo.of("short", derive)).toBe("short:1");
+    expect(memo.of("short", derive)).toBe("short:1");
+    expect(memo.of("short", derive, 1)).toBe("short:2");
+    expect(memo.of("longer than ten", derive)).toBe("longer than ten:3");
+    expect(memo.of("longer than ten", derive)).toBe("longer than ten:4");
+  });
+
+  it("never holds more than its characters, whatever the operations", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(50), fc.boolean())), (operations) => {
+        const memo = new TextMemo<number>({ maxCharacters: 4_000 });
+        const held = new Set<number>();
+        for (const [n, read] of operations) {
+          if (read) memo.get(page(n));
+          else memo.set(page(n), n);
+          held.add(n);
+        }
+        let kept = 0;
+        for (const n of held) if (memo.get(page(n)) !== undefined) kept++;
+        return kept <= 4;
+      }),
+    );
   });
 });
