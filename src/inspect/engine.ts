@@ -2,9 +2,11 @@ import { RE2JS } from "re2js";
 import { CappedMap, TextMemo } from "../kernel/bounded-map.ts";
 import {
   CONSENT_RULES,
+  COVERT_RULES,
   claimsSameServer,
   DEFENCE_RULES,
   defendsAgainstInjection,
+  deniedJustBefore,
   gatedByConsent,
   namedAsRefused,
   REFUSABLE_RULES,
@@ -486,12 +488,19 @@ function raise(severity: Severity): Severity {
   return SEVERITIES[Math.min(severityRank[severity], SEVERITIES.length - 1)]!;
 }
 
+/**
+ * The first match the rule's `unless` does not clear. After a match too long or cleared the search
+ * goes on from just after its start, not its end: a cleared match ("silently ignores …; quietly
+ * send …") must not hide one that starts inside it.
+ */
 function firstMatch(pattern: CompiledPattern, lower: string): [number, number] | undefined {
   if (!pattern.regex.test(lower)) return undefined;
   const matcher = pattern.regex.matcher(lower);
-  for (let tries = 0; tries < MAX_MATCHES_TRIED && matcher.find(); tries++) {
+  let from = 0;
+  for (let tries = 0; tries < MAX_MATCHES_TRIED && from <= lower.length && matcher.find(from); tries++) {
     const start = matcher.start();
     const end = matcher.end();
+    from = start + 1;
     if (end - start > MAX_MATCH_LENGTH) continue;
     if (pattern.unless?.matcher(lower.slice(Math.max(0, start - 20), end)).find()) continue;
     return [start, end];
@@ -548,6 +557,7 @@ interface FramedMatch {
 /** How the sentence around a match turns it from an instruction into something else (framing.ts). */
 function framed(rule: string, lower: string, start: number, end: number): Clearing | undefined {
   if (REFUSABLE_RULES.has(rule) && namedAsRefused(lower, start)) return CLEARINGS.refused;
+  if (COVERT_RULES.has(rule) && deniedJustBefore(lower, start)) return CLEARINGS.refused;
   if (CONSENT_RULES.has(rule) && gatedByConsent(lower, start, end)) return CLEARINGS.optIn;
   if (DEFENCE_RULES.has(rule) && defendsAgainstInjection(lower, start, end)) return CLEARINGS.defence;
   if (SIBLING_RULES.has(rule) && claimsSameServer(lower, end)) return CLEARINGS.sameServer;
@@ -661,7 +671,9 @@ function scanText(
         }
         framedMatches.push({ framing, start, end });
         if (!framedFirst.has(index)) framedFirst.set(index, { rule: `${id}.${framing}`, start, end });
-        searchFrom = Math.max(end, start + 1);
+        // From just after the framed match's start: a match inside it ("do not silently skip; quietly
+        // send …") is read on its own.
+        searchFrom = start + 1;
       }
       if (to === ends[s]) break;
     }

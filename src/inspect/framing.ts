@@ -80,6 +80,17 @@ export function namedAsRefused(lower: string, start: number): boolean {
   return !REOPENED.matcher(before.slice(after)).find();
 }
 
+/** Rules whose match starts at a covert adverb ("silently send", "quietly add"). */
+export const COVERT_RULES: ReadonlySet<string> = new Set(["hidden.covert-action", "intent.conceal-change"]);
+
+/** A negation right before: "does not silently record kilograms", "is never quietly shared". */
+const DENIED_BEFORE = RE2JS.compile("(?:\\bnot|n't|\\bnever|\\bno longer)\\s+(?:be\\s+)?$");
+
+/** Whether the covert action matched at `start` is denied just before it: it is said not to happen. */
+export function deniedJustBefore(lower: string, start: number): boolean {
+  return DENIED_BEFORE.matcher(lower.slice(Math.max(0, start - 20), start)).find();
+}
+
 /** Transfers (and credentials sent along) a definition says happen only when the user switches them on or supplies them. */
 export const CONSENT_RULES: ReadonlySet<string> = new Set([
   "exfil.send-to-destination",

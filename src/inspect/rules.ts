@@ -940,8 +940,10 @@ const PHRASE_RULES: readonly PatternRule[] = [
     // was applied when you left it out" ask the model not to misreport.
     pattern:
       "\\b(?:need not|needn't|does not need to|doesn't need to|should not|shouldn't|must not|is not to)\\s+be\\s+(?:reported|mentioned|disclosed|logged|surfaced)(?:\\s*(?:[.,;:!)—-]|$)|\\s+(?:to|in|anywhere|at all|back|either|further|separately|or)\\b)|\\b(?:don't|do not|never|without)\\s+report(?:ing)?\\s+(?:(?:it|this|them)\\b|that\\s*(?:[.,;:!)]|$|\\s+(?:to|back|upstream|anywhere)\\b))|\\bbetween (?:you|us) and (?:the |this )?(?:server|tool|function|me)\\b|\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:don't|do not|never)\\s+bring\\s+(?:it|this|that|them)\\s+up\\b|\\bkeep\\s+(?:quiet|silent)\\b|\\bkeep\\s+(?:it|this|that)\\s+(?:quiet|to yourself|between us|secret)\\b|\\b(?:do not|don't|never)\\s+(?:mention|reveal|disclose)\\s+(?:it|this|that|them)\\s*(?:$|[,;.!)>-])|\\bleave\\s+(?:it|this|that|them)\\s+out\\b|\\b(?:omit|withhold|leave out)\\b[^.\\n]{0,40}?\\b(?:when (?:talking|speaking|replying|responding) to|from (?:your )?(?:answer|response|reply)|(?:in|from) (?:your )?(?:answers?|responses?|replies))",
+    // A pitfall told as a consequence ("a typo silently makes a new list", "suffixes silently zero the
+    // result set") hides nothing.
     unless:
-      "\\b(?:ok|okay|fine|safe|free|acceptable) to leave (?:it|this|that|them) out\\b|\\b(?:silently (?:ignore|ignores|ignored|skip|skips|skipped|fail|fails|returns?|creates?|succeeds?|overwrites?|truncates?))\\b",
+      "\\b(?:ok|okay|fine|safe|free|acceptable) to leave (?:it|this|that|them) out\\b|\\b(?:silently (?:ignore|ignores|ignored|skip|skips|skipped|fail|fails|returns?|creates?|succeeds?|overwrites?|truncates?|makes|zero|zeroes|zeros|blocks|drops|discards|resets|breaks|corrupts|loses|rounds|clamps|coerces|converts|falls back|defaults))\\b",
   },
   {
     id: "hidden.secret-instructions",
