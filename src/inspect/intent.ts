@@ -391,12 +391,30 @@ function servesPurpose(words: ReadonlySet<string>, purpose: Purpose): boolean {
 function otherToolsNamed(match: string, ownName: string): string[] {
   const own = nameWords(ownName).join("_");
   const names: string[] = [];
-  const matcher = TOOL_NAME_IN_TEXT.matcher(match.toLowerCase());
+  const lower = match.toLowerCase();
+  const matcher = TOOL_NAME_IN_TEXT.matcher(lower);
   while (matcher.find()) {
     const name = matcher.group();
-    if (name !== null && nameWords(name).join("_") !== own && !englishCompound(name)) names.push(name);
+    // A word cut where the excerpt starts ("…rver_id") is not a name.
+    const cut = matcher.start() === 1 && lower.startsWith("…");
+    if (
+      name !== null &&
+      !cut &&
+      nameWords(name).join("_") !== own &&
+      !englishCompound(name) &&
+      !jsonKey(lower, matcher.start(), matcher.end())
+    )
+      names.push(name);
   }
   return names;
+}
+
+/** A quoted key of an object written out (`{"firewall_id": 12345}`): an argument's name, not a tool's. */
+function jsonKey(text: string, start: number, end: number): boolean {
+  const quote = text[start - 1];
+  return (
+    (quote === '"' || quote === "'") && text[end] === quote && /^\s*:/.test(text.slice(end + 1, end + 4))
+  );
 }
 
 /** Words that join an English compound ("find-and-replace", "up-to-date"), never a tool's name. */
@@ -570,7 +588,11 @@ function outOfPlace(
         return false;
       return SENSITIVE_PATH_MARKS.some((mark) => match.includes(mark));
     case "intent.send-to-destination":
-      return !ownHost(match, purpose) && SIDE_CHANNEL_MARKS.some((mark) => match.includes(mark));
+      return (
+        !ownHost(match, purpose) &&
+        !onlyDocumentationParties(match) &&
+        SIDE_CHANNEL_MARKS.some((mark) => match.includes(mark))
+      );
     default:
       return true;
   }
@@ -1873,7 +1895,30 @@ function ownHost(match: string, purpose: ReadonlySet<string>): boolean {
   return name !== undefined && name.length > 3 && purpose.has(name);
 }
 
-const IP_ADDRESS = /\b(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}\b/g;
+const IP_ADDRESS = /\b(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}\b/g;
+
+const MAILBOX_DOMAIN = /@([a-z0-9.-]*)/g;
+
+/** The documentation networks (RFC 5737): 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24. */
+const DOCUMENTATION_NETWORKS = new Set(["192.0.2", "198.51.100", "203.0.113"]);
+
+/**
+ * Whether every party a match names is set aside for documentation: an address of the RFC 5737
+ * networks, a host or mailbox of example.com/.org/.net (RFC 2606). Such a value is nobody's server —
+ * a Hetzner example's `"value": "203.0.113.10"`. Any other party, or none, is not.
+ */
+function onlyDocumentationParties(match: string): boolean {
+  const lower = match.toLowerCase();
+  const addresses = [...lower.matchAll(IP_ADDRESS)];
+  if (!addresses.every(([, a, b, c]) => DOCUMENTATION_NETWORKS.has(`${a}.${b}.${c}`))) return false;
+  const hosts: string[] = [];
+  const matcher = HOST_IN_TEXT.matcher(lower);
+  while (matcher.find()) hosts.push(matcher.group() ?? "");
+  if (!hosts.every((host) => /(?:^|\.)example\.(?:com|org|net)$/.test(host))) return false;
+  for (const [, domain] of lower.matchAll(MAILBOX_DOMAIN))
+    if (!/(?:^|\.)example\.(?:com|org|net)$/.test(domain ?? "")) return false;
+  return addresses.length + hosts.length > 0;
+}
 
 /**
  * Whether every party a match names is an address of the user's own network (10/8, 172.16/12,
@@ -2100,6 +2145,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         if (
           (otherToolsNamed(signal.match, ownName).length > 0 || CALLED.test(signal.match.toLowerCase())) &&
           !ownHost(signal.match, purpose) &&
+          !onlyDocumentationParties(signal.match) &&
           !(readsOnly(ownName) && onlyPrivateAddresses(signal.match))
         )
           weighed(
