@@ -1197,6 +1197,17 @@ const OPEN_ACCESS_VALUES = new Set([
   "public-read-write",
 ]);
 
+/** Words that make a switch choose what a call returns: `include_public`, `show_shared`. */
+const RESULT_FILTER_WORDS = new Set(["include", "includes", "show", "with", "only", "exclude", "list"]);
+
+/**
+ * A switch that only chooses which results come back (`include_public` of a stream lister): a filter
+ * word and one kind of thing. `include_public_link` makes something (a link) and is no filter.
+ */
+function resultFilter(words: readonly string[]): boolean {
+  return words.length === 2 && RESULT_FILTER_WORDS.has(words[0]!) && EXPOSURE_SWITCH_WORDS.has(words[1]!);
+}
+
 /**
  * An option that makes what a call handles public unless the call turns it off: a sharing switch on
  * by default (`publicShare: true` on an issue, `share_eta: true` on directions) or access that
@@ -1207,8 +1218,9 @@ function exposureDefault(tool: ToolDefinition, args: readonly ToolArgument[]): F
   const toolWords = typeof tool.name === "string" ? nameWords(tool.name) : [];
   if (toolWords.some((word) => EXPOSING_PURPOSE_WORDS.has(word))) return undefined;
   for (const [name, { default: given }] of args) {
+    const words = nameWords(leafName(name));
     const opens =
-      (given === true && nameWords(leafName(name)).some((word) => EXPOSURE_SWITCH_WORDS.has(word))) ||
+      (given === true && words.some((word) => EXPOSURE_SWITCH_WORDS.has(word)) && !resultFilter(words)) ||
       (typeof given === "string" && OPEN_ACCESS_VALUES.has(given.toLowerCase()));
     if (opens)
       return argumentFinding(

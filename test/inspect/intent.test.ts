@@ -833,3 +833,19 @@ describe("examples written as data", () => {
     expect(highRules(definition)).toContain("intent.dependency-with-side-effect");
   });
 });
+
+describe("switches that expose by default", () => {
+  const withDefault = (name: string, property: string) => ({
+    name,
+    description: "Does its job.",
+    inputSchema: { type: "object", properties: { [property]: { type: "boolean", default: true } } },
+  });
+
+  it("reads a switch that only chooses which results come back as a filter", () => {
+    expect(highRules(withDefault("get_streams", "include_public"))).toEqual([]);
+  });
+
+  it.each(["publicShare", "include_public_link", "share_eta"])("still weighs %s defaulting to true", (property) => {
+    expect(highRules(withDefault("create_issue", property))).toContain("intent.exposure-default");
+  });
+});
