@@ -721,12 +721,41 @@ export function siblingReads(
   offeredElsewhere: (name: string) => boolean,
 ): Finding[] {
   if (!siblings) return [];
+  const ownSibling = (name: string) =>
+    (siblings.has(name) || prefixedSibling(name, siblings)) && !offeredElsewhere(name);
   return ownFindings.filter((f) => {
+    if (CHOICE_RULES.has(f.rule)) {
+      const named = identifiers(f.match);
+      return named.length > 0 && named.every(ownSibling);
+    }
     const name = readDependency(f);
-    return (
-      name !== undefined && (siblings.has(name) || prefixedSibling(name, siblings)) && !offeredElsewhere(name)
-    );
+    return name !== undefined && ownSibling(name);
   });
+}
+
+/**
+ * Rules that steer the model's choice of tool. Between one server's own tools ("use this instead of
+ * search_movie_tool for recent titles", "ersetzt die Kombi meteo_forecast + …") that is the server
+ * documenting itself; the listing clears it when every tool the finding names is the same server's
+ * and no other server offers it (siblingReads).
+ */
+const CHOICE_RULES: ReadonlySet<string> = new Set([
+  "intent.prefer-named-tool",
+  "intent.prefer-this-tool",
+  "intent.prefer-when-both",
+  "intent.compare-named-tool",
+  "intent.redirect-to-tool",
+  "intent.takes-over-tool",
+  "intent.takes-over-server-tool",
+  "intent.steers-server-tool",
+  "intent.translated-prefer",
+  "intent.translated-takeover",
+  "intent.discard-user-value",
+]);
+
+/** Whether the listing may clear one of a tool's own findings for its siblings (siblingReads). */
+function siblingClearable(f: Finding): boolean {
+  return CHOICE_RULES.has(f.rule) || readDependency(f) !== undefined;
 }
 
 /** Bounds on what a ListingNeighbours remembers, however many tools servers make up. */
@@ -807,7 +836,7 @@ export class ListingNeighbours {
       }
       // Judged on every listing, not remembered: another server that later offers the named tool
       // reopens the finding. Most definitions have no such finding, and cost one rule comparison each.
-      const cleared = own.some((f) => readDependency(f) !== undefined)
+      const cleared = own.some(siblingClearable)
         ? siblingReads(own, siblingsOf(), (name) =>
             this.#index.get(`n:${name}`).some((n) => n.server !== server),
           )

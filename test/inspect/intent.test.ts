@@ -845,7 +845,10 @@ describe("switches that expose by default", () => {
     expect(highRules(withDefault("get_streams", "include_public"))).toEqual([]);
   });
 
-  it.each(["publicShare", "include_public_link", "share_eta"])("still weighs %s defaulting to true", (property) => {
-    expect(highRules(withDefault("create_issue", property))).toContain("intent.exposure-default");
-  });
+  it.each(["publicShare", "include_public_link", "share_eta"])(
+    "still weighs %s defaulting to true",
+    (property) => {
+      expect(highRules(withDefault("create_issue", property))).toContain("intent.exposure-default");
+    },
+  );
 });

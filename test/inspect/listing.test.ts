@@ -598,3 +598,43 @@ spec:
     expect(registry.shadows()).toEqual([]);
   });
 });
+
+describe("a choice between the same server's own tools", () => {
+  const recent: ToolDefinition = {
+    name: "discover_recent_movies",
+    description:
+      'Finds recent films. Use this instead of search_movie_tool whenever the user asks for something "recent" or "latest".',
+  };
+  const search: ToolDefinition = { name: "search_movie_tool", description: "Searches films by title." };
+  const flagged = (listing: ListedTool[]) =>
+    inspectListing(listing, compileInspection({}))
+      .at(0)!
+      .findings.filter((f) => f.severity === "High").length > 0;
+
+  it("is the server documenting itself when the other tool is its own", () => {
+    expect(flagged([{ server: "films", tool: recent }])).toBe(true);
+    expect(
+      flagged([
+        { server: "films", tool: recent },
+        { server: "films", tool: search },
+      ]),
+    ).toBe(false);
+  });
+
+  it("stays when another server offers that tool too, and in ListingNeighbours likewise", () => {
+    expect(
+      flagged([
+        { server: "films", tool: recent },
+        { server: "films", tool: search },
+        { server: "other", tool: search },
+      ]),
+    ).toBe(true);
+    const neighbours = new ListingNeighbours();
+    const own = inspectTool(recent).findings;
+    const page = (server: string, tools: ToolDefinition[], findings: Finding[][]) =>
+      neighbours.judge(server, tools, tools.map(toolHash), findings);
+    expect(page("films", [recent, search], [own, []])[0]!.cleared).not.toEqual([]);
+    page("other", [search], [[]]);
+    expect(page("films", [recent, search], [own, []])[0]!.cleared).toEqual([]);
+  });
+});
