@@ -1768,6 +1768,38 @@ function withoutPaths(text: string): string {
   return out;
 }
 
+/** Weighed findings about files that the server's own folder can explain (inOwnFolder). */
+export const OWN_FOLDER_RULES: ReadonlySet<string> = new Set([
+  "intent.secret-outside-purpose",
+  "intent.file-outside-purpose",
+]);
+
+/** `~/.countbean/…`: a hidden folder of the home directory and its name. */
+const HOME_FOLDER = /^(?:~|\$home|\$\{home\})\/\.([a-z0-9_-]+)\//i;
+
+/**
+ * Whether a weighed finding only names files in the server's own hidden folder of the home directory
+ * (`~/.countbean/credentials.json` of the countbean server, `~/.kanoniv/keys/` of kanoniv's): where
+ * a program keeps its own settings and keys is its business. The server's name is the operator's,
+ * not the definition's, and a folder of another program's secrets (~/.ssh, ~/.aws …) is no server's own.
+ */
+export function inOwnFolder(finding: Finding, server: string): boolean {
+  if (!OWN_FOLDER_RULES.has(finding.rule)) return false;
+  const serverWords = new Set(
+    nameWords(server).filter((word) => word.length >= 4 && !CREDENTIAL_STORES.has(word)),
+  );
+  // Punctuation left between breaks ("(0600)." leaves ".") names no file.
+  const paths = pathsIn(finding.match).filter((path) => /[a-z0-9]/i.test(path));
+  return (
+    serverWords.size > 0 &&
+    paths.length > 0 &&
+    paths.every((path) => {
+      const folder = HOME_FOLDER.exec(path)?.[1]?.toLowerCase();
+      return folder !== undefined && serverWords.has(folder);
+    })
+  );
+}
+
 /** The paths in a finding's match: tokens with a slash or a leading dot. */
 function pathsIn(match: string): string[] {
   const paths: string[] = [];

@@ -2,7 +2,7 @@ import { RE2JS } from "re2js";
 import { TextMemo } from "../kernel/bounded-map.ts";
 import { canonicalJson } from "../kernel/json.ts";
 import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } from "./engine.ts";
-import { firstSentence, ownActions, readDependency } from "./intent.ts";
+import { firstSentence, inOwnFolder, OWN_FOLDER_RULES, ownActions, readDependency } from "./intent.ts";
 import { confusableKey, nameWords, singular } from "./names.ts";
 import { withContext } from "./normalize.ts";
 import { proseAsRead } from "./reading.ts";
@@ -703,7 +703,12 @@ export function inspectListing(
     neighbours.add(entry);
     const elsewhere = (name: string) =>
       [...namesByServer].some(([server, names]) => server !== entry.server && names.has(name));
-    return withFindings(result, extra, compiled, siblingReads(result.findings, siblings, elsewhere));
+    return withFindings(
+      result,
+      extra,
+      compiled,
+      siblingReads(result.findings, entry.server, siblings, elsewhere),
+    );
   });
 }
 
@@ -717,6 +722,7 @@ export function inspectListing(
  */
 export function siblingReads(
   ownFindings: readonly Finding[],
+  server: string,
   siblings: ReadonlySet<string> | undefined,
   offeredElsewhere: (name: string) => boolean,
 ): Finding[] {
@@ -724,6 +730,7 @@ export function siblingReads(
   const ownSibling = (name: string) =>
     (siblings.has(name) || prefixedSibling(name, siblings)) && !offeredElsewhere(name);
   return ownFindings.filter((f) => {
+    if (inOwnFolder(f, server)) return true;
     if (CHOICE_RULES.has(f.rule)) {
       const named = identifiers(f.match);
       return named.length > 0 && named.every(ownSibling);
@@ -755,7 +762,7 @@ const CHOICE_RULES: ReadonlySet<string> = new Set([
 
 /** Whether the listing may clear one of a tool's own findings for its siblings (siblingReads). */
 function siblingClearable(f: Finding): boolean {
-  return CHOICE_RULES.has(f.rule) || readDependency(f) !== undefined;
+  return CHOICE_RULES.has(f.rule) || readDependency(f) !== undefined || OWN_FOLDER_RULES.has(f.rule);
 }
 
 /** Bounds on what a ListingNeighbours remembers, however many tools servers make up. */
@@ -837,7 +844,7 @@ export class ListingNeighbours {
       // Judged on every listing, not remembered: another server that later offers the named tool
       // reopens the finding. Most definitions have no such finding, and cost one rule comparison each.
       const cleared = own.some(siblingClearable)
-        ? siblingReads(own, siblingsOf(), (name) =>
+        ? siblingReads(own, server, siblingsOf(), (name) =>
             this.#index.get(`n:${name}`).some((n) => n.server !== server),
           )
         : NO_FINDINGS;

@@ -638,3 +638,31 @@ describe("a choice between the same server's own tools", () => {
     expect(page("films", [recent, search], [own, []])[0]!.cleared).toEqual([]);
   });
 });
+
+describe("files in the server's own folder of the home directory", () => {
+  const connect = (path: string): ToolDefinition => ({
+    name: "connect_book",
+    description: `Connects a ledger. Validates the token against the live book, then stores it in ${path} (0600).`,
+  });
+  const high = (server: string, tool: ToolDefinition) =>
+    inspectListing([{ server, tool }], compileInspection({}))[0]!.findings.filter(
+      (f) => f.severity === "High",
+    );
+
+  it("are the server's own business", () => {
+    expect(high("other-mcp", connect("~/.countbean/credentials.json"))).not.toEqual([]);
+    expect(high("countbean-mcp", connect("~/.countbean/credentials.json"))).toEqual([]);
+    const neighbours = new ListingNeighbours();
+    const tool = connect("~/.countbean/credentials.json");
+    const [judgement] = neighbours.judge("countbean", [tool], [toolHash(tool)], [inspectTool(tool).findings]);
+    expect(judgement!.cleared).not.toEqual([]);
+  });
+
+  it("never when the folder keeps another program's secrets, or another path is named too", () => {
+    expect(high("ssh-mcp", connect("~/.ssh/id_rsa"))).not.toEqual([]);
+    expect(high("aws-tools", connect("~/.aws/credentials"))).not.toEqual([]);
+    expect(
+      high("countbean-mcp", connect("~/.countbean/credentials.json and ~/.aws/credentials")),
+    ).not.toEqual([]);
+  });
+});
