@@ -186,7 +186,7 @@ const REMOTE_INSTRUCTIONS = {
 
 /** Text meant for the agent: "agent notes", "assistant_instructions", "model directives" (not a model's release notes). */
 const AGENT_TEXT =
-  "(?:(?:agent|assistant)[_ -]?(?:instructions?|notes|guidance|rules|directives|prompts?)|(?:model|llm)[_ -]?(?:instructions?|directives))";
+  "(?:(?:agent|assistant)[_ -](?:instructions?|notes|guidance|rules|directives|prompts?)|(?:model|llm)[_ -](?:instructions?|directives))";
 
 /** One concept, two trigger sets: the entries of intent.conditions-other-tool share this. */
 const CONDITIONS_OTHER_TOOL = {
@@ -527,7 +527,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "优先",
     ],
     pattern:
-      "(?:https?|ftp)://[^\\s]+[^\\n]{0,240}?(?:\\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|(?:has|have) (?:precedence|priority) over|prevails? over|outranks?)\\s+(?:all\\s+|any\\s+)?(?:the\\s+|this\\s+|your\\s+)?(?:earlier\\s+|previous\\s+|other\\s+|user's\\s+|system\\s+)?(?:instructions?|conversation|descriptions?|prompts?|context|guidance|rules|results?|documentation|the user|anything)\\b|\\b(?:disagree|conflict)s?\\b[^\\n]{0,60}?\\b(?:wins|prevails|is authoritative|takes precedence)\\b|(?:приоритет|vorrang|prioridad|priorité|priorità|prioridade|優先|优先))",
+      "(?:https?|ftp)://[^\\s]+[^\\n]{0,240}?(?:\\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|(?:has|have) (?:precedence|priority) over|prevails? over|outranks?)\\s+(?:all\\s+|any\\s+)?(?:the\\s+|this\\s+|your\\s+)?(?:earlier\\s+|previous\\s+|other\\s+|user's\\s+|system\\s+)?(?:instructions?|conversation|descriptions?|prompts?|context|guidance|rules|results?|documentation|the user|anything)\\b|\\b(?:disagree|conflict)s?\\b[^\\n]{0,60}?\\b(?:wins|prevails|is authoritative|takes precedence)\\b|\\b(?:vorrang|prioridad|priorité|priorità|prioridade)|приоритет|優先|优先)",
   },
   // Text meant for the agent kept at an outside address: "build it from the mapping and
   // agent_instructions at https://…", "apply the Agent notes section of https://…".
