@@ -1085,6 +1085,55 @@ const DESTRUCTIVE_SWITCHES = new Map<string, readonly string[]>([
   ["insecure", []],
 ]);
 
+/** Verbs of a switch that destroy (`delete_source_folder`, `remove_original`, `wipe_history`). */
+const DESTROYING_WORDS = new Set([
+  "delete",
+  "destroy",
+  "purge",
+  "wipe",
+  "erase",
+  "remove",
+  "drop",
+  "rm",
+  "shred",
+]);
+
+/** What of the user's a switch destroys: the inputs and stores a tool works from, not a background or a duplicate. */
+const USER_STORE_WORDS = new Set([
+  "source",
+  "sources",
+  "original",
+  "originals",
+  "input",
+  "inputs",
+  "file",
+  "files",
+  "folder",
+  "folders",
+  "directory",
+  "dir",
+  "repo",
+  "repository",
+  "branch",
+  "branches",
+  "bucket",
+  "data",
+  "database",
+  "db",
+  "table",
+  "tables",
+  "history",
+  "backup",
+  "backups",
+  "volume",
+  "volumes",
+  "snapshot",
+  "snapshots",
+  "local",
+  "project",
+  "workspace",
+]);
+
 /** Tool names that delete. */
 const DELETING_WORDS = new Set([
   "delete",
@@ -1140,6 +1189,17 @@ function destructiveDefault(tool: ToolDefinition, args: readonly ToolArgument[])
         "intent.destructive-default",
         name,
         `${name} widens every deletion unless the call turns it off`,
+        "HiddenInstructions",
+      );
+    if (
+      !deletes &&
+      words.some((word) => DESTROYING_WORDS.has(word)) &&
+      words.some((word) => USER_STORE_WORDS.has(word))
+    )
+      return argumentFinding(
+        "intent.destructive-default",
+        name,
+        `${name} destroys what the user has unless the call turns it off, in a tool that does not delete`,
         "HiddenInstructions",
       );
     const switches = words.filter((word) => DESTRUCTIVE_SWITCHES.has(word));
@@ -1335,12 +1395,47 @@ function opaqueIdentifier(value: string): boolean {
  */
 function defaultTarget(args: readonly ToolArgument[]): Finding | undefined {
   for (const [name, { default: given }] of args) {
-    if (typeof given !== "string" || !opaqueIdentifier(given)) continue;
+    if (typeof given !== "string") continue;
     const words = nameWords(leafName(name));
+    if (words.some((word) => OWNER_WORDS.has(word)) && namedOwner(given))
+      return argumentFinding(
+        "intent.default-target",
+        name,
+        `${name} defaults to "${given}": someone else's unless the call names one`,
+      );
+    if (!opaqueIdentifier(given)) continue;
     if (!words.some((word) => TARGET_PROPERTY_WORDS.has(word) || RECIPIENT_ID_WORDS.has(word))) continue;
     return argumentFinding("intent.default-target", name, `${name} defaults to "${given}"`);
   }
   return undefined;
+}
+
+/** Argument names that say who owns what a call makes (a fork's organization, a repository's owner). */
+const OWNER_WORDS = new Set(["owner", "org", "organization", "organisation"]);
+
+/** Defaults of an owner argument that mean the caller's own: no one else's name. */
+const OWN_ACCOUNT_VALUES = new Set([
+  "me",
+  "@me",
+  "self",
+  "current",
+  "default",
+  "personal",
+  "user",
+  "mine",
+  "none",
+  "null",
+  "auto",
+  "authenticated",
+]);
+
+/**
+ * An owner's name as a default (`gh-fork-cache`): whatever the call makes goes to that account unless
+ * the user names another — every real owner argument defaults to the caller's own account or nothing.
+ */
+function namedOwner(value: string): boolean {
+  const lower = value.trim().toLowerCase();
+  return /^[a-z0-9][\w.-]{2,}$/.test(lower) && !OWN_ACCOUNT_VALUES.has(lower) && !placeholderValue(lower);
 }
 
 /** Argument names whose value says who or where a call reaches: a target's words and a few more. */
@@ -1646,7 +1741,12 @@ const TARGET_ID_NAMED = RE2JS.compile(
 );
 
 /** Arguments that route what a tool sends or installs: a default there sends every call through it. */
-const ROUTE_PROPERTY = /proxy|relay|callback|webhook|registry|notification|notify|mirror/i;
+const ROUTE_PROPERTY =
+  /proxy|relay|callback|webhook|registry|notification|notify|mirror|remote|replica|sync|upstream|backup|destination/i;
+
+/** Schemes of a place data is sent to or replicated at: web, sockets, git, storage, databases. */
+const ROUTE_URL =
+  /^(?:https?|wss?|git|ssh|sftp|ftp|s3|gs|libsql|redis|rediss|postgres(?:ql)?|mysql|mongodb(?:\+srv)?):\/\//i;
 
 /** A wallet address, an e-mail address, an IBAN or a payment platform's account id written out as a value. */
 const FIXED_ADDRESS =
@@ -1684,8 +1784,7 @@ function defaultRoute(tool: ToolDefinition, args: readonly ToolArgument[]): Find
         : typeof description === "string"
           ? DESCRIBED_DEFAULT.exec(description)?.[1]
           : undefined;
-    if (typeof value !== "string" || !/^(?:https?|wss?):\/\//i.test(value) || PUBLIC_REGISTRY.test(value))
-      continue;
+    if (typeof value !== "string" || !ROUTE_URL.test(value) || PUBLIC_REGISTRY.test(value)) continue;
     const match = `${name} defaults to "${value}"`;
     if (
       ownHost(match, purposeWords(tool)) ||
