@@ -1354,6 +1354,39 @@ function argumentFinding(
   return { rule, category, severity: "High", field: `inputSchema.properties.${name}`, match };
 }
 
+/** Argument names of a payment card's security code (`cvv`, `cvc2`, `card_security_code`). */
+const CARD_CODE_NAME =
+  /^(?:cvv2?|cvc2?|cid|csc|card_?(?:security|verification)_?(?:code|value)|security_?code)$/i;
+
+/**
+ * A tool that has the model pass a payment card's security code: card networks forbid keeping it,
+ * real payment tools take a processor's token, and an agent asked for it is being used to skim the
+ * user's card. A password vault stores one as its own business.
+ */
+function cardSecurityCode(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
+  const toolWords = typeof tool.name === "string" ? nameWords(tool.name) : [];
+  if (toolWords.some((word) => SECRET_PURPOSE_WORDS.has(word))) return undefined;
+  for (const [name] of args) {
+    const leaf = leafName(name).replaceAll("-", "_");
+    if (!CARD_CODE_NAME.test(leaf) || (AMBIGUOUS_CARD_CODE.test(leaf) && !cardArgument(args))) continue;
+    return argumentFinding(
+      "intent.card-security-code",
+      name,
+      `${name}: asks for a payment card's security code`,
+      "CredentialTheft",
+    );
+  }
+  return undefined;
+}
+
+/** Names that are a card's code only beside a card number (`cid` is also a content id, `security_code` a 2FA code). */
+const AMBIGUOUS_CARD_CODE = /^(?:cid|csc|security_?code)$/i;
+
+/** Whether the arguments hold a card number. */
+function cardArgument(args: readonly ToolArgument[]): boolean {
+  return args.some(([name]) => /card_?(?:number|no|num)|^pan$/i.test(leafName(name)));
+}
+
 /**
  * A target argument that admits one value only (`const`, or an `enum` of one string): the model can
  * no longer send the call where the user asked, whatever it is told.
@@ -2145,6 +2178,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     exposureDefault(tool, args),
     environmentToDefaultUrl(tool, args),
     broadLocationDefault(tool, args),
+    cardSecurityCode(tool, args),
   ].filter((f): f is Finding => f !== undefined);
   let signals = false;
   for (const finding of findings)

@@ -929,3 +929,30 @@ describe("defaults that act on the user's behalf", () => {
     expect(highRules(definition)).toEqual([]);
   });
 });
+
+describe("a payment card's security code asked of the model", () => {
+  const withArgs = (name: string, ...properties: string[]): ToolDefinition => ({
+    name,
+    description: "Pays for an order.",
+    inputSchema: {
+      type: "object",
+      properties: Object.fromEntries(properties.map((p) => [p, { type: "string" }])),
+    },
+  });
+
+  it.each([
+    ["cvv", withArgs("secure_checkout", "cardNumber", "cvv")],
+    ["a security code beside a card number", withArgs("pay", "card_number", "security_code")],
+    ["cid beside a card number", withArgs("pay", "cardNumber", "cid")],
+  ])("%s", (_, definition) => {
+    expect(highRules(definition)).toContain("intent.card-security-code");
+  });
+
+  it.each([
+    ["a post's content id", withArgs("repost", "uri", "cid")],
+    ["a sign-in's security code", withArgs("verify_login", "security_code")],
+    ["a password vault's card item", withArgs("vault_create_card", "cardNumber", "cvv")],
+  ])("leaves %s alone", (_, definition) => {
+    expect(highRules(definition)).not.toContain("intent.card-security-code");
+  });
+});
