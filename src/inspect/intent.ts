@@ -1702,8 +1702,36 @@ function writtenTargetValue(text: string, targetArgument: boolean): string | und
     if (!writtenIdentifier(token)) continue;
     if (placeholderValue(token) || frames.illustrated(start)) continue;
     const clause = text.slice(clauseStart(text, start), start);
-    if (targetArgument || namesTargetArgument(`${clause}${text.slice(end, end + 40)}`)) return token;
+    if (
+      targetArgument ||
+      paymentAddress(token) ||
+      namesTargetArgument(`${clause}${text.slice(end, end + 40)}`)
+    )
+      return token;
   }
+  return writtenSpacedIban(text);
+}
+
+/**
+ * Where money goes, written out: a wallet (`0x` and 40 hex digits, a bech32 `bc1…`) or an IBAN (its
+ * country's capitals and check digits first). Written into prose as a value, not an illustration, it
+ * is where a payment made through the tool ends up, whatever words surround it.
+ */
+function paymentAddress(token: string): boolean {
+  return WALLET.test(token) || IBAN.test(token);
+}
+
+const WALLET = /^(?:0x[0-9a-f]{40}|bc1[02-9ac-hj-np-z]{25,60})$/i;
+const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
+
+/** An IBAN written in groups of four, as banks print it: `NL62 RABO 0312 8846 07`. */
+const SPACED_IBAN = /(?<![\w-])[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,4})?(?![\w-])/g;
+
+function writtenSpacedIban(text: string): string | undefined {
+  if (!/\d/.test(text)) return undefined;
+  const frames = new ExampleFrames(text);
+  for (const found of text.matchAll(SPACED_IBAN))
+    if (!placeholderValue(found[0].replaceAll(" ", "")) && !frames.illustrated(found.index)) return found[0];
   return undefined;
 }
 
