@@ -2147,25 +2147,36 @@ function onlyPrivateAddresses(match: string): boolean {
 /** Why a dependency on a named tool weighs: it is called first, or named and shares nothing with this tool. */
 const callFirst = (name: string) => `requires a call to ${name} first`;
 const namesUnrelated = (name: string) => `names ${name}, which shares nothing with this tool`;
+const callsFirstAndFeeds = (names: readonly string[]) => `requires ${names.join(", ")} first and feeds it in`;
+const feedsOutputOf = (names: readonly string[]) => `puts the output of ${names.join(", ")} into an argument`;
 const NAMED_DEPENDENCY =
-  /\((?:requires a call to ([a-z0-9_-]+) first|names ([a-z0-9_-]+), which shares nothing with this tool)\)$/;
+  /\((?:requires a call to ([a-z0-9_-]+) first|names ([a-z0-9_-]+), which shares nothing with this tool|requires ([a-z0-9_, -]+) first and feeds it in|puts the output of ([a-z0-9_, -]+) into an argument)\)$/;
+
+/** Signals that only call a tool. */
+const CALL_SIGNALS = new Set(["intent.call-tool-first", "intent.translated-call-first"]);
 
 /**
- * The tool a dependency finding names, when the listing may clear it for a sibling (listing.ts): a
+ * The tools a dependency finding names, when the listing may clear it for siblings (listing.ts): a
  * tool it requires first that only reads (`get_history`, `list_items`, `dump_database`) — read
  * through the same server's own tool, the server's data goes nowhere the server does not already
  * have it — and any tool it only names (`media_ids: Ids returned by upload_media`): the server's own
- * tool, whatever it does, is the server's to describe. A call first to a sibling with side effects
- * ("before each read, call send_email") stays.
+ * tool, whatever it does, is the server's to describe; tools called first or fed, none with side
+ * effects, whose output this tool takes. A call first to a sibling with side effects ("before each
+ * read, call send_email") stays. Empty when the listing may not clear it.
  */
-export function readDependency(finding: Finding): string | undefined {
-  if (finding.rule !== "intent.dependency-with-side-effect") return undefined;
+export function clearableDependency(finding: Finding): readonly string[] {
+  if (finding.rule !== "intent.dependency-with-side-effect" && finding.rule !== "intent.feed-side-effect")
+    return [];
   const found = NAMED_DEPENDENCY.exec(finding.match);
-  if (found?.[2] !== undefined) return found[2];
-  const name = found?.[1];
-  return name !== undefined && (READ_ONLY_NAME.matcher(name).find() || name.startsWith("dump_"))
-    ? name
-    : undefined;
+  if (!found) return [];
+  const [, calledFirst, named, calledAndFed, fed] = found;
+  if (named !== undefined) return [named];
+  const listed = calledAndFed ?? fed;
+  if (listed !== undefined) return listed.split(", ");
+  return calledFirst !== undefined &&
+    (READ_ONLY_NAME.matcher(calledFirst).find() || calledFirst.startsWith("dump_"))
+    ? [calledFirst]
+    : [];
 }
 
 /** Signals that make a precondition or a fed result dangerous when they meet in one string. */
@@ -2257,11 +2268,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         );
         if (risky) weighed(signal, "intent.dependency-with-side-effect", callFirst(risky));
         else if (called.length > 0 && alongside)
-          weighed(
-            signal,
-            "intent.dependency-with-side-effect",
-            "requires another action first and feeds it in",
-          );
+          weighed(signal, "intent.dependency-with-side-effect", callsFirstAndFeeds(called));
         break;
       }
       case "intent.listed-prerequisites":
@@ -2387,10 +2394,25 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           weighed(signal, "intent.fixed-target", "hands an argument a fixed storage bucket");
         break;
       case "intent.translated-feed":
-      case "intent.feed-result":
-        if (findings.some((f) => f.field === signal.field && f !== finding && ACTION_SIGNALS.has(f.rule)))
-          weighed(signal, "intent.feed-side-effect", "puts the output of another action into an argument");
+      case "intent.feed-result": {
+        const actions = findings.filter(
+          (f) => f.field === signal.field && f !== finding && ACTION_SIGNALS.has(f.rule),
+        );
+        if (actions.length === 0) break;
+        // When the other actions are only calls of tools that change nothing, name them: the listing
+        // may find them all the server's own (clearableDependency).
+        const tools = actions.every((f) => CALL_SIGNALS.has(f.rule))
+          ? [signal, ...actions].flatMap((f) => otherToolsNamed(proseAsRead(f.match), ownName))
+          : [];
+        weighed(
+          signal,
+          "intent.feed-side-effect",
+          tools.length > 0 && !tools.some((name) => sideEffectCall(name, purpose, false))
+            ? feedsOutputOf([...new Set(tools)])
+            : "puts the output of another action into an argument",
+        );
         break;
+      }
       case "intent.prefer-named-tool":
         if (namesItself(signal.match, ownName))
           weighed(signal, "intent.prefer-this-tool", "tells the model to use this tool for everything");

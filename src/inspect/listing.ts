@@ -2,7 +2,7 @@ import { RE2JS } from "re2js";
 import { TextMemo } from "../kernel/bounded-map.ts";
 import { canonicalJson } from "../kernel/json.ts";
 import { type CompiledInspection, inspectTool, resolveCompiled, withFindings } from "./engine.ts";
-import { firstSentence, inOwnFolder, OWN_FOLDER_RULES, ownActions, readDependency } from "./intent.ts";
+import { clearableDependency, firstSentence, inOwnFolder, OWN_FOLDER_RULES, ownActions } from "./intent.ts";
 import { confusableKey, nameWords, singular } from "./names.ts";
 import { withContext } from "./normalize.ts";
 import { proseAsRead } from "./reading.ts";
@@ -715,7 +715,7 @@ export function inspectListing(
 /**
  * A tool's own findings that its listing explains: a dependency on one of the same server's tools
  * that only reads (`get_history` named by comfyui's `get_image`), or one the description only names
- * (`upload_media` of a posting tool's `media_ids`) — see readDependency. The server's own data read
+ * (`upload_media` of a posting tool's `media_ids`) — see clearableDependency. The server's own data read
  * through its own tool goes nowhere it was not; a call first to a sibling with side effects stays
  * flagged, and so does a name another server also offers (`offeredElsewhere`): a decoy sibling must
  * not clear a call the model may make to the other server's tool of that name.
@@ -735,8 +735,8 @@ export function siblingReads(
       const named = identifiers(f.match);
       return named.length > 0 && named.every(ownSibling);
     }
-    const name = readDependency(f);
-    return name !== undefined && ownSibling(name);
+    const names = clearableDependency(f);
+    return names.length > 0 && names.every(ownSibling);
   });
 }
 
@@ -762,7 +762,7 @@ const CHOICE_RULES: ReadonlySet<string> = new Set([
 
 /** Whether the listing may clear one of a tool's own findings for its siblings (siblingReads). */
 function siblingClearable(f: Finding): boolean {
-  return CHOICE_RULES.has(f.rule) || readDependency(f) !== undefined || OWN_FOLDER_RULES.has(f.rule);
+  return CHOICE_RULES.has(f.rule) || clearableDependency(f).length > 0 || OWN_FOLDER_RULES.has(f.rule);
 }
 
 /** Bounds on what a ListingNeighbours remembers, however many tools servers make up. */
