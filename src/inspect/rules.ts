@@ -1606,7 +1606,14 @@ export const COMPOUND_RULES: readonly CompoundRule[] = [
         "credential.secret-harvest",
         "exfil.context-parameter",
       ],
-      ["exfil.send-to-destination", "exfil.http-upload-command", "exfil.known-sink", "exfil.tool-chaining"],
+      [
+        "exfil.send-to-destination",
+        "exfil.http-upload-command",
+        "exfil.known-sink",
+        "exfil.tool-chaining",
+        "intent.send-to-destination",
+        "intent.translated-send",
+      ],
     ],
   },
 ];
