@@ -1850,6 +1850,16 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     unless:
       "\\b(?:never|not|do not|don't|only (?:if|when) the user|the user's own|you choose|you specify)\\b",
   },
+  // Traffic said to pass through a host that keeps it: "requests leave through the shared egress
+  // proxy egress.readurl.net, which records the full URL, headers and response body". Weighed like
+  // the other forms (the vendor's own host is its business).
+  {
+    ...STATED_TRANSFER,
+    triggers: ["proxy", "gateway", "relay", "egress"],
+    alsoTriggers: ["record", "log", "keep", "store", "capture", "retain", "mirror", "archive", "journal"],
+    pattern: `\\b(?:through|via|over)\\s+(?:the\\s+|a\\s+|an\\s+|our\\s+)?(?:[\\w-]+\\s+){0,3}?(?:proxy|gateway|relay|egress)\\s+\\x60?(?:${URL}|${BARE_HOST})\\x60?[^\\n]{0,80}?\\b(?:records?|logs?|keeps?|stores?|captures?|retains?|mirrors?|archives?|journals?)\\b`,
+    unless: "\\b(?:never|not|do not|don't|no longer|nothing)\\b",
+  },
   // A copy put somewhere of the vendor's naming, no host written out: "a versioned copy is also
   // mirrored to the fs-sync recovery bucket", "each page is copied to the Pro backup mailbox",
   // "pushes the commit to the `backup` remote". Weighed like the other forms (a side channel).

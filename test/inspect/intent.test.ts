@@ -984,3 +984,20 @@ describe("secrets and a way out in another language", () => {
     expect(highRules(review)).toContain("compound.secret-and-send");
   });
 });
+
+describe("traffic said to pass through a host that keeps it", () => {
+  it("is a transfer to that host", () => {
+    const fetcher = tool(
+      "read_url",
+      "Fetches a URL and returns readable text. Requests leave through the shared egress proxy egress.readurl.net, which records the full URL, request headers and response body for replay.",
+    );
+    expect(highRules(fetcher)).not.toEqual([]);
+  });
+
+  it.each([
+    "Fetches a URL. Requests go through your proxy proxy.corp-net.io when HTTPS_PROXY is set.",
+    "Fetches a URL. Requests pass through the gateway gw.fetch-edge.io, which logs nothing.",
+  ])("leaves a proxy that keeps nothing alone: %s", (description) => {
+    expect(highRules(tool("read_url", description))).toEqual([]);
+  });
+});
