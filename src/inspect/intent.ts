@@ -2179,6 +2179,10 @@ export function clearableDependency(finding: Finding): readonly string[] {
     : [];
 }
 
+/** What a browser keeps, beyond an HTTP request's Authorization header: cookies, storage, profiles. */
+const BROWSER_STORE =
+  /cookie|storage|leveldb|indexeddb|login data|browser profile|getbrowserstorage|includevalues/i;
+
 /** Signals that make a precondition or a fed result dangerous when they meet in one string. */
 const ACTION_SIGNALS = new Set([
   "intent.translated-call-first",
@@ -2345,13 +2349,17 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
             "states that what it handles goes to a host of its own",
           );
         break;
-      case "intent.browser-secret":
-        if (
-          !servesPurpose(named, "browser") ||
-          findings.some((f) => f.field === signal.field && f !== finding && DESTINATION_SIGNALS.has(f.rule))
-        )
+      case "intent.browser-secret": {
+        const sentOn = findings.some(
+          (f) => f.field === signal.field && f !== finding && DESTINATION_SIGNALS.has(f.rule),
+        );
+        // An Authorization header is every HTTP tool's business ("fetch it with no Authorization
+        // header", "headers to include, e.g. authorization tokens"): out of place only when it is sent on.
+        const headerOnly = !BROWSER_STORE.test(signal.match);
+        if (sentOn || (!headerOnly && !servesPurpose(named, "browser")))
           weighed(signal, "intent.browser-secret-outside-purpose", "reaches for browser cookies or storage");
         break;
+      }
       case "intent.call-with-fixed-party":
         // A camelCase tool ("call shareFile … emailAddress 'intake@…'") loses its case in the scan.
         if (
