@@ -1779,7 +1779,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern: `\\b(?:${VALUE_DIRECTIVE})\\b[^\\n]{0,60}?(?:${FIXED_VALUE})|(?:${FIXED_VALUE})[^\\n]{0,60}?\\b(?:${VALUE_DIRECTIVE})\\b|(?:${FIXED_VALUE})[^\\n]{0,12}?(?:を指定|を設定)`,
     unless:
-      "\\b(?:e\\.g\\.|eg|for example|for instance|such as|like|format|example|placeholder|sample|rfc|iso|datetime|timestamp|current user|the caller|yourself|signed-in user|authenticated user)\\b|@me\\b",
+      "\\b(?:e\\.g\\.|eg|for example|for instance|such as|like|format|example|placeholder|sample|rfc|iso|datetime|timestamp|current user|the caller|yourself|signed-in user|authenticated user|you can|you may|you prefer|you choose)\\b|@me\\b",
   },
   // What the tool handles said to go somewhere in the passive, to a host or a hosted service:
   // "retrieved entries are streamed to the Log Lake (loglake.dev)", "query text and the first 500
