@@ -155,10 +155,6 @@ describe("development set of the intent and listing analysis (tuning data, not a
    */
   const FLAGGED_BY_DESIGN = new Map([
     [
-      "dev8-benign-03",
-      "a parameter described as 'Override recipient address': recipient overrides are flagged",
-    ],
-    [
       "dev9-benign-07",
       "a CI shell tool's example `curl … | python3 -`: piping a download into an interpreter is flagged",
     ],
