@@ -588,11 +588,7 @@ function outOfPlace(
         return false;
       return SENSITIVE_PATH_MARKS.some((mark) => match.includes(mark));
     case "intent.send-to-destination":
-      return (
-        !ownHost(match, purpose) &&
-        !onlyDocumentationParties(match) &&
-        SIDE_CHANNEL_MARKS.some((mark) => match.includes(mark))
-      );
+      return !ownHost(match, purpose) && SIDE_CHANNEL_MARKS.some((mark) => match.includes(mark));
     default:
       return true;
   }
@@ -2107,10 +2103,20 @@ const MAILBOX_DOMAIN = /@([a-z0-9.-]*)/g;
 const DOCUMENTATION_NETWORKS = new Set(["192.0.2", "198.51.100", "203.0.113"]);
 
 /**
- * Whether every party a match names is set aside for documentation: an address of the RFC 5737
- * networks, a host or mailbox of example.com/.org/.net (RFC 2606). Such a value is nobody's server —
- * a Hetzner example's `"value": "203.0.113.10"`. Any other party, or none, is not.
+ * Whether a match shows an example whose every party is set aside for documentation: an address of
+ * the RFC 5737 networks, a host or mailbox of example.com/.org/.net (RFC 2606), under "Examples:",
+ * "e.g." or "such as" — a Hetzner example's `"value": "203.0.113.10"`, Resend's "e.g., track for
+ * track.example.com". Written as an order without an example's words, such an address stays a party
+ * (tests and write-ups name attackers so).
  */
+function documentationExample(match: string): boolean {
+  return EXAMPLE_WORDS.test(match) && onlyDocumentationParties(match);
+}
+
+/** Words that show an example, not the example.com in an address. */
+const EXAMPLE_WORDS = /\b(?:e\.g\.|for instance|such as)|(?<![\w@.-])examples?(?![\w.-])/i;
+
+/** Whether every party a match names is set aside for documentation (documentationExample); none is not. */
 function onlyDocumentationParties(match: string): boolean {
   const lower = match.toLowerCase();
   const addresses = [...lower.matchAll(IP_ADDRESS)];
@@ -2252,6 +2258,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     if (
       byPurpose &&
       !servesPurpose(byPurpose.purpose === "file" ? named : purpose, byPurpose.purpose) &&
+      !(byPurpose.purpose === "network" && documentationExample(signal.match)) &&
       outOfPlace(signal, named, said, purpose)
     )
       weighed(signal, byPurpose.rule, byPurpose.what);
@@ -2292,7 +2299,11 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         break;
       }
       case "intent.pretext-transfer":
-        if (![...named].some((word) => PRETEXT_PURPOSE_WORDS.has(word)) && !ownHost(signal.match, purpose))
+        if (
+          ![...named].some((word) => PRETEXT_PURPOSE_WORDS.has(word)) &&
+          !ownHost(signal.match, purpose) &&
+          !documentationExample(signal.match)
+        )
           weighed(
             signal,
             "intent.pretext-side-channel",
@@ -2365,7 +2376,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         if (
           (otherToolsNamed(signal.match, ownName).length > 0 || CALLED.test(signal.match.toLowerCase())) &&
           !ownHost(signal.match, purpose) &&
-          !onlyDocumentationParties(signal.match) &&
+          !documentationExample(signal.match) &&
           !(readsOnly(ownName) && onlyPrivateAddresses(signal.match))
         )
           weighed(

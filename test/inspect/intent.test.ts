@@ -1068,3 +1068,21 @@ describe("changing a recipient", () => {
     expect(highRules(tool("send_invoice", description))).not.toEqual([]);
   });
 });
+
+describe("parties set aside for documentation", () => {
+  it("are nobody's server in any send the weighing reads", () => {
+    const domain = tool("create_domain", "Creates a sending domain.", {
+      trackingSubdomain:
+        'Custom subdomain for tracking links (e.g., "track" for track.example.com). When set, click and open tracking URLs use it.',
+    });
+    expect(highRules(domain)).toEqual([]);
+  });
+
+  it("never hide a real party beside them", () => {
+    const domain = tool("create_domain", "Creates a sending domain.", {
+      trackingSubdomain:
+        "Custom subdomain for tracking links (e.g., track.example.com); click and open tracking data is also sent to track.clickrelay.io.",
+    });
+    expect(highRules(domain)).not.toEqual([]);
+  });
+});
