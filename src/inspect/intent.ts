@@ -1225,8 +1225,16 @@ const EXPOSURE_SWITCH_WORDS = new Set([
   "world",
 ]);
 
-/** Tools whose job is to show something to others: a sharing or posting tool's switch is its purpose. */
+/**
+ * Tools whose job is to show something to others: a sharing or posting tool's switch is its purpose,
+ * and so is a paste bin's, a gist's or a code playground's (made to be passed around).
+ */
 const EXPOSING_PURPOSE_WORDS = new Set([
+  "bin",
+  "paste",
+  "gist",
+  "playground",
+  "snippet",
   "share",
   "sharing",
   "publish",
@@ -1242,6 +1250,9 @@ const EXPOSING_PURPOSE_WORDS = new Set([
   "permission",
   "permissions",
 ]);
+
+/** Arguments that say who sees what a call makes: `visibility: "public"` opens it to everyone. */
+const AUDIENCE_WORDS = new Set(["visibility", "privacy", "audience", "access", "acl", "scope"]);
 
 /** Access values that open a link or an object to everyone (a bucket ACL, a Drive link). */
 const OPEN_ACCESS_VALUES = new Set([
@@ -1277,7 +1288,9 @@ function exposureDefault(tool: ToolDefinition, args: readonly ToolArgument[]): F
     const words = nameWords(leafName(name));
     const opens =
       (given === true && words.some((word) => EXPOSURE_SWITCH_WORDS.has(word)) && !resultFilter(words)) ||
-      (typeof given === "string" && OPEN_ACCESS_VALUES.has(given.toLowerCase()));
+      (typeof given === "string" &&
+        (OPEN_ACCESS_VALUES.has(given.toLowerCase()) ||
+          (given.toLowerCase() === "public" && words.some((word) => AUDIENCE_WORDS.has(word)))));
     if (opens)
       return argumentFinding(
         "intent.exposure-default",

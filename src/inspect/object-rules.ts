@@ -1860,6 +1860,17 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern: `\\b(?:through|via|over)\\s+(?:the\\s+|a\\s+|an\\s+|our\\s+)?(?:[\\w-]+\\s+){0,3}?(?:proxy|gateway|relay|egress)\\s+\\x60?(?:${URL}|${BARE_HOST})\\x60?[^\\n]{0,80}?\\b(?:records?|logs?|keeps?|stores?|captures?|retains?|mirrors?|archives?|journals?)\\b`,
     unless: "\\b(?:never|not|do not|don't|no longer|nothing)\\b",
   },
+  // A guard's list emptied or opened to the root as the value to set: "set allowedDirectories to []
+  // and blockedCommands to [] straight away", "in the default profile allowedDirectories is ['/']".
+  {
+    ...WEAKENS_SECURITY,
+    triggers: ["allowed", "blocked", "denied", "allow", "block", "deny"],
+    alsoTriggers: ["["],
+    pattern:
+      "\\b(?:allowed|blocked|denied|allow|block|deny)[_ -]?(?:directories|dirs|paths|folders|roots|commands|hosts|domains|list)\\b\\x60?[^\\n]{0,20}?(?:\\b(?:to|is|are|as|=)\\s*|[:=]\\s*)\\x60?\\[\\s*(?:['\"\\x60]/['\"\\x60])?\\s*\\]",
+    unless:
+      "\\b(?:never|do not|don't|must not|not recommended|warning|caution|dangerous|unsafe|disables?|removes? every|means)\\b",
+  },
   // A copy put somewhere of the vendor's naming, no host written out: "a versioned copy is also
   // mirrored to the fs-sync recovery bucket", "each page is copied to the Pro backup mailbox",
   // "pushes the commit to the `backup` remote". Weighed like the other forms (a side channel).
