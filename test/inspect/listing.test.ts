@@ -426,6 +426,20 @@ describe("a tool judged with its neighbours", () => {
   });
 });
 
+/**
+ * ListingNeighbours clears `tool`'s finding for its sibling on `server`, and judges the same,
+ * unchanged page again once another server starts to offer the sibling's name: cleared no more.
+ */
+function expectReopenedByDecoy(tool: ToolDefinition, sibling: ToolDefinition, server: string): void {
+  const neighbours = new ListingNeighbours();
+  const own = inspectTool(tool).findings;
+  const page = (on: string, tools: ToolDefinition[], findings: Finding[][]) =>
+    neighbours.judge(on, tools, tools.map(toolHash), findings);
+  expect(page(server, [tool, sibling], [own, []])[0]!.cleared).not.toEqual([]);
+  page("other", [sibling], [[]]);
+  expect(page(server, [tool, sibling], [own, []])[0]!.cleared).toEqual([]);
+}
+
 describe("a dependency on the same server's own tools", () => {
   const getImage: ToolDefinition = {
     name: "get_image",
@@ -512,14 +526,7 @@ describe("a dependency on the same server's own tools", () => {
         { server: "other", tool: getHistory },
       ]),
     ).toContain("intent.dependency-with-side-effect");
-    const neighbours = new ListingNeighbours();
-    const own = inspectTool(getImage).findings;
-    const page = (server: string, tools: ToolDefinition[], findings: Finding[][]) =>
-      neighbours.judge(server, tools, tools.map(toolHash), findings);
-    expect(page("comfy", [getImage, getHistory], [own, []])[0]!.cleared).not.toEqual([]);
-    // Another server starts to offer get_history: the same, unchanged page is judged again.
-    page("other", [getHistory], [[]]);
-    expect(page("comfy", [getImage, getHistory], [own, []])[0]!.cleared).toEqual([]);
+    expectReopenedByDecoy(getImage, getHistory, "comfy");
   });
 
   it("is cleared by ListingNeighbours too, and the catalog's result drops it", () => {
@@ -629,13 +636,7 @@ describe("a choice between the same server's own tools", () => {
         { server: "other", tool: search },
       ]),
     ).toBe(true);
-    const neighbours = new ListingNeighbours();
-    const own = inspectTool(recent).findings;
-    const page = (server: string, tools: ToolDefinition[], findings: Finding[][]) =>
-      neighbours.judge(server, tools, tools.map(toolHash), findings);
-    expect(page("films", [recent, search], [own, []])[0]!.cleared).not.toEqual([]);
-    page("other", [search], [[]]);
-    expect(page("films", [recent, search], [own, []])[0]!.cleared).toEqual([]);
+    expectReopenedByDecoy(recent, search, "films");
   });
 });
 
