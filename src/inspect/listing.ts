@@ -707,7 +707,7 @@ export function inspectListing(
       result,
       extra,
       compiled,
-      siblingReads(result.findings, entry.server, siblings, elsewhere),
+      explainedByOwnServer(result.findings, entry.server, siblings, elsewhere),
     );
   });
 }
@@ -715,12 +715,14 @@ export function inspectListing(
 /**
  * A tool's own findings that its listing explains: a dependency on one of the same server's tools
  * that only reads (`get_history` named by comfyui's `get_image`), or one the description only names
- * (`upload_media` of a posting tool's `media_ids`) — see clearableDependency. The server's own data read
- * through its own tool goes nowhere it was not; a call first to a sibling with side effects stays
- * flagged, and so does a name another server also offers (`offeredElsewhere`): a decoy sibling must
- * not clear a call the model may make to the other server's tool of that name.
+ * (`upload_media` of a posting tool's `media_ids`) — see clearableDependency; a choice between the
+ * server's own tools (CHOICE_RULES); files in the server's own hidden folder (inOwnFolder). The
+ * server's own data read through its own tool goes nowhere it was not; a call first to a sibling
+ * with side effects stays flagged, and so does a name another server also offers
+ * (`offeredElsewhere`): a decoy sibling must not clear a call the model may make to the other
+ * server's tool of that name.
  */
-export function siblingReads(
+export function explainedByOwnServer(
   ownFindings: readonly Finding[],
   server: string,
   siblings: ReadonlySet<string> | undefined,
@@ -744,7 +746,7 @@ export function siblingReads(
  * Rules that steer the model's choice of tool. Between one server's own tools ("use this instead of
  * search_movie_tool for recent titles", "ersetzt die Kombi meteo_forecast + …") that is the server
  * documenting itself; the listing clears it when every tool the finding names is the same server's
- * and no other server offers it (siblingReads).
+ * and no other server offers it (explainedByOwnServer).
  */
 const CHOICE_RULES: ReadonlySet<string> = new Set([
   "intent.prefer-named-tool",
@@ -760,15 +762,15 @@ const CHOICE_RULES: ReadonlySet<string> = new Set([
   "intent.discard-user-value",
 ]);
 
-/** Whether the listing may clear one of a tool's own findings for its siblings (siblingReads). */
-function siblingClearable(f: Finding): boolean {
+/** Whether the listing may clear one of a tool's own findings for its own server (explainedByOwnServer). */
+function ownServerMayExplain(f: Finding): boolean {
   return CHOICE_RULES.has(f.rule) || clearableDependency(f).length > 0 || OWN_FOLDER_RULES.has(f.rule);
 }
 
 /** Bounds on what a ListingNeighbours remembers, however many tools servers make up. */
 const MAX_NEIGHBOURS = 50_000;
 
-/** What a listing says of one tool: findings it adds, and own findings it explains (siblingReads). */
+/** What a listing says of one tool: findings it adds, and own findings it explains (explainedByOwnServer). */
 export interface ListingJudgement {
   readonly added: readonly Finding[];
   readonly cleared: readonly Finding[];
@@ -799,7 +801,7 @@ export class ListingNeighbours {
 
   /**
    * Records one listing page and returns, for each tool in input order, its listing-level findings
-   * and its own findings the listing explains (siblingReads). `hashes` are the definitions' pinning
+   * and its own findings the listing explains (explainedByOwnServer). `hashes` are the definitions' pinning
    * hashes, `findings` their own inspection findings.
    */
   judge(
@@ -843,8 +845,8 @@ export class ListingNeighbours {
       }
       // Judged on every listing, not remembered: another server that later offers the named tool
       // reopens the finding. Most definitions have no such finding, and cost one rule comparison each.
-      const cleared = own.some(siblingClearable)
-        ? siblingReads(own, server, siblingsOf(), (name) =>
+      const cleared = own.some(ownServerMayExplain)
+        ? explainedByOwnServer(own, server, siblingsOf(), (name) =>
             this.#index.get(`n:${name}`).some((n) => n.server !== server),
           )
         : NO_FINDINGS;
