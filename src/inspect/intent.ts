@@ -1724,7 +1724,9 @@ function writtenTargetValue(text: string, targetArgument: boolean): string | und
 /**
  * Where money goes, written out: a wallet (`0x` and 40 hex digits, a bech32 `bc1…`) or an IBAN (its
  * country's capitals and check digits first). Written into prose as a value, not an illustration, it
- * is where a payment made through the tool ends up, whatever words surround it.
+ * is where a payment made through the tool ends up, whatever words surround it. Stricter than
+ * FIXED_ADDRESS, which judges a target argument's default (any case, shorter hex, e-mail addresses):
+ * prose holds many more strings that look like those.
  */
 function paymentAddress(token: string): boolean {
   return WALLET.test(token) || IBAN.test(token);
