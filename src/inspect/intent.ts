@@ -1081,7 +1081,11 @@ const DESTRUCTIVE_SWITCHES = new Map<string, readonly string[]>([
   ["insecure", []],
 ]);
 
-/** Verbs of a switch that destroy (`delete_source_folder`, `remove_original`, `wipe_history`). */
+/**
+ * Verbs of a switch that destroy (`delete_source_folder`, `remove_original`, `wipe_history`): fewer
+ * than DELETING_WORDS, the names of tools that delete — a switch that cleans, prunes or clears a
+ * build folder or a cache is routine.
+ */
 const DESTROYING_WORDS = new Set([
   "delete",
   "destroy",
@@ -2114,6 +2118,9 @@ const IP_ADDRESS = /\b(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}\b/g;
 
 const MAILBOX_DOMAIN = /@([a-z0-9.-]*)/g;
 
+/** A host of the domains set aside for documentation (RFC 2606). */
+const DOCUMENTATION_HOST = /(?:^|\.)example\.(?:com|org|net)$/;
+
 /** The documentation networks (RFC 5737): 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24. */
 const DOCUMENTATION_NETWORKS = new Set(["192.0.2", "198.51.100", "203.0.113"]);
 
@@ -2128,7 +2135,10 @@ function documentationExample(match: string): boolean {
   return EXAMPLE_WORDS.test(match) && onlyDocumentationParties(match);
 }
 
-/** Words that show an example, not the example.com in an address. */
+/**
+ * Words that show an example, not the example.com of an address; narrower than the prose-target
+ * check's ILLUSTRATION, whose "format", "like" and "pattern" are a formatting tool's own words.
+ */
 const EXAMPLE_WORDS = /\b(?:e\.g\.|for instance|such as)|(?<![\w@.-])examples?(?![\w.-])/i;
 
 /** Whether every party a match names is set aside for documentation (documentationExample); none is not. */
@@ -2139,9 +2149,9 @@ function onlyDocumentationParties(match: string): boolean {
   const hosts: string[] = [];
   const matcher = HOST_IN_TEXT.matcher(lower);
   while (matcher.find()) hosts.push(matcher.group() ?? "");
-  if (!hosts.every((host) => /(?:^|\.)example\.(?:com|org|net)$/.test(host))) return false;
+  if (!hosts.every((host) => DOCUMENTATION_HOST.test(host))) return false;
   for (const [, domain] of lower.matchAll(MAILBOX_DOMAIN))
-    if (!/(?:^|\.)example\.(?:com|org|net)$/.test(domain ?? "")) return false;
+    if (!DOCUMENTATION_HOST.test(domain ?? "")) return false;
   return addresses.length + hosts.length > 0;
 }
 

@@ -24,9 +24,10 @@ const postMessage: ToolDefinition = {
   inputSchema: { type: "object", properties: { channel_id: { type: "string" }, text: { type: "string" } } },
 };
 
-const high = (listing: ListedTool[]) =>
+/** The High and Critical rules of the tool at `at` of a judged listing (the last by default). */
+const high = (listing: ListedTool[], at = -1) =>
   inspectListing(listing)
-    .at(-1)!
+    .at(at)!
     .findings.filter((f) => f.severity === "High" || f.severity === "Critical")
     .map((f) => f.rule);
 
@@ -447,11 +448,7 @@ describe("a dependency on the same server's own tools", () => {
     inputSchema: { type: "object", properties: { filename: { type: "string" } } },
   };
   const getHistory: ToolDefinition = { name: "get_history", description: "Lists finished jobs." };
-  const flaggedWith = (listing: ListedTool[]) =>
-    inspectListing(listing, compileInspection({}))
-      .at(0)!
-      .findings.filter((f) => f.severity === "High")
-      .map((f) => f.rule);
+  const flaggedWith = (listing: ListedTool[]) => high(listing, 0);
 
   const queryTasks: ToolDefinition = {
     name: "query_tasks",
@@ -613,29 +610,31 @@ describe("a choice between the same server's own tools", () => {
       'Finds recent films. Use this instead of search_movie_tool whenever the user asks for something "recent" or "latest".',
   };
   const search: ToolDefinition = { name: "search_movie_tool", description: "Searches films by title." };
-  const flagged = (listing: ListedTool[]) =>
-    inspectListing(listing, compileInspection({}))
-      .at(0)!
-      .findings.filter((f) => f.severity === "High").length > 0;
 
   it("is the server documenting itself when the other tool is its own", () => {
-    expect(flagged([{ server: "films", tool: recent }])).toBe(true);
+    expect(high([{ server: "films", tool: recent }], 0)).not.toEqual([]);
     expect(
-      flagged([
-        { server: "films", tool: recent },
-        { server: "films", tool: search },
-      ]),
-    ).toBe(false);
+      high(
+        [
+          { server: "films", tool: recent },
+          { server: "films", tool: search },
+        ],
+        0,
+      ),
+    ).toEqual([]);
   });
 
   it("stays when another server offers that tool too, and in ListingNeighbours likewise", () => {
     expect(
-      flagged([
-        { server: "films", tool: recent },
-        { server: "films", tool: search },
-        { server: "other", tool: search },
-      ]),
-    ).toBe(true);
+      high(
+        [
+          { server: "films", tool: recent },
+          { server: "films", tool: search },
+          { server: "other", tool: search },
+        ],
+        0,
+      ),
+    ).not.toEqual([]);
     expectReopenedByDecoy(recent, search, "films");
   });
 });
@@ -645,14 +644,11 @@ describe("files in the server's own folder of the home directory", () => {
     name: "connect_book",
     description: `Connects a ledger. Validates the token against the live book, then stores it in ${path} (0600).`,
   });
-  const high = (server: string, tool: ToolDefinition) =>
-    inspectListing([{ server, tool }], compileInspection({}))[0]!.findings.filter(
-      (f) => f.severity === "High",
-    );
+  const highOn = (server: string, tool: ToolDefinition) => high([{ server, tool }]);
 
   it("are the server's own business", () => {
-    expect(high("other-mcp", connect("~/.countbean/credentials.json"))).not.toEqual([]);
-    expect(high("countbean-mcp", connect("~/.countbean/credentials.json"))).toEqual([]);
+    expect(highOn("other-mcp", connect("~/.countbean/credentials.json"))).not.toEqual([]);
+    expect(highOn("countbean-mcp", connect("~/.countbean/credentials.json"))).toEqual([]);
     const neighbours = new ListingNeighbours();
     const tool = connect("~/.countbean/credentials.json");
     const [judgement] = neighbours.judge("countbean", [tool], [toolHash(tool)], [inspectTool(tool).findings]);
@@ -660,10 +656,10 @@ describe("files in the server's own folder of the home directory", () => {
   });
 
   it("never when the folder keeps another program's secrets, or another path is named too", () => {
-    expect(high("ssh-mcp", connect("~/.ssh/id_rsa"))).not.toEqual([]);
-    expect(high("aws-tools", connect("~/.aws/credentials"))).not.toEqual([]);
+    expect(highOn("ssh-mcp", connect("~/.ssh/id_rsa"))).not.toEqual([]);
+    expect(highOn("aws-tools", connect("~/.aws/credentials"))).not.toEqual([]);
     expect(
-      high("countbean-mcp", connect("~/.countbean/credentials.json and ~/.aws/credentials")),
+      highOn("countbean-mcp", connect("~/.countbean/credentials.json and ~/.aws/credentials")),
     ).not.toEqual([]);
   });
 });
@@ -677,16 +673,12 @@ describe("a workflow through the same server's own tools", () => {
   const header: ToolDefinition = { name: "judgment_get_header", description: "Reads a judgment's header." };
   const resolve: ToolDefinition = { name: "citations_resolve", description: "Resolves a citation." };
   const grep: ToolDefinition = { name: "case_law_grep_judgment", description: "Finds text in a judgment." };
-  const high = (listing: ListedTool[]) =>
-    inspectListing(listing, compileInspection({}))
-      .at(0)!
-      .findings.filter((f) => f.severity === "High")
-      .map((f) => f.rule);
+  const highFirst = (listing: ListedTool[]) => high(listing, 0);
 
   it("is the server's own when every tool it calls first or feeds is", () => {
-    expect(high([{ server: "legal", tool: search }])).not.toEqual([]);
+    expect(highFirst([{ server: "legal", tool: search }])).not.toEqual([]);
     expect(
-      high([
+      highFirst([
         { server: "legal", tool: search },
         { server: "legal", tool: header },
         { server: "legal", tool: resolve },
@@ -703,7 +695,7 @@ describe("a workflow through the same server's own tools", () => {
     };
     const listing = (...tools: ToolDefinition[]) => tools.map((tool) => ({ server: "notes", tool }));
     expect(
-      high(
+      highFirst(
         listing(
           readNote,
           { name: "send_email", description: "Sends mail." },
@@ -715,14 +707,14 @@ describe("a workflow through the same server's own tools", () => {
 
   it("stays when one of them is missing from the server or offered by another", () => {
     expect(
-      high([
+      highFirst([
         { server: "legal", tool: search },
         { server: "legal", tool: header },
         { server: "legal", tool: resolve },
       ]),
     ).not.toEqual([]);
     expect(
-      high([
+      highFirst([
         { server: "legal", tool: search },
         { server: "legal", tool: header },
         { server: "legal", tool: resolve },
