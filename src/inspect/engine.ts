@@ -634,8 +634,27 @@ function scanText(
       match: label + withContext(text, start, end) + note,
     });
   };
-  for (const { start, end, word } of reading.obfuscated.slice(0, 1))
-    report("hidden.obfuscated-word", "HiddenInstructions", "Medium", start, end, ` (read as "${word}")`);
+  const spelt = reading.obfuscated.find((read) => !read.address);
+  if (spelt)
+    report(
+      "hidden.obfuscated-word",
+      "HiddenInstructions",
+      "Medium",
+      spelt.start,
+      spelt.end,
+      ` (read as "${spelt.word}")`,
+    );
+  // An address spelt out for a model that reads it whole: only a scanner is kept from seeing it.
+  const address = reading.obfuscated.find((read) => read.address);
+  if (address)
+    report(
+      "hidden.spelled-out-address",
+      "HiddenInstructions",
+      "High",
+      address.start,
+      address.end,
+      ` (read as "${address.word}")`,
+    );
   // A rule reports its first match that no framing turns into something else; a framed match
   // (refused, opt-in, a defence, the same server) is reported only when the rule has no other, so
   // that a refused decoy placed first cannot stand in for the instruction after it.

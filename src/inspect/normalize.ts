@@ -8,7 +8,7 @@ import type { Severity } from "./types.ts";
  * the untrusted input in this module.
  */
 
-export type Channel = "html-comment" | "unicode-tags" | "variation-selectors" | "base64";
+export type Channel = "html-comment" | "unicode-tags" | "variation-selectors" | "base64" | "hex";
 
 export interface HiddenTextFinding {
   rule: string;
@@ -396,6 +396,76 @@ function isBase64Char(code: number): boolean {
   );
 }
 
+function isHexDigit(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x66) || (code >= 0x41 && code <= 0x46);
+}
+
+/** What separates the bytes of a hex dump ("77 67 65 74", "77:67:65:74", "77-67", "0x77, 0x67"). */
+function isHexSeparator(code: number): boolean {
+  return code === 0x20 || code === 0x3a || code === 0x2d || code === 0x2c;
+}
+
+/** A hex dump this long (bytes written as separated pairs) is decoded and read as a model would. */
+const HEX_DUMP_BYTES = 8;
+
+/**
+ * Text written as hex for a model told to decode it: separated byte pairs ("77 67 65 74 20 2d …",
+ * optionally "0x"-prefixed) and unbroken even-length hex runs of 16 digits or more. Only what
+ * decodes to printable text is kept, so hashes, ids and colour codes stay what they are.
+ */
+function decodeHexText(text: string): string[] {
+  const decoded: string[] = [];
+  const keep = (digits: string) => {
+    const value = Buffer.from(digits, "hex").toString("utf8");
+    if (isPrintableText(value)) decoded.push(value);
+  };
+  let pairs = "";
+  let count = 0;
+  const endDump = () => {
+    if (count >= HEX_DUMP_BYTES) keep(pairs);
+    pairs = "";
+    count = 0;
+  };
+  let i = 0;
+  while (i < text.length) {
+    if (i > 0 && isWordCode(text.charCodeAt(i - 1))) {
+      i++;
+      continue;
+    }
+    const start = text.charCodeAt(i) === 0x30 && (text.charCodeAt(i + 1) | 0x20) === 0x78 ? i + 2 : i;
+    let end = start;
+    while (end < text.length && isHexDigit(text.charCodeAt(end))) end++;
+    if (end < text.length && isWordCode(text.charCodeAt(end))) {
+      endDump();
+      i = end;
+      while (i < text.length && isWordCode(text.charCodeAt(i))) i++;
+      continue;
+    }
+    if (end - start === 2) {
+      pairs += text.slice(start, end);
+      count++;
+      i = end;
+      while (i < text.length && isHexSeparator(text.charCodeAt(i))) i++;
+      if (i === end) endDump();
+      continue;
+    }
+    endDump();
+    if (end - start >= 16 && (end - start) % 2 === 0) keep(text.slice(start, end));
+    i = Math.max(end, i + 1);
+  }
+  endDump();
+  return decoded;
+}
+
+function isWordCode(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x5f
+  );
+}
+
 function decodeBase64Blobs(text: string): string[] {
   const decoded: string[] = [];
   for (let i = 0; i < text.length; ) {
@@ -465,6 +535,8 @@ const NOTHING_HIDDEN: NormalizedText = Object.freeze({ text: "", hidden: [], fin
  */
 function isPlainText(text: string): boolean {
   let run = 0;
+  let hexDigits = 0;
+  let hexPairs = 0;
   let spaces = 0;
   let newlines = 0;
   for (let i = 0; i < text.length; i++) {
@@ -473,6 +545,15 @@ function isPlainText(text: string): boolean {
     if (isBase64Char(code)) {
       if (++run >= 20) return false;
     } else run = 0;
+    if (isHexDigit(code)) {
+      if (++hexDigits >= 16) return false;
+    } else if (code === 0x78 && hexDigits === 1 && text.charCodeAt(i - 1) === 0x30) hexDigits = 0;
+    else {
+      if (hexDigits === 2 && isHexSeparator(code)) {
+        if (++hexPairs >= HEX_DUMP_BYTES - 1) return false;
+      } else if (!isHexSeparator(code)) hexPairs = 0;
+      hexDigits = 0;
+    }
     if (code === 0x20 || code === 0x09) {
       if (++spaces >= 200) return false;
     } else if (code === 0x0a) {
@@ -525,6 +606,10 @@ export function normalize(raw: string, depth = 0): NormalizedText {
     findings.push({ rule: "hidden.base64-text", severity: "Medium", match: preview(value) });
     payloads.push({ channel: "base64", text: value });
   }
+  for (const value of decodeHexText(text)) {
+    findings.push({ rule: "hidden.hex-text", severity: "Medium", match: preview(value) });
+    payloads.push({ channel: "hex", text: value });
+  }
   const padding = longestWhitespaceRun(text);
   if (padding.newlines >= 20 || padding.spaces >= 200)
     findings.push({
@@ -576,10 +661,18 @@ export const HIDDEN_TEXT_RULES: Readonly<Record<string, { severity: Severity; su
     severity: "Medium",
     summary: "a base64 blob that decodes to text (scanned as hidden text)",
   },
+  "hidden.hex-text": {
+    severity: "Medium",
+    summary: "hex (byte pairs or a long run) that decodes to text (scanned as hidden text)",
+  },
   "hidden.obfuscated-word": {
     severity: "Medium",
     summary:
       "a word the rules look for, spelt letter by letter, broken by markup or written with digits for letters",
+  },
+  "hidden.spelled-out-address": {
+    severity: "High",
+    summary: 'a web or mail address spelt out ("relay dot io", "evil[.]com"), read back as the address',
   },
   "hidden.oversized-text": {
     severity: "Medium",

@@ -19,6 +19,8 @@ export interface ReadBack {
   start: number;
   end: number;
   word: string;
+  /** A web or mail address spelt out ("hooks dot relay-ops dot io"), read back as written in full. */
+  address?: true;
 }
 
 export interface ModelReading {
@@ -177,6 +179,55 @@ function spelledOut(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
   return found;
 }
 
+/** A separator an address is spelt with, somewhere: the cheap test before the walk. */
+const ADDRESS_SEPARATOR = /[\s[({](?:dot|punkt|punto|ponto|point|точка|\.)[\s\])}]/;
+
+const HOST_LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
+const SPELT_DOT =
+  "(?:\\s+(?:dot|punkt|punto|ponto|point|точка)\\s+|\\s*(?:\\[\\s*(?:dot|\\.)\\s*\\]|\\(\\s*(?:dot|\\.)\\s*\\)|\\{\\s*(?:dot|\\.)\\s*\\})\\s*)";
+/**
+ * An address spelt out: labels joined by spelt dots, then "slash" path parts. A mailbox's "name at"
+ * stays as written: "at" is as often "published at".
+ */
+const SPELT_ADDRESS = new RegExp(
+  `(?<![\\w.@-])(${HOST_LABEL}(?:${SPELT_DOT}${HOST_LABEL})+)(?![\\w-])((?:\\s+slash\\s+[a-z0-9._~-]+)*)`,
+  "g",
+);
+const SPELT_DOT_ALONE = new RegExp(SPELT_DOT, "g");
+
+/**
+ * Top-level domains an address spelt out ends with. Words of everyday prose that are also domains
+ * ("in", "it", "me", "us", "to", "at", "be", "no", "so", "is", "de", "es") are left out: "point of
+ * sale", "single point in", "point de vente" are no addresses.
+ */
+const SPELT_TOP_LEVEL = new Set(
+  "com net org io dev app ai co xyz pics fr ru cn jp uk info biz sh cloud site online tech run link page pages br nl pl tk top zip click live store ws su cc tv gg ly eu ch kr cz sk pw icu lol fun host space website email digital tools".split(
+    " ",
+  ),
+);
+
+/**
+ * "relay-ops dot io slash in", "evil[.]com", "ops at relay dot io": a web or mail address spelt so
+ * that a scanner reading for hosts does not see one, read back as the address a model reads. Needs
+ * a top-level domain last and, for one spelt dot, a first label no shorter than four characters or
+ * with a digit or hyphen ("asp dot net" stays prose).
+ */
+function spelledOutAddresses(text: string): ReadBack[] {
+  if (!ADDRESS_SEPARATOR.test(text)) return [];
+  const found: ReadBack[] = [];
+  for (const match of text.matchAll(SPELT_ADDRESS)) {
+    const [whole, host = "", path = ""] = match;
+    const labels = host.split(SPELT_DOT_ALONE);
+    const first = labels[0] ?? "";
+    if (!SPELT_TOP_LEVEL.has(labels.at(-1) ?? "")) continue;
+    if (labels.length === 2 && first.length < 4 && !/[\d-]/.test(first)) continue;
+    const parts = path.split(/\s+slash\s+/).filter(Boolean);
+    const word = `${labels.join(".")}${parts.map((part) => `/${part}`).join("")}`;
+    found.push({ start: match.index, end: match.index + whole.length, word, address: true });
+  }
+  return found;
+}
+
 /** A word hyphenated across a line break, somewhere: the cheap test before the walk. */
 const HYPHENATED_BREAK = /[a-z]-[ \t]*\n[ \t]*[a-z]/;
 const HYPHENATED_WORD = /[a-z]+-[ \t]*\n[ \t]*[a-z]+/g;
@@ -312,6 +363,7 @@ function digitsForLetters(text: string, vocabulary: ReadonlySet<string>): ReadBa
 }
 
 const READ_BACK_FINDERS: readonly ReadBackFinder[] = [
+  spelledOutAddresses,
   spelledOut,
   hyphenatedAcrossLines,
   markupInsideWords,

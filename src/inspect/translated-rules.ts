@@ -16,7 +16,7 @@ import type { PatternRule } from "./rules.ts";
  */
 
 export const URL = "(?:https?|wss?)://[^\\s'\"\\x60)]+";
-export const EMAIL = "[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}";
+export const EMAIL = "[\\w.+-]*\\w[\\w.+-]*@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}";
 const PLACE = `(?:${URL}|${EMAIL})`;
 
 /** Both sets of intent.translated-conceal carry this. */

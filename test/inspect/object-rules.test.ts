@@ -920,6 +920,8 @@ describe("another tool called with a fixed outside party", () => {
     "Look up a person with find_user by e-mail, e.g. jane@example.com.",
     "Share with a teammate using share_doc and the address the user gives.",
     "Questions about this server go to support@acme-docs.io; call list_pages first.",
+    // An address with its mailbox elided is a format, not a party.
+    "Chat: a phone number or a chat_id from list_chats or find_chats (…@s.whatsapp.net, …@g.us).",
   ])("leaves alone: %s", (description) => {
     expect(high(tool("acme_docs_update_page", description))).toEqual([]);
   });

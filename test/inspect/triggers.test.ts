@@ -43,7 +43,6 @@ const KNOWN_BLIND_SPOTS = new Set([
   "intent.prefer-this-tool",
   "intent.fixed-target",
   "intent.rewrite-to-destination",
-  "intent.added-recipient",
   "intent.weakens-security",
   "intent.conceal-change",
   "intent.steer-choice",
