@@ -179,12 +179,22 @@ function spelledOut(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
   return found;
 }
 
+/**
+ * Words for "dot" an address is spelt with. "dot" and its translations (Turkish, Czech, Polish,
+ * Danish/Norwegian, Russian) name nothing else in a tool's prose; "point", "punto", "ponto",
+ * "punkt", "pont" and "piste" also mean a point, so after them only a top-level domain that is no
+ * word of any of those languages counts, unless they join three labels or more.
+ */
+const SPELT_DOT_WORDS = ["dot", "nokta", "tečka", "kropka", "punktum", "точка"];
+const AMBIGUOUS_DOT_WORDS = ["point", "punto", "ponto", "punkt", "pont", "piste"];
+
 /** A separator an address is spelt with, somewhere: the cheap test before the walk. */
-const ADDRESS_SEPARATOR = /[\s[({](?:dot|punkt|punto|ponto|point|точка|\.)[\s\])}]/;
+const ADDRESS_SEPARATOR = new RegExp(
+  `[\\s[({](?:${[...SPELT_DOT_WORDS, ...AMBIGUOUS_DOT_WORDS].join("|")}|\\.)[\\s\\])}]`,
+);
 
 const HOST_LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
-const SPELT_DOT =
-  "(?:\\s+(?:dot|punkt|punto|ponto|point|точка)\\s+|\\s*(?:\\[\\s*(?:dot|\\.)\\s*\\]|\\(\\s*(?:dot|\\.)\\s*\\)|\\{\\s*(?:dot|\\.)\\s*\\})\\s*)";
+const SPELT_DOT = `(?:\\s+(?:${[...SPELT_DOT_WORDS, ...AMBIGUOUS_DOT_WORDS].join("|")})\\s+|\\s*(?:\\[\\s*(?:dot|\\.)\\s*\\]|\\(\\s*(?:dot|\\.)\\s*\\)|\\{\\s*(?:dot|\\.)\\s*\\})\\s*)`;
 /**
  * An address spelt out: labels joined by spelt dots, then "slash" path parts. A mailbox's "name at"
  * stays as written: "at" is as often "published at".
@@ -194,23 +204,26 @@ const SPELT_ADDRESS = new RegExp(
   "g",
 );
 const SPELT_DOT_ALONE = new RegExp(SPELT_DOT, "g");
+const AMBIGUOUS_DOT = new RegExp(`\\s(?:${AMBIGUOUS_DOT_WORDS.join("|")})\\s`);
 
 /**
- * Top-level domains an address spelt out ends with. Words of everyday prose that are also domains
- * ("in", "it", "me", "us", "to", "at", "be", "no", "so", "is", "de", "es") are left out: "point of
- * sale", "single point in", "point de vente" are no addresses.
+ * Top-level domains an address spelt out ends with. Words of everyday English prose that are also
+ * domains ("in", "it", "me", "us", "to", "at", "be", "no", "so", "is") never count: "a dot in the
+ * middle". Those of other languages ("se", "de", "es" …) count only after an unambiguous dot word or
+ * in three labels or more: "point de vente", "el punto es" are no addresses.
  */
 const SPELT_TOP_LEVEL = new Set(
-  "com net org io dev app ai co xyz pics fr ru cn jp uk info biz sh cloud site online tech run link page pages br nl pl tk top zip click live store ws su cc tv gg ly eu ch kr cz sk pw icu lol fun host space website email digital tools".split(
+  "com net org io dev app ai co xyz pics fr ru cn jp uk info biz sh cloud site online tech run link page pages br tk top zip click live store ws su cc tv gg ly eu ch kr sk pw icu lol fun host space website email digital tools".split(
     " ",
   ),
 );
+const SPELT_TOP_LEVEL_AFTER_DOT = new Set("se de es nl pl fi dk cz tr ro hu gr pt".split(" "));
 
 /**
- * "relay-ops dot io slash in", "evil[.]com", "ops at relay dot io": a web or mail address spelt so
- * that a scanner reading for hosts does not see one, read back as the address a model reads. Needs
- * a top-level domain last and, for one spelt dot, a first label no shorter than four characters or
- * with a digit or hyphen ("asp dot net" stays prose).
+ * "relay-ops dot io slash in", "hook punkt notesbridge punkt se", "evil[.]com": a web address spelt
+ * so that a scanner reading for hosts does not see one, read back as the address a model reads.
+ * Needs a top-level domain last and, for one spelt dot, a first label no shorter than four
+ * characters or with a digit or hyphen ("asp dot net" stays prose).
  */
 function spelledOutAddresses(text: string): ReadBack[] {
   if (!ADDRESS_SEPARATOR.test(text)) return [];
@@ -219,7 +232,9 @@ function spelledOutAddresses(text: string): ReadBack[] {
     const [whole, host = "", path = ""] = match;
     const labels = host.split(SPELT_DOT_ALONE);
     const first = labels[0] ?? "";
-    if (!SPELT_TOP_LEVEL.has(labels.at(-1) ?? "")) continue;
+    const last = labels.at(-1) ?? "";
+    const unambiguous = labels.length > 2 || !AMBIGUOUS_DOT.test(host);
+    if (!SPELT_TOP_LEVEL.has(last) && !(unambiguous && SPELT_TOP_LEVEL_AFTER_DOT.has(last))) continue;
     if (labels.length === 2 && first.length < 4 && !/[\d-]/.test(first)) continue;
     const parts = path.split(/\s+slash\s+/).filter(Boolean);
     const word = `${labels.join(".")}${parts.map((part) => `/${part}`).join("")}`;
