@@ -804,7 +804,17 @@ function analyzeString(
       match: `${text.length} characters; only the first ${MAX_SCANNED_LENGTH} were inspected`,
     });
   for (const hidden of normalized.findings)
-    fieldFindings.push({ ...hidden, category: "HiddenInstructions", field: "" });
+    fieldFindings.push({
+      ...hidden,
+      // A look-alike letter in a name or a value the model sends is a confusable tool or target
+      // ("brаve", a default bucket "prod-аssets-eu"); in prose it may be a mixed-language word.
+      severity:
+        hidden.rule === "hidden.homoglyph-mixed-script" && (identifier || valuePosition)
+          ? "High"
+          : hidden.severity,
+      category: "HiddenInstructions",
+      field: "",
+    });
   scanText(compiled, "", normalized.text, undefined, fieldFindings, !identifier);
   for (const payload of normalized.hidden)
     scanText(compiled, "", payload.text, payload.channel, fieldFindings, !identifier);

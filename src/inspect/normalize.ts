@@ -651,7 +651,7 @@ export const HIDDEN_TEXT_RULES: Readonly<Record<string, { severity: Severity; su
   "hidden.control-characters": { severity: "Low", summary: "other control characters" },
   "hidden.homoglyph-mixed-script": {
     severity: "Medium",
-    summary: "a word mixing Latin with Cyrillic/Greek lookalikes",
+    summary: "a word mixing Latin with Cyrillic/Greek lookalikes (High in a name or a value the model sends)",
   },
   "hidden.html-comment": {
     severity: "Medium",
