@@ -639,7 +639,32 @@ const SECRET_PURPOSE_WORDS = new Set([
  * of place elsewhere (a bare `.env` or kubeconfig is named by many configuration tools; `~/.` is the
  * user's own machine).
  */
-const SECRET_SIGNALS = new Set(["credential.secret-file", "intent.home-dotfile", "intent.auth-code-search"]);
+const SECRET_SIGNALS = new Set([
+  "credential.secret-file",
+  "intent.home-dotfile",
+  "intent.auth-code-search",
+  "intent.described-secret-store",
+]);
+
+/** The program words of a described credential store ("the secure-shell client's folder"). */
+const DESCRIBED_STORE_PROGRAMS = new Set([
+  "ssh",
+  "secure",
+  "aws",
+  "gcloud",
+  "azure",
+  "cloud",
+  "npm",
+  "yarn",
+  "package",
+  "version",
+  "docker",
+  "kubectl",
+  "browser",
+  "chrome",
+  "firefox",
+  "password",
+]);
 
 /**
  * Whether a tool names a secret-bearing place that is not its own business: neither a file tool nor
@@ -654,6 +679,16 @@ function secretOutsidePurpose(
 ): boolean {
   if (signal.rule === "intent.auth-code-search")
     return !servesPurpose(named, "file") && ![...said].some((word) => SECRET_PURPOSE_WORDS.has(word));
+  // A store described rather than named is out of place unless the tool is for files or secrets or
+  // names the store's program itself (an SSH manager listing "SSH private keys").
+  if (signal.rule === "intent.described-secret-store") {
+    if (servesPurpose(named, "file") || [...said].some((word) => SECRET_PURPOSE_WORDS.has(word)))
+      return false;
+    const programs = nameWords(proseAsRead(signal.match)).filter((word) =>
+      DESCRIBED_STORE_PROGRAMS.has(word),
+    );
+    return !programs.some((word) => named.has(word) || said.has(word));
+  }
   const path = pathWords(signal.match);
   const match = signal.match;
   const isPath = match.includes("/") || match.includes("\\") || match.includes("~");

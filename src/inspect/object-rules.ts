@@ -26,6 +26,17 @@ import {
  */
 
 /** What a tool call is aimed at: the arguments an attacker swaps for their own. */
+
+/** A program whose credential store a definition may describe instead of naming its path. */
+const DESCRIBED_CLIENT =
+  "\\b(?:secure[- ]shell|ssh|cloud(?:[- ]provider)?(?:'s)?\\s+(?:command[- ]line|cli)|aws|gcloud|azure|npm|yarn|package[- ]manager|version[- ]control|docker|kubectl|browser|chrome|firefox|password[- ]manager)\\b";
+/**
+ * What such a store is called when it is described: its files, keys or vault entries; a bare folder
+ * only as the program's own ("the secure-shell client's folder"), since "home folder … Docker" is not one.
+ */
+const DESCRIBED_STORE =
+  "\\b(?:dot-?files?|dot files?|settings files?|config(?:uration)? files?|credentials? files?|key pairs?|private keys?|cookies? (?:database|file|store)|vault (?:items?|entr(?:y|ies))|keyring|identity files?|auth(?:entication)? files?|token files?)\\b";
+
 const TARGET_NOUNS =
   "owners?|org|orgs|organi[sz]ations?|accounts?|recipients?|channels?|repos?|repositor(?:y|ies)|buckets?|destinations?|e-?mail address(?:es)?|address(?:es)?|payees?|iban|wallets?|webhooks?|hosts?|endpoints?|servers?|assignees?|reviewers?|workspaces?|tenants?|queues?|topics?|phone numbers?|beneficiar(?:y|ies)|merchants?|vendors?|remotes?|registr(?:y|ies)|upstream|mirror|namespaces?|collaborators?|members?|cc|bcc|sender|from address|reply-to";
 
@@ -2229,6 +2240,74 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "(?:(?:~|\\$home|%userprofile%)[/\\\\]\\.[a-z0-9][\\w./-]*|%appdata%[\\\\/][\\w.\\\\/ -]+)(?:[^\\n]{0,40}?\\b(?:are|is|get|will be)\\s+(?:rejected|refused|blocked|denied|not allowed|forbidden|excluded))?",
     unless:
       "\\b(?:rejected|not allowed|forbidden|blocked|denied|refused|never|do not|don't|cannot|can't|excluded|outside)\\b",
+  },
+  // A credential store described instead of named, as a model still reads it: "the key pair the
+  // secure-shell client keeps in your home folder", "the credentials file kept by the cloud
+  // provider's command-line client", "the package-manager settings file with its tokens". A signal:
+  // intent.ts weighs it against the tool's purpose as it weighs a store's path (~/.ssh, ~/.aws).
+  {
+    id: "intent.described-secret-store",
+    category: "CredentialTheft",
+    severity: "Low",
+    summary:
+      "describes a program's credential store without naming its path (High when the tool is not for files, secrets or that program)",
+    triggers: [
+      "secure-shell",
+      "secure shell",
+      "ssh",
+      "cloud",
+      "aws",
+      "gcloud",
+      "azure",
+      "npm",
+      "yarn",
+      "package-manager",
+      "package manager",
+      "version-control",
+      "version control",
+      "docker",
+      "kubectl",
+      "browser",
+      "chrome",
+      "firefox",
+      "password manager",
+      "password-manager",
+    ],
+    alsoTriggers: [
+      "folder",
+      "director",
+      "dotfile",
+      "dot-file",
+      "dot file",
+      "settings file",
+      "config",
+      "credential",
+      "key pair",
+      "private key",
+      "cookie",
+      "vault",
+      "keyring",
+      "identity file",
+      "auth",
+      "token file",
+    ],
+    andTriggers: [
+      "home",
+      "per-user",
+      "profile",
+      "token",
+      "secret",
+      "password",
+      "passphrase",
+      "credential",
+      "key pair",
+      "private key",
+      "access key",
+      "cookie",
+    ],
+    // The optional tail is greedy: a store followed by "are not mounted" is matched with it, and the unless drops it.
+    pattern: `(?:${DESCRIBED_CLIENT}(?:[- ]client)?(?:'s)?\\s+(?:(?:key|keys|config(?:uration)?|credentials?|profile)\\s+)?(?:folder|directory)\\b|${DESCRIBED_CLIENT}(?:[- ]client)?(?:'s)?[^.\\n]{0,60}?${DESCRIBED_STORE}|${DESCRIBED_STORE}[^.\\n]{0,60}?${DESCRIBED_CLIENT})(?:[^.\\n]{0,40}?\\b(?:are|is|stay|stays|remain|remains)[^a-z]{1,4}(?:not|never)\\b)?`,
+    unless: "\\b(?:not|never|cannot|can't|excluded|refused|blocked)\\b",
   },
   {
     id: "intent.hidden-recipient",

@@ -15,6 +15,10 @@ const NARROWER_BY_DESIGN = new Map([
   ["credential.secret-in-argument", "the groups name what makes a listed field a secret"],
   ["intent.feed-result", "the groups are the feeding verbs; the pattern alone reads any hand-over"],
   ["intent.read-local-file", "the second group is the local place; the pattern alone reads any listing"],
+  [
+    "intent.described-secret-store",
+    "the third group is the home or the secret that makes a described folder or file a credential store",
+  ],
 ]);
 
 /** Rules with a blind spot nobody has closed yet; the list may only shrink. */
