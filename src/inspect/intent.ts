@@ -2197,6 +2197,16 @@ function onlyDocumentationParties(match: string): boolean {
  * cluster's API server sits at 10.96.0.1), and so do an e-mail address, public access and any other
  * address (169.254.169.254, the cloud metadata service, among them).
  */
+/**
+ * Whether every party a match names is 0.0.0.0, "any address" (a firewall rule's "allow from
+ * anywhere", a server's bind address): nobody in particular receives anything.
+ */
+function onlyAnyAddress(match: string): boolean {
+  if (match.includes("@") || /\banyone\b|onbehalfof/i.test(match)) return false;
+  const addresses = [...match.matchAll(IP_ADDRESS)];
+  return addresses.length > 0 && addresses.every(([address]) => address === "0.0.0.0");
+}
+
 function onlyPrivateAddresses(match: string): boolean {
   if (match.includes("@") || /\banyone\b|onbehalfof/i.test(match)) return false;
   const addresses = [...match.matchAll(IP_ADDRESS)];
@@ -2437,6 +2447,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           (otherToolsNamed(signal.match, ownName).length > 0 || CALLED.test(signal.match.toLowerCase())) &&
           !ownHost(signal.match, purpose) &&
           !documentationExample(signal.match) &&
+          !onlyAnyAddress(signal.match) &&
           !(readsOnly(ownName) && onlyPrivateAddresses(signal.match))
         )
           weighed(

@@ -922,6 +922,8 @@ describe("another tool called with a fixed outside party", () => {
     "Questions about this server go to support@acme-docs.io; call list_pages first.",
     // An address with its mailbox elided is a format, not a party.
     "Chat: a phone number or a chat_id from list_chats or find_chats (…@s.whatsapp.net, …@g.us).",
+    // 0.0.0.0 is any address, no party.
+    'Examples: # Allow HTTP from anywhere create_rule(group_id, "v4", "tcp", "0.0.0.0", 0, port="80")',
   ])("leaves alone: %s", (description) => {
     expect(high(tool("acme_docs_update_page", description))).toEqual([]);
   });
