@@ -1340,6 +1340,70 @@ function exposureDefault(tool: ToolDefinition, args: readonly ToolArgument[]): F
   return undefined;
 }
 
+/** Argument name words of a switch that protects: on is the safe value. */
+const PROTECTIVE_SWITCH_WORDS = new Set([
+  "private",
+  "verify",
+  "verification",
+  "ssl",
+  "tls",
+  "secure",
+  "encrypt",
+  "encrypted",
+  "encryption",
+  "confirm",
+  "confirmation",
+  "approval",
+  "protect",
+  "protected",
+  "protection",
+  "sandbox",
+  "sandboxed",
+  "signed",
+  "signature",
+  "authentication",
+]);
+
+/** Argument name words of a switch that opens or skips: off is the safe value. */
+const OPENING_SWITCH_WORDS = new Set(["public", "insecure", "unsafe", "bypass", "anonymous", "unverified"]);
+
+/**
+ * A value the description fixes whatever the call is for: "always false", "must be true", "where
+ * the value is always false", "only accepts false", "always set this to off". Explaining an option
+ * ("set to false to skip …") fixes nothing.
+ */
+const FORCED_SWITCH_VALUE =
+  /\b(?:always(?: set (?:this |it )?(?:to|as)| be| use)?|must(?: always)? be(?: set to)?|(?:has|have) to be|(?:is|are) (?:always|forced to|fixed (?:at|to)|required to be)|forced to|only (?:allows?|accepts?|supports?|works with))\s+[`'"]?(true|false|on|off|yes|no|enabled|disabled)\b/;
+
+const SWITCH_OFF = new Set(["false", "off", "no", "disabled"]);
+
+/**
+ * A protective switch its description fixes off (`private`: "on this tier the value is always
+ * false", `verify_ssl`: "must be false") or an opening one it fixes on (`public`: "always true"):
+ * the description takes a security decision away from the user whatever the call is for.
+ */
+function forcedUnsafeSwitch(args: readonly ToolArgument[]): Finding | undefined {
+  for (const [name, schema] of args) {
+    if (typeof schema.description !== "string" || (schema.type !== undefined && schema.type !== "boolean"))
+      continue;
+    const forced = FORCED_SWITCH_VALUE.exec(proseAsRead(schema.description).toLowerCase())?.[1];
+    if (forced === undefined) continue;
+    const words = nameWords(leafName(name));
+    const off = SWITCH_OFF.has(forced);
+    if (
+      (off && words.some((word) => PROTECTIVE_SWITCH_WORDS.has(word))) ||
+      (!off && words.some((word) => OPENING_SWITCH_WORDS.has(word)))
+    )
+      return argumentFinding(
+        "intent.weakens-security",
+        name,
+        `${name}: its description fixes it ${forced} whatever the call is for`,
+        "HiddenInstructions",
+      );
+  }
+  return undefined;
+}
+
 /** Argument names that say where on disk a call works. */
 const LOCATION_WORDS = new Set([
   "path",
@@ -2295,6 +2359,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     defaultRoute(tool, args),
     destructiveDefault(tool, args),
     exposureDefault(tool, args),
+    forcedUnsafeSwitch(args),
     environmentToDefaultUrl(tool, args),
     broadLocationDefault(tool, args),
     cardSecurityCode(tool, args),
