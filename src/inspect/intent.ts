@@ -679,11 +679,10 @@ function secretOutsidePurpose(
 ): boolean {
   if (signal.rule === "intent.auth-code-search")
     return !servesPurpose(named, "file") && ![...said].some((word) => SECRET_PURPOSE_WORDS.has(word));
-  // A store described rather than named is out of place unless the tool is for files or secrets or
-  // names the store's program itself (an SSH manager listing "SSH private keys").
+  // A store described rather than named is out of place, as its path is even in a file tool, unless
+  // the tool is about secrets or names the store's program itself (an SSH manager's "SSH private keys").
   if (signal.rule === "intent.described-secret-store") {
-    if (servesPurpose(named, "file") || [...said].some((word) => SECRET_PURPOSE_WORDS.has(word)))
-      return false;
+    if ([...said].some((word) => SECRET_PURPOSE_WORDS.has(word))) return false;
     const programs = nameWords(proseAsRead(signal.match)).filter((word) =>
       DESCRIBED_STORE_PROGRAMS.has(word),
     );

@@ -131,6 +131,52 @@ const OPEN =
 /** A credentials file, a private key or the home folder, as each language names it. */
 const SECRET_PLACE = `(?:archivo de credenciales|fichero de credenciales|credenciales|arquivo de credenciais|credenciais|fichier d'identifiants|identifiants|file delle credenziali|credenziali|zugangsdaten|anmeldedaten|konfigurationsdatei|inloggegevens|poświadcze[ńn]|danymi logowania|уч[её]тн[а-яё]* данн|облікові дані|облікових даних|kimlik bilgi|thông tin xác thực|kredensial|認証情報|資格情報|凭证|凭据|憑證|憑據|密钥文件|密鑰檔|자격 증명|인증 정보|clave privada|chave privada|clé privée|chiave privata|private[nr]? schlüssel|privésleutel|klucz prywatny|(?:закрыт|приватн)[а-яёі]* ключ|özel anahtar|秘密鍵|私钥|私鑰|개인 키|khóa riêng|kunci privat|${HOME})`;
 
+/** A key, as each language names it ("Schlüsselordner", "dossier de clés", "SSH 密钥"). */
+const STORE_KEY_TRIGGERS = [
+  "schlüssel",
+  "clés",
+  "clave",
+  "chave",
+  "chiav",
+  "sleutel",
+  "klucz",
+  "ключ",
+  "anahtar",
+  "鍵",
+  "密钥",
+  "密鑰",
+  "키",
+  "khóa",
+  "kunci",
+];
+const STORE_KEY = `(?:${STORE_KEY_TRIGGERS.join("|")})`;
+
+/** Credentials, as each language names them (SECRET_PLACE without the home folder). */
+const SECRET_PLACE_TRIGGERS = [
+  "credencia",
+  "identifiants",
+  "credenziali",
+  "zugangsdaten",
+  "anmeldedaten",
+  "inloggegevens",
+  "poświadcze",
+  "учётн",
+  "учетн",
+  "облікові",
+  "kimlik bilgi",
+  "thông tin xác thực",
+  "kredensial",
+  "認証情報",
+  "資格情報",
+  "凭证",
+  "凭据",
+  "憑證",
+  "憑據",
+  "자격 증명",
+  "인증 정보",
+];
+const CREDENTIALS = `(?:${SECRET_PLACE_TRIGGERS.join("|")})`;
+
 /** Its content. */
 const CONTENT =
   "(?:contenido|conteúdo|contenu|contenuto|inhalt|inhoud|zawartość|содержим|вміст|içeri[gğ]|内容|內容|中身|내용|\\bnội dung|\\bisi(?:nya)?\\b)";
@@ -1115,6 +1161,23 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       `${SECRET_PLACE}[^\\n]{0,120}?${CONTENT}[^\\n]{0,80}?${HANDED}`,
       // "The content of the credentials file … is passed in `profile`."
       `${CONTENT}[^\\n]{0,60}?${SECRET_PLACE}[^\\n]{0,80}?${HANDED}`,
+    ),
+  },
+  // The described credential store of object-rules.ts in other languages: "der Schlüsselordner des
+  // Secure-Shell-Clients … im Home-Verzeichnis", "le dossier de clés du client secure-shell … dans
+  // le dossier personnel", "Zugangsdaten der Cloud-Kommandozeile". A signal weighed as the English one.
+  {
+    id: "intent.described-secret-store",
+    category: "CredentialTheft",
+    severity: "Low",
+    summary:
+      "describes, in another language, a program's credential store without naming its path (High when the tool is not for files, secrets or that program)",
+    triggers: ["ssh", "secure-shell", "secure shell", "cloud", "aws", "azure", "gcloud", "npm"],
+    alsoTriggers: [...STORE_KEY_TRIGGERS, ...SECRET_PLACE_TRIGGERS],
+    andTriggers: HOME_TRIGGERS,
+    pattern: any(
+      `(?:secure[- ]shell|\\bssh\\b)[^\\n]{0,40}?${STORE_KEY}|${STORE_KEY}[^\\n]{0,40}?(?:secure[- ]shell|\\bssh\\b)`,
+      `${CREDENTIALS}[^\\n]{0,40}?(?:\\bcloud|\\baws\\b|\\bazure\\b|\\bgcloud\\b|\\bnpm\\b)|(?:\\bcloud|\\baws\\b|\\bazure\\b|\\bgcloud\\b|\\bnpm\\b)[^\\n]{0,40}?${CREDENTIALS}`,
     ),
   },
   {
