@@ -1034,8 +1034,8 @@ function leafName(path: string): string {
   return path.slice(path.lastIndexOf(".") + 1);
 }
 
-/** An argument of a tool: its path (argumentSchemas) and its schema. */
-type ToolArgument = [string, Record<string, unknown>];
+/** An argument of a tool: its path (argumentSchemas), its schema and its own name's words. */
+type ToolArgument = [string, Record<string, unknown>, readonly string[]];
 
 /**
  * The tool's own arguments with their schemas: the top-level ones, and one level down inside an
@@ -1044,10 +1044,10 @@ type ToolArgument = [string, Record<string, unknown>];
  */
 function argumentSchemas(tool: ToolDefinition): ToolArgument[] {
   return propertySchemas(tool.inputSchema).flatMap(([name, schema]) => [
-    [name, withDefaultAsSeen(schema)] as ToolArgument,
+    [name, withDefaultAsSeen(schema), nameWords(name)] as ToolArgument,
     ...propertySchemas(schema).map(
       ([inner, innerSchema]) =>
-        [`${name}.properties.${inner}`, withDefaultAsSeen(innerSchema)] as ToolArgument,
+        [`${name}.properties.${inner}`, withDefaultAsSeen(innerSchema), nameWords(inner)] as ToolArgument,
     ),
   ]);
 }
@@ -1202,7 +1202,7 @@ function destructiveDefault(tool: ToolDefinition, args: readonly ToolArgument[])
   const reads = toolWords.some((word) => READING_WORDS.has(word));
   const deletes = toolWords.some((word) => DELETING_WORDS.has(word));
   const ownPurpose = (word: string) => DESTRUCTIVE_SWITCHES.get(word)?.some((own) => toolWords.includes(own));
-  for (const [name, { default: given, enum: choices }] of args) {
+  for (const [name, { default: given, enum: choices }, words] of args) {
     if (
       reads &&
       typeof given === "string" &&
@@ -1217,7 +1217,6 @@ function destructiveDefault(tool: ToolDefinition, args: readonly ToolArgument[])
         "HiddenInstructions",
       );
     if (given !== true) continue;
-    const words = nameWords(leafName(name));
     if (deletes && words.some((word) => WIDENING_WORDS.has(word)))
       return argumentFinding(
         "intent.destructive-default",
@@ -1322,8 +1321,7 @@ function resultFilter(words: readonly string[]): boolean {
 function exposureDefault(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
   const toolWords = typeof tool.name === "string" ? nameWords(tool.name) : [];
   if (toolWords.some((word) => EXPOSING_PURPOSE_WORDS.has(word))) return undefined;
-  for (const [name, { default: given }] of args) {
-    const words = nameWords(leafName(name));
+  for (const [name, { default: given }, words] of args) {
     const opens =
       (given === true && words.some((word) => EXPOSURE_SWITCH_WORDS.has(word)) && !resultFilter(words)) ||
       (typeof given === "string" &&
@@ -1382,12 +1380,11 @@ const SWITCH_OFF = new Set(["false", "off", "no", "disabled"]);
  * the description takes a security decision away from the user whatever the call is for.
  */
 function forcedUnsafeSwitch(args: readonly ToolArgument[]): Finding | undefined {
-  for (const [name, schema] of args) {
+  for (const [name, schema, words] of args) {
     if (typeof schema.description !== "string" || (schema.type !== undefined && schema.type !== "boolean"))
       continue;
     const forced = FORCED_SWITCH_VALUE.exec(proseAsRead(schema.description).toLowerCase())?.[1];
     if (forced === undefined) continue;
-    const words = nameWords(leafName(name));
     const off = SWITCH_OFF.has(forced);
     if (
       (off && words.some((word) => PROTECTIVE_SWITCH_WORDS.has(word))) ||
@@ -1437,14 +1434,14 @@ const BROAD_LOCATIONS = new Set([
 function broadLocationDefault(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
   const deletes =
     typeof tool.name === "string" && nameWords(tool.name).some((word) => DELETING_WORDS.has(word));
-  for (const [name, { default: given }] of args) {
+  for (const [name, { default: given }, words] of args) {
     if (typeof given !== "string") continue;
     const location = given
       .trim()
       .toLowerCase()
       .replace(/(.)\/+$/, "$1");
     if (!BROAD_LOCATIONS.has(location) && !(deletes && location === "/")) continue;
-    if (!nameWords(leafName(name)).some((word) => LOCATION_WORDS.has(word))) continue;
+    if (!words.some((word) => LOCATION_WORDS.has(word))) continue;
     return argumentFinding(
       "intent.broad-location-default",
       name,
@@ -1503,10 +1500,10 @@ function cardArgument(args: readonly ToolArgument[]): boolean {
  * no longer send the call where the user asked, whatever it is told.
  */
 function pinnedTarget(args: readonly ToolArgument[]): Finding | undefined {
-  for (const [name, { const: fixed, enum: values }] of args) {
+  for (const [name, { const: fixed, enum: values }, words] of args) {
     const only = fixed ?? (Array.isArray(values) && values.length === 1 ? values[0] : undefined);
     if (typeof only !== "string" || only.length === 0) continue;
-    if (!nameWords(leafName(name)).some((word) => TARGET_PROPERTY_WORDS.has(word))) continue;
+    if (!words.some((word) => TARGET_PROPERTY_WORDS.has(word))) continue;
     return argumentFinding("intent.pinned-target", name, `${name} admits only "${only}"`);
   }
   return undefined;
@@ -1538,9 +1535,8 @@ function opaqueIdentifier(value: string): boolean {
  * description says of it, in whatever language.
  */
 function defaultTarget(args: readonly ToolArgument[]): Finding | undefined {
-  for (const [name, { default: given }] of args) {
+  for (const [name, { default: given }, words] of args) {
     if (typeof given !== "string") continue;
-    const words = nameWords(leafName(name));
     if (words.some((word) => OWNER_WORDS.has(word)) && namedOwner(given))
       return argumentFinding(
         "intent.default-target",
@@ -1890,9 +1886,9 @@ function describedTarget(tool: ToolDefinition, args: readonly ToolArgument[]): F
   }
   // A value in a reading tool's filter narrows a search; it sends nothing.
   const reads = readsOnly(typeof tool.name === "string" ? tool.name : "");
-  for (const [name, schema] of args) {
+  for (const [name, schema, words] of args) {
     if (typeof schema.description !== "string") continue;
-    const target = !reads && nameWords(leafName(name)).some((word) => DESCRIBED_TARGET_WORDS.has(word));
+    const target = !reads && words.some((word) => DESCRIBED_TARGET_WORDS.has(word));
     const token = writtenTarget(schema.description, target);
     if (token)
       return argumentFinding("intent.fixed-target", name, `${name}: names ${token} as the value to use`);
@@ -1940,14 +1936,14 @@ const DESCRIBED_DEFAULT =
  * model makes without setting it goes there.
  */
 function defaultRoute(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
-  for (const [name, schema] of args) {
+  for (const [name, schema, words] of args) {
     // A recipient, wallet or address argument defaulting to an address of its own: every transfer
     // the model does not address itself goes there.
     const given = schema.default;
     if (
       typeof given === "string" &&
       FIXED_ADDRESS.test(given) &&
-      nameWords(leafName(name)).some((word) => TARGET_PROPERTY_WORDS.has(word))
+      words.some((word) => TARGET_PROPERTY_WORDS.has(word))
     )
       return argumentFinding("intent.fixed-target", name, `${name} defaults to "${given}"`);
     if (!ROUTE_PROPERTY.test(leafName(name))) continue;
@@ -1995,8 +1991,8 @@ const ENVIRONMENT_DESCRIBED =
 function environmentToDefaultUrl(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
   const argumentsOf = args;
   const carried = argumentsOf.find(
-    ([name, schema]) =>
-      nameWords(leafName(name)).some((word) => ENVIRONMENT_ARGUMENT_WORDS.has(word)) ||
+    ([, schema, words]) =>
+      words.some((word) => ENVIRONMENT_ARGUMENT_WORDS.has(word)) ||
       (typeof schema.description === "string" && ENVIRONMENT_DESCRIBED.test(schema.description)),
   );
   if (!carried) return undefined;
