@@ -634,7 +634,7 @@ function scanText(
       match: label + withContext(text, start, end) + note,
     });
   };
-  const spelt = reading.obfuscated.find((read) => !read.address);
+  const spelt = reading.obfuscated.find((read) => read.kind === undefined);
   if (spelt)
     report(
       "hidden.obfuscated-word",
@@ -645,7 +645,7 @@ function scanText(
       ` (read as "${spelt.word}")`,
     );
   // An address spelt out for a model that reads it whole: only a scanner is kept from seeing it.
-  const address = reading.obfuscated.find((read) => read.address);
+  const address = reading.obfuscated.find((read) => read.kind === "address");
   if (address)
     report(
       "hidden.spelled-out-address",

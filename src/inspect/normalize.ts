@@ -8,7 +8,13 @@ import type { Severity } from "./types.ts";
  * the untrusted input in this module.
  */
 
-export type Channel = "html-comment" | "unicode-tags" | "variation-selectors" | "base64" | "hex";
+export type Channel =
+  | "html-comment"
+  | "unicode-tags"
+  | "variation-selectors"
+  | "base64"
+  | "hex"
+  | "percent-encoded";
 
 export interface HiddenTextFinding {
   rule: string;
@@ -105,6 +111,15 @@ const HOMOGLYPHS: Record<string, string> = {
   Τ: "T",
   Υ: "Y",
   Χ: "X",
+  // Latin IPA and Armenian letters that pass for Latin ones ("iɡnore", "ignօre"). Not the Turkish
+  // dotless ı or other letters of a living Latin alphabet: folding those would rewrite real words.
+  ɡ: "g",
+  ɩ: "i",
+  օ: "o",
+  ս: "u",
+  հ: "h",
+  ո: "n",
+  ց: "g",
 };
 
 const CONTEXT = 40;
@@ -308,7 +323,7 @@ function clean(raw: string): Cleaned {
 function hasLookalikes(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if ((code >= 0x0250 && code <= 0x052f) || code === 0x212e) return true;
+    if ((code >= 0x0250 && code <= 0x058f) || code === 0x212e) return true;
   }
   return false;
 }
@@ -363,7 +378,7 @@ function foldHomoglyphs(text: string, findings: HiddenTextFinding[]): string {
     } else if (lookalike) wordHasLookalike = true;
     else if (isAsciiWordChar(code)) {
       if (code > 0x39) wordHasLatin = true;
-    } else if (code <= 0x52f) wordHasOtherScript = true;
+    } else if (code <= 0x58f) wordHasOtherScript = true;
   }
   endWord(text.length);
   return out;
@@ -457,6 +472,23 @@ function decodeHexText(text: string): string[] {
   return decoded;
 }
 
+/** Six or more bytes written as URL escapes in a row ("%63%75%72%6c%20%68…"). */
+const PERCENT_RUN = /(?:%[0-9a-f]{2}){6,}/gi;
+
+/**
+ * Text written as URL escapes for a model told to decode it. Only unbroken runs count: a URL with
+ * a few escaped spaces or non-Latin letters is a URL, and decodes to no printable English text.
+ */
+function decodePercentText(text: string): string[] {
+  if (!text.includes("%")) return [];
+  const decoded: string[] = [];
+  for (const [run] of text.matchAll(PERCENT_RUN)) {
+    const value = Buffer.from(run.replaceAll("%", ""), "hex").toString("utf8");
+    if (isPrintableText(value)) decoded.push(value);
+  }
+  return decoded;
+}
+
 function isWordCode(code: number): boolean {
   return (
     (code >= 0x30 && code <= 0x39) ||
@@ -534,6 +566,7 @@ const NOTHING_HIDDEN: NormalizedText = Object.freeze({ text: "", hidden: [], fin
  * Such text needs no normalisation at all.
  */
 function isPlainText(text: string): boolean {
+  if (text.includes("%") && /(?:%[0-9a-f]{2}){6}/i.test(text)) return false;
   let run = 0;
   let hexDigits = 0;
   let hexPairs = 0;
@@ -610,6 +643,10 @@ export function normalize(raw: string, depth = 0): NormalizedText {
     findings.push({ rule: "hidden.hex-text", severity: "Medium", match: preview(value) });
     payloads.push({ channel: "hex", text: value });
   }
+  for (const value of decodePercentText(text)) {
+    findings.push({ rule: "hidden.percent-encoded-text", severity: "Medium", match: preview(value) });
+    payloads.push({ channel: "percent-encoded", text: value });
+  }
   const padding = longestWhitespaceRun(text);
   if (padding.newlines >= 20 || padding.spaces >= 200)
     findings.push({
@@ -664,6 +701,10 @@ export const HIDDEN_TEXT_RULES: Readonly<Record<string, { severity: Severity; su
   "hidden.hex-text": {
     severity: "Medium",
     summary: "hex (byte pairs or a long run) that decodes to text (scanned as hidden text)",
+  },
+  "hidden.percent-encoded-text": {
+    severity: "Medium",
+    summary: "six or more URL escapes in a row that decode to text (scanned as hidden text)",
   },
   "hidden.obfuscated-word": {
     severity: "Medium",

@@ -19,8 +19,12 @@ export interface ReadBack {
   start: number;
   end: number;
   word: string;
-  /** A web or mail address spelt out ("hooks dot relay-ops dot io"), read back as written in full. */
-  address?: true;
+  /**
+   * What kind of trick, when not a word spelt to slip past word lists: a web address spelt out
+   * ("hooks dot relay-ops dot io"), or a single accent on a word of another language that the rules
+   * know unaccented ("envía" read as "envia") — read back, but no trick.
+   */
+  kind?: "address" | "accent";
 }
 
 export interface ModelReading {
@@ -238,7 +242,40 @@ function spelledOutAddresses(text: string): ReadBack[] {
     if (labels.length === 2 && first.length < 4 && !/[\d-]/.test(first)) continue;
     const parts = path.split(/\s+slash\s+/).filter(Boolean);
     const word = `${labels.join(".")}${parts.map((part) => `/${part}`).join("")}`;
-    found.push({ start: match.index, end: match.index + whole.length, word, address: true });
+    found.push({ start: match.index, end: match.index + whole.length, word, kind: "address" });
+  }
+  return found;
+}
+
+/** An accented Latin letter or a combining mark, somewhere: the cheap test before the walk. */
+const ACCENTED = /[\u00c0-\u024f\u0300-\u036f]/;
+const LATIN_WORD = /[a-z\u00c0-\u024f\u0300-\u036f]+/g;
+const COMBINING_MARKS = /[\u0300-\u036f]/g;
+
+/**
+ * "Ìgnóre all prévious", "I̲g̲n̲o̲r̲e̲": marks on the letters of a word the rules look for, read as
+ * the word. A word the rules look for with its accents ("répertoire") stays as written. An accent or
+ * two is how another language writes a word ("envía", "usuário", "référence"): read back too, since a
+ * model reads through it, but no trick; marks on three letters or more, or a combining mark, are one.
+ */
+function accentsOnLetters(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
+  if (!ACCENTED.test(text)) return [];
+  const found: ReadBack[] = [];
+  for (const match of text.matchAll(LATIN_WORD)) {
+    const [word] = match;
+    if (!ACCENTED.test(word) || vocabulary.has(word)) continue;
+    const bare = word.normalize("NFD").replace(COMBINING_MARKS, "");
+    if (bare.length < 4 || bare.length > word.length || !/^[a-z]+$/.test(bare) || !vocabulary.has(bare))
+      continue;
+    let marked = 0;
+    for (let i = 0; i < word.length; i++) if (word[i] !== bare[i]) marked++;
+    const deliberate = marked >= 3 || word.length > bare.length;
+    found.push({
+      start: match.index,
+      end: match.index + word.length,
+      word: bare,
+      ...(deliberate ? {} : { kind: "accent" as const }),
+    });
   }
   return found;
 }
@@ -379,6 +416,7 @@ function digitsForLetters(text: string, vocabulary: ReadonlySet<string>): ReadBa
 
 const READ_BACK_FINDERS: readonly ReadBackFinder[] = [
   spelledOutAddresses,
+  accentsOnLetters,
   spelledOut,
   hyphenatedAcrossLines,
   markupInsideWords,
