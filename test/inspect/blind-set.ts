@@ -27,9 +27,10 @@ export const BLIND_ROUNDS = [
   "blind-7",
   "blind-8",
   "blind-9",
+  "blind-10",
 ] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
-export const LATEST_BLIND_ROUND: BlindRound = "blind-9";
+export const LATEST_BLIND_ROUND: BlindRound = "blind-10";
 
 export function blindRoundDir(round: BlindRound): string {
   return join(import.meta.dirname, round);
