@@ -14,7 +14,9 @@ export type Channel =
   | "variation-selectors"
   | "base64"
   | "hex"
-  | "percent-encoded";
+  | "percent-encoded"
+  | "rot13"
+  | "reversed";
 
 export interface HiddenTextFinding {
   rule: string;
@@ -601,6 +603,29 @@ function isPlainText(text: string): boolean {
   return true;
 }
 
+const ROT13_HINT = /\brot[- ]?13\b/i;
+const REVERSED_HINT =
+  /\b(?:read|written|write|spelt|spelled|decode)\b[^.\n]{0,30}\b(?:backwards?|reversed|in reverse|right[- ]to[- ]left)\b|\breversed? (?:text|string)\b/i;
+
+/**
+ * Text a definition tells the model to read transformed — "apply rot13 to …", "read it backwards" —
+ * the whole string so transformed, scanned as hidden text. Naming the transform is no harm by itself:
+ * only what the transformed text says is reported.
+ */
+function transformedReadings(text: string): HiddenSegment[] {
+  const readings: HiddenSegment[] = [];
+  if (ROT13_HINT.test(text)) readings.push({ channel: "rot13", text: rot13(text) });
+  if (REVERSED_HINT.test(text)) readings.push({ channel: "reversed", text: [...text].reverse().join("") });
+  return readings;
+}
+
+function rot13(text: string): string {
+  return text.replace(/[a-z]/gi, (letter) => {
+    const base = letter <= "Z" ? 65 : 97;
+    return String.fromCharCode(((letter.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
 /** What a model reads of one normalised string: its visible text, then each payload hidden in it. */
 export function readPieces(normalized: NormalizedText): string[] {
   return normalized.hidden.length === 0
@@ -610,9 +635,11 @@ export function readPieces(normalized: NormalizedText): string[] {
 
 /** Normalises one string of a tool definition; `depth` bounds decoding of payloads inside payloads. */
 export function normalize(raw: string, depth = 0): NormalizedText {
-  if (isPlainText(raw)) return raw.length === 0 ? NOTHING_HIDDEN : { text: raw, hidden: [], findings: [] };
+  const transformed = transformedReadings(raw);
+  if (transformed.length === 0 && isPlainText(raw))
+    return raw.length === 0 ? NOTHING_HIDDEN : { text: raw, hidden: [], findings: [] };
   const findings: HiddenTextFinding[] = [];
-  const payloads: HiddenSegment[] = [];
+  const payloads: HiddenSegment[] = [...transformed];
   const { folded, tagText, selectorBytes } = visible(raw, findings);
   if (tagText) {
     findings.push({ rule: "hidden.unicode-tag-characters", severity: "Critical", match: preview(tagText) });
