@@ -248,8 +248,8 @@ function spelledOutAddresses(text: string): ReadBack[] {
 }
 
 /** An accented Latin letter or a combining mark, somewhere: the cheap test before the walk. */
-const ACCENTED = /[\u00c0-\u024f\u0300-\u036f]/;
-const LATIN_WORD = /[a-z\u00c0-\u024f\u0300-\u036f]+/g;
+const ACCENTED = /[\u00c0-\u024f]|[\u0300-\u036f]/;
+const LATIN_WORD = /(?:[a-z\u00c0-\u024f]|[\u0300-\u036f])+/g;
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 
 /**
