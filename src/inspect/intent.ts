@@ -1057,10 +1057,14 @@ type ToolArgument = [string, Record<string, unknown>, readonly string[]];
  */
 function argumentSchemas(tool: ToolDefinition): ToolArgument[] {
   return propertySchemas(tool.inputSchema).flatMap(([name, schema]) => [
-    [name, withDefaultAsSeen(schema), nameWords(name)] as ToolArgument,
+    [name, withDefaultAsSeen(schema), nameWords(leafName(name))] as ToolArgument,
     ...propertySchemas(schema).map(
       ([inner, innerSchema]) =>
-        [`${name}.properties.${inner}`, withDefaultAsSeen(innerSchema), nameWords(inner)] as ToolArgument,
+        [
+          `${name}.properties.${inner}`,
+          withDefaultAsSeen(innerSchema),
+          nameWords(leafName(inner)),
+        ] as ToolArgument,
     ),
   ]);
 }

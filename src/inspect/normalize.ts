@@ -445,17 +445,17 @@ function decodeHexText(text: string): string[] {
   };
   let i = 0;
   while (i < text.length) {
-    if (i > 0 && isWordCode(text.charCodeAt(i - 1))) {
+    if (i > 0 && isAsciiWordChar(text.charCodeAt(i - 1))) {
       i++;
       continue;
     }
     const start = text.charCodeAt(i) === 0x30 && (text.charCodeAt(i + 1) | 0x20) === 0x78 ? i + 2 : i;
     let end = start;
     while (end < text.length && isHexDigit(text.charCodeAt(end))) end++;
-    if (end < text.length && isWordCode(text.charCodeAt(end))) {
+    if (end < text.length && isAsciiWordChar(text.charCodeAt(end))) {
       endDump();
       i = end;
-      while (i < text.length && isWordCode(text.charCodeAt(i))) i++;
+      while (i < text.length && isAsciiWordChar(text.charCodeAt(i))) i++;
       continue;
     }
     if (end - start === 2) {
@@ -476,6 +476,8 @@ function decodeHexText(text: string): string[] {
 
 /** Six or more bytes written as URL escapes in a row ("%63%75%72%6c%20%68…"). */
 const PERCENT_RUN = /(?:%[0-9a-f]{2}){6,}/gi;
+/** PERCENT_RUN somewhere: the fast path's test (a global expression's test would move its lastIndex). */
+const HAS_PERCENT_RUN = /(?:%[0-9a-f]{2}){6}/i;
 
 /**
  * Text written as URL escapes for a model told to decode it. Only unbroken runs count: a URL with
@@ -489,15 +491,6 @@ function decodePercentText(text: string): string[] {
     if (isPrintableText(value)) decoded.push(value);
   }
   return decoded;
-}
-
-function isWordCode(code: number): boolean {
-  return (
-    (code >= 0x30 && code <= 0x39) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x61 && code <= 0x7a) ||
-    code === 0x5f
-  );
 }
 
 function decodeBase64Blobs(text: string): string[] {
@@ -568,7 +561,7 @@ const NOTHING_HIDDEN: NormalizedText = Object.freeze({ text: "", hidden: [], fin
  * Such text needs no normalisation at all.
  */
 function isPlainText(text: string): boolean {
-  if (text.includes("%") && /(?:%[0-9a-f]{2}){6}/i.test(text)) return false;
+  if (text.includes("%") && HAS_PERCENT_RUN.test(text)) return false;
   let run = 0;
   let hexDigits = 0;
   let hexPairs = 0;

@@ -19,17 +19,16 @@ export interface ReadBack {
   start: number;
   end: number;
   word: string;
-  /**
-   * What kind of trick, when not a word spelt to slip past word lists: a web address spelt out
-   * ("hooks dot relay-ops dot io"), or a single accent on a word of another language that the rules
-   * know unaccented ("envía" read as "envia") — read back, but no trick.
-   */
-  kind?: "address" | "accent";
+  /** A web address spelt out ("hooks dot relay-ops dot io"), rather than a word spelt to slip past word lists. */
+  kind?: "address";
 }
 
 export interface ModelReading {
   text: string;
-  /** Words spelt letter by letter, broken by markup or written with digits, read back. */
+  /**
+   * What was read back: words spelt letter by letter, broken by markup, written with digits or with
+   * marks on their letters, and addresses spelt out (ReadBack.kind).
+   */
   obfuscated: ReadBack[];
 }
 
@@ -253,10 +252,10 @@ const LATIN_WORD = /(?:[a-z\u00c0-\u024f]|[\u0300-\u036f])+/g;
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 
 /**
- * "Ìgnóre all prévious", "I̲g̲n̲o̲r̲e̲": marks on the letters of a word the rules look for, read as
- * the word. A word the rules look for with its accents ("répertoire") stays as written. An accent or
- * two is how another language writes a word ("envía", "usuário", "référence"): read back too, since a
- * model reads through it, but no trick; marks on three letters or more, or a combining mark, are one.
+ * "Ìgnóré àll prévìóüs", "I̲g̲n̲o̲r̲e̲": marks on three letters or more of a word the rules look for, or
+ * combining marks, read as the word. One or two accents stay as written: that is how Spanish,
+ * Portuguese and French write words ("usuário", "demandé") that the translated rules read with
+ * their accents, and reading them bare broke those rules.
  */
 function accentsOnLetters(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
   if (!ACCENTED.test(text)) return [];
@@ -269,13 +268,8 @@ function accentsOnLetters(text: string, vocabulary: ReadonlySet<string>): ReadBa
       continue;
     let marked = 0;
     for (let i = 0; i < word.length; i++) if (word[i] !== bare[i]) marked++;
-    const deliberate = marked >= 3 || word.length > bare.length;
-    found.push({
-      start: match.index,
-      end: match.index + word.length,
-      word: bare,
-      ...(deliberate ? {} : { kind: "accent" as const }),
-    });
+    if (marked >= 3 || word.length > bare.length)
+      found.push({ start: match.index, end: match.index + word.length, word: bare });
   }
   return found;
 }
