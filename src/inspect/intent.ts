@@ -472,19 +472,6 @@ function namedAfter(lead: RE2JS, text: string, name: string): boolean {
   return false;
 }
 
-/**
- * What comes before a tool named as where a value comes from: "ids returned by upload_media",
- * "(from upload_file)", "a reference from get_history".
- */
-const SOURCE_BEFORE = RE2JS.compile(
-  "\\b(?:returned by|reported by|given by|produced by|obtained from|output of|from)\\s+(?:the\\s+)?['\"\\x60]?",
-);
-
-/** "Ids returned by upload_media": a tool named as a value's source is not asked to be called. */
-function namedAsSource(match: string, name: string): boolean {
-  return namedAfter(SOURCE_BEFORE, match.toLowerCase(), name);
-}
-
 /** "Use this instead of 'execute_command'": a tool named to be avoided is no dependency. */
 function steersAwayFrom(match: string, name: string): boolean {
   return namedAfter(AVOIDED_BEFORE, match.toLowerCase(), name);
@@ -2600,8 +2587,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
             !actions.has(name) &&
             EXPOSING_NAME.matcher(name).matches() &&
             !sharesPurpose(name, purposeWords(tool, false, name)) &&
-            !steersAwayFrom(signal.match, name) &&
-            !namedAsSource(signal.match, name),
+            !steersAwayFrom(signal.match, name),
         );
         if (planted) weighed(signal, "intent.dependency-with-side-effect", namesUnrelated(planted));
         break;
