@@ -304,17 +304,21 @@ class RulePrograms {
 
   /**
    * The words of the trigger literals and of the patterns (4 letters or more, escapes such as `\b`
-   * left out): what an obfuscated word is read back as.
+   * left out): what an obfuscated word is read back as. Their accented words too ("usuário",
+   * "demandé", stems such as "comentár"): what the translated rules read with its accents stays so.
    */
   get vocabulary(): ReadonlySet<string> {
-    this.#vocabulary ??= new Set(
-      [
-        ...this.#literalList,
-        ...this.patterns.map((pattern) => pattern.rule.pattern.replace(/\\[a-z]/gi, " ")),
-      ]
-        .flatMap((text) => text.toLowerCase().split(/[^a-z]+/))
-        .filter((word) => word.length >= 4),
-    );
+    if (this.#vocabulary) return this.#vocabulary;
+    const texts = [
+      ...this.#literalList,
+      ...this.patterns.map((pattern) => pattern.rule.pattern.replace(/\\[a-z]/gi, " ")),
+    ].map((text) => text.toLowerCase());
+    this.#vocabulary = new Set([
+      ...texts.flatMap((text) => text.split(/[^a-z]+/)).filter((word) => word.length >= 4),
+      ...texts
+        .flatMap((text) => text.split(/[^\p{L}]+/u))
+        .filter((word) => word.length >= 4 && /[^a-z]/.test(word)),
+    ]);
     return this.#vocabulary;
   }
 }

@@ -19,8 +19,12 @@ export interface ReadBack {
   start: number;
   end: number;
   word: string;
-  /** A web address spelt out ("hooks dot relay-ops dot io"), rather than a word spelt to slip past word lists. */
-  kind?: "address";
+  /**
+   * What was read back, when not a word spelt to slip past word lists: a web address spelt out
+   * ("hooks dot relay-ops dot io"), or one or two accents on a word the rules know bare ("ignóre") —
+   * read back, but as another language might write it, not reported.
+   */
+  kind?: "address" | "accent";
 }
 
 export interface ModelReading {
@@ -252,26 +256,39 @@ const LATIN_WORD = /(?:[a-z\u00c0-\u024f]|[\u0300-\u036f])+/g;
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 
 /**
- * "Ìgnóré àll prévìóüs", "I̲g̲n̲o̲r̲e̲": marks on three letters or more of a word the rules look for, or
- * combining marks, read as the word. One or two accents stay as written: that is how Spanish,
- * Portuguese and French write words ("usuário", "demandé") that the translated rules read with
- * their accents, and reading them bare broke those rules.
+ * "Ìgnóre all prévious", "I̲g̲n̲o̲r̲e̲": marks on the letters of a word the rules look for, read as the
+ * word. A word the rules themselves write with its accents ("usuário", "demandé", or one that
+ * starts with such a stem: "comentárselo") stays as written, or the translated rules would no longer
+ * read it. Marks on three letters or more, or combining marks, are reported; one or two are how
+ * another language writes a word, read back quietly.
  */
 function accentsOnLetters(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
   if (!ACCENTED.test(text)) return [];
   const found: ReadBack[] = [];
   for (const match of text.matchAll(LATIN_WORD)) {
     const [word] = match;
-    if (!ACCENTED.test(word) || vocabulary.has(word)) continue;
+    if (!ACCENTED.test(word) || writtenAccented(word, vocabulary)) continue;
     const bare = word.normalize("NFD").replace(COMBINING_MARKS, "");
     if (bare.length < 4 || bare.length > word.length || !/^[a-z]+$/.test(bare) || !vocabulary.has(bare))
       continue;
     let marked = 0;
     for (let i = 0; i < word.length; i++) if (word[i] !== bare[i]) marked++;
-    if (marked >= 3 || word.length > bare.length)
-      found.push({ start: match.index, end: match.index + word.length, word: bare });
+    const deliberate = marked >= 3 || word.length > bare.length;
+    found.push({
+      start: match.index,
+      end: match.index + word.length,
+      word: bare,
+      ...(deliberate ? {} : { kind: "accent" as const }),
+    });
   }
   return found;
+}
+
+/** Whether the rules write this accented word, or a stem of it, as it is. */
+function writtenAccented(word: string, vocabulary: ReadonlySet<string>): boolean {
+  for (let length = 4; length <= word.length; length++)
+    if (vocabulary.has(word.slice(0, length))) return true;
+  return false;
 }
 
 /** A word hyphenated across a line break, somewhere: the cheap test before the walk. */
