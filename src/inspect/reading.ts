@@ -21,10 +21,11 @@ export interface ReadBack {
   word: string;
   /**
    * What was read back, when not a word spelt to slip past word lists: a web address spelt out
-   * ("hooks dot relay-ops dot io"), or one or two accents on a word the rules know bare ("ignóre") —
-   * read back, but as another language might write it, not reported.
+   * ("hooks dot relay-ops dot io"); one defanged as security tools write them ("evil[.]com"), or
+   * one or two accents on a word the rules know bare ("ignóre"), as another language might write
+   * it — those two read back but not reported.
    */
-  kind?: "address" | "accent";
+  kind?: "address" | "defanged" | "accent";
 }
 
 export interface ModelReading {
@@ -212,6 +213,7 @@ const SPELT_ADDRESS = new RegExp(
 );
 const SPELT_DOT_ALONE = new RegExp(SPELT_DOT, "g");
 const AMBIGUOUS_DOT = new RegExp(`\\s(?:${AMBIGUOUS_DOT_WORDS.join("|")})\\s`);
+const SPELT_DOT_WORD = new RegExp(`\\s(?:${[...SPELT_DOT_WORDS, ...AMBIGUOUS_DOT_WORDS].join("|")})\\s`);
 
 /**
  * Top-level domains an address spelt out ends with. Words of everyday English prose that are also
@@ -245,7 +247,15 @@ function spelledOutAddresses(text: string): ReadBack[] {
     if (labels.length === 2 && first.length < 4 && !/[\d-]/.test(first)) continue;
     const parts = path.split(/\s+slash\s+/).filter(Boolean);
     const word = `${labels.join(".")}${parts.map((part) => `/${part}`).join("")}`;
-    found.push({ start: match.index, end: match.index + whole.length, word, kind: "address" });
+    // Brackets ("evil[.]com", "relay[dot]io") are how security tools write an address so that it
+    // is not followed: read back, but no trick. A dot spelt as a word is written to get past a scanner.
+    const spelt = SPELT_DOT_WORD.test(host);
+    found.push({
+      start: match.index,
+      end: match.index + whole.length,
+      word,
+      kind: spelt ? "address" : "defanged",
+    });
   }
   return found;
 }
