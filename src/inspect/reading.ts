@@ -195,14 +195,13 @@ function spelledOut(text: string, vocabulary: ReadonlySet<string>): ReadBack[] {
  */
 const SPELT_DOT_WORDS = ["dot", "nokta", "tečka", "kropka", "punktum", "точка"];
 const AMBIGUOUS_DOT_WORDS = ["point", "punto", "ponto", "punkt", "pont", "piste"];
+const DOT_WORDS = [...SPELT_DOT_WORDS, ...AMBIGUOUS_DOT_WORDS].join("|");
 
 /** A separator an address is spelt with, somewhere: the cheap test before the walk. */
-const ADDRESS_SEPARATOR = new RegExp(
-  `[\\s[({](?:${[...SPELT_DOT_WORDS, ...AMBIGUOUS_DOT_WORDS].join("|")}|\\.)[\\s\\])}]`,
-);
+const ADDRESS_SEPARATOR = new RegExp(`[\\s[({](?:${DOT_WORDS}|\\.)[\\s\\])}]`);
 
 const HOST_LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
-const SPELT_DOT = `(?:\\s+(?:${[...SPELT_DOT_WORDS, ...AMBIGUOUS_DOT_WORDS].join("|")})\\s+|\\s*(?:\\[\\s*(?:dot|\\.)\\s*\\]|\\(\\s*(?:dot|\\.)\\s*\\)|\\{\\s*(?:dot|\\.)\\s*\\})\\s*)`;
+const SPELT_DOT = `(?:\\s+(?:${DOT_WORDS})\\s+|\\s*(?:\\[\\s*(?:dot|\\.)\\s*\\]|\\(\\s*(?:dot|\\.)\\s*\\)|\\{\\s*(?:dot|\\.)\\s*\\})\\s*)`;
 /**
  * An address spelt out: labels joined by spelt dots, then "slash" path parts. A mailbox's "name at"
  * stays as written: "at" is as often "published at".
@@ -213,7 +212,7 @@ const SPELT_ADDRESS = new RegExp(
 );
 const SPELT_DOT_ALONE = new RegExp(SPELT_DOT, "g");
 const AMBIGUOUS_DOT = new RegExp(`\\s(?:${AMBIGUOUS_DOT_WORDS.join("|")})\\s`);
-const SPELT_DOT_WORD = new RegExp(`\\s(?:${[...SPELT_DOT_WORDS, ...AMBIGUOUS_DOT_WORDS].join("|")})\\s`);
+const SPELT_DOT_WORD = new RegExp(`\\s(?:${DOT_WORDS})\\s`);
 
 /**
  * Top-level domains an address spelt out ends with. Words of everyday English prose that are also
