@@ -1387,13 +1387,14 @@ function forcedUnsafeSwitch(args: readonly ToolArgument[]): Finding | undefined 
   for (const [name, schema, words] of args) {
     if (typeof schema.description !== "string" || (schema.type !== undefined && schema.type !== "boolean"))
       continue;
+    // The name first: most arguments are no switch, and their descriptions need no reading.
+    const protective = words.some((word) => PROTECTIVE_SWITCH_WORDS.has(word));
+    const opening = words.some((word) => OPENING_SWITCH_WORDS.has(word));
+    if (!protective && !opening) continue;
     const forced = FORCED_SWITCH_VALUE.exec(proseAsRead(schema.description).toLowerCase())?.[1];
     if (forced === undefined) continue;
     const off = SWITCH_OFF.has(forced);
-    if (
-      (off && words.some((word) => PROTECTIVE_SWITCH_WORDS.has(word))) ||
-      (!off && words.some((word) => OPENING_SWITCH_WORDS.has(word)))
-    )
+    if ((off && protective) || (!off && opening))
       return argumentFinding(
         "intent.weakens-security",
         name,
@@ -2265,14 +2266,18 @@ function onlyDocumentationParties(match: string): boolean {
  * anywhere", a server's bind address): nobody in particular receives anything.
  */
 function onlyAnyAddress(match: string): boolean {
-  if (match.includes("@") || /\banyone\b|onbehalfof/i.test(match)) return false;
-  const addresses = [...match.matchAll(IP_ADDRESS)];
+  const addresses = addressesAsParties(match);
   return addresses.length > 0 && addresses.every(([address]) => address === "0.0.0.0");
 }
 
+/** The IP addresses a match names as its parties; none when it also names a mailbox or "anyone". */
+function addressesAsParties(match: string): RegExpExecArray[] {
+  if (match.includes("@") || /\banyone\b|onbehalfof/i.test(match)) return [];
+  return [...match.matchAll(IP_ADDRESS)];
+}
+
 function onlyPrivateAddresses(match: string): boolean {
-  if (match.includes("@") || /\banyone\b|onbehalfof/i.test(match)) return false;
-  const addresses = [...match.matchAll(IP_ADDRESS)];
+  const addresses = addressesAsParties(match);
   return (
     addresses.length > 0 &&
     addresses.every(([, first, second]) => {
