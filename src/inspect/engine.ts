@@ -106,7 +106,7 @@ export interface CompiledInspection {
  */
 export class StringFindings extends TextMemo<readonly Finding[]> {
   constructor() {
-    super({ kinds: 4, maxCharacters: STRING_CACHE_CHARACTERS });
+    super({ kinds: 4 + SUBTREE_FIELDS.length, maxCharacters: STRING_CACHE_CHARACTERS });
   }
 }
 
@@ -476,11 +476,13 @@ function pathString(path: readonly (string | number)[]): string {
   return out;
 }
 
+const SUBTREE_FIELDS = ["inputSchema", "outputSchema", "annotations"] as const;
+
 function visitStrings(tool: ToolDefinition, visit: Visit): void {
   if (typeof tool.name === "string") visit(tool.name, true, false, ["name"]);
   if (typeof tool.title === "string") visit(tool.title, false, false, ["title"]);
   if (typeof tool.description === "string") visit(tool.description, false, false, ["description"]);
-  for (const field of ["inputSchema", "outputSchema", "annotations"] as const) {
+  for (const field of SUBTREE_FIELDS) {
     const value = tool[field];
     if (typeof value === "string") visit(value, false, false, [field]);
     else walkStrings(value, [field], 0, visit);
@@ -782,6 +784,34 @@ function flagSecretValues(field: string, fieldFindings: Finding[]): void {
   if (address) fieldFindings.push({ ...address, rule: "exfil.recipient-as-value", severity: "High", field });
 }
 
+/**
+ * The string findings of a schema-like member (inputSchema, outputSchema, annotations), field paths
+ * included, kept per its JSON text: servers repeat whole schemas (a listing under new names, the same
+ * server again after a policy change), and one lookup of the serialised member replaces one per string.
+ */
+function subtreeFindings(
+  compiled: CompiledInspection,
+  field: string,
+  kind: number,
+  value: object,
+): readonly Finding[] {
+  // Serialised again rather than remembered per object: a member changed in place must not be
+  // answered by its old text.
+  const text = JSON.stringify(value);
+  const kept = compiled.strings.get(text, kind);
+  if (kept) return kept;
+  const found: Finding[] = [];
+  walkStrings(value, [field], 0, (string, identifier, valuePosition, path) => {
+    const own = analyzeString(compiled, string, identifier, valuePosition);
+    if (own.length === 0) return;
+    const at = pathString(path);
+    for (const finding of own) found.push({ ...finding, field: at });
+  });
+  const result = found.length === 0 ? NO_FINDINGS : found;
+  compiled.strings.set(text, result, kind);
+  return result;
+}
+
 /** Findings of one string, computed once per rules and custom patterns (StringFindings: tools repeat many strings). */
 function analyzeString(
   compiled: CompiledInspection,
@@ -839,12 +869,23 @@ const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Finding[] {
   const findings: Finding[] = [];
-  visitStrings(tool, (text, identifier, valuePosition, path) => {
+  const visit: Visit = (text, identifier, valuePosition, path) => {
     const found = analyzeString(compiled, text, identifier, valuePosition);
     if (found.length === 0) return;
     const field = pathString(path);
     for (const finding of found) findings.push({ ...finding, field });
-  });
+  };
+  if (typeof tool.name === "string") visit(tool.name, true, false, ["name"]);
+  if (typeof tool.title === "string") visit(tool.title, false, false, ["title"]);
+  if (typeof tool.description === "string") visit(tool.description, false, false, ["description"]);
+  for (let kind = 0; kind < SUBTREE_FIELDS.length; kind++) {
+    const field = SUBTREE_FIELDS[kind]!;
+    const value = tool[field];
+    if (value === undefined) continue;
+    if (typeof value === "string") visit(value, false, false, [field]);
+    else if (typeof value === "object" && value !== null)
+      for (const finding of subtreeFindings(compiled, field, 4 + kind, value)) findings.push({ ...finding });
+  }
   for (const finding of weighIntent(tool, findings))
     if (compiled.detectors.has(finding.category as DetectorName)) findings.push(finding);
   // Findings that only restate the tool's own business, or what an optional switch does when the

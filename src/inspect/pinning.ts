@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { TextMemo } from "../kernel/bounded-map.ts";
 import { canonicalJson, canonicalJsonOf, matchJsonTokens, pushJsonTokens } from "../kernel/json.ts";
 import type { ToolDefinition } from "./types.ts";
 
@@ -22,9 +23,7 @@ export function pinnedView(tool: ToolDefinition): Record<string, unknown> {
 
 /** SHA-256 (hex) of the canonical JSON of name, title, description, inputSchema, outputSchema, annotations. */
 export function toolHash(tool: ToolDefinition): string {
-  return createHash("sha256")
-    .update(canonicalJson(pinnedView(tool)))
-    .digest("hex");
+  return hashForCache(tool).hash;
 }
 
 /**
@@ -32,9 +31,30 @@ export function toolHash(tool: ToolDefinition): string {
  * or `__proto__` keys (its canonical JSON is built by hand; rare, and never worth the risk).
  */
 export function hashForCache(tool: ToolDefinition): { hash: string; cacheable: boolean } {
-  const { text, viaCopy } = canonicalJsonOf(pinnedView(tool));
-  return { hash: createHash("sha256").update(text).digest("hex"), cacheable: viaCopy };
+  const hash = createHash("sha256");
+  let cacheable = true;
+  let separator = "{";
+  // The canonical JSON of pinnedView, member by member in sorted order: an object member's canonical
+  // text is kept per its JSON text (servers repeat whole schemas), which spares sorting a copy.
+  for (const field of SORTED_PINNED_FIELDS) {
+    const value = tool[field];
+    if (value === undefined || typeof value === "function") continue;
+    hash.update(`${separator}"${field}":`);
+    separator = ",";
+    if (value === null || typeof value !== "object") {
+      hash.update(JSON.stringify(value) ?? "null");
+      continue;
+    }
+    const canonical = CANONICAL_MEMBERS.of(JSON.stringify(value), () => canonicalJsonOf(value));
+    hash.update(canonical.text);
+    if (!canonical.viaCopy) cacheable = false;
+  }
+  hash.update(separator === "{" ? "{}" : "}");
+  return { hash: hash.digest("hex"), cacheable };
 }
+
+const SORTED_PINNED_FIELDS = [...PINNED_FIELDS].sort();
+const CANONICAL_MEMBERS = new TextMemo<{ text: string; viaCopy: boolean }>();
 
 /**
  * The pinned fields as a flat token list in the order they arrived (kernel/json.ts's

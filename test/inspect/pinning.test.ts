@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -5,6 +6,7 @@ import {
   diffToolDefinitions,
   hashForCache,
   PINNED_FIELDS,
+  pinnedView,
   sameTokens,
   toolHash,
 } from "../../src/inspect/pinning.ts";
@@ -41,6 +43,42 @@ describe("pinning hash", () => {
     expect(toolHash(tool)).toMatch(/^[0-9a-f]{64}$/);
     expect(toolHash(tool)).toBe(
       toolHash({ name: "echo", description: "Echoes", inputSchema: { type: "object" } }),
+    );
+  });
+
+  it("equals SHA-256 of canonicalJson(pinnedView) for any definition, members met before included", () => {
+    const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+    fc.assert(
+      fc.property(toolArb, toolArb, (tool, other) => {
+        // `other` lends its members to a second definition: a member's canonical text is kept per
+        // its JSON text, so the same text under another definition must hash the same way.
+        const mixed = { ...tool, inputSchema: other.inputSchema, annotations: other.annotations };
+        for (const definition of [tool, other, mixed, tool])
+          expect(toolHash(definition)).toBe(sha(canonicalJson(pinnedView(definition))));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps its format across versions (pins stored in the state store stay valid)", () => {
+    expect(
+      toolHash({
+        name: "echo",
+        description: "Echoes",
+        inputSchema: { type: "object", properties: { b: {}, a: {} } },
+      }),
+    ).toBe("270a02c3ab8161030114d1adb6e82dfb333ecd7f69930e7e3f10f8a3ceeb7e43");
+  });
+
+  it("follows a member changed in place", () => {
+    const tool = { name: "echo", inputSchema: { type: "object", properties: { a: { type: "string" } } } };
+    const before = toolHash(tool);
+    tool.inputSchema.properties.a.type = "number";
+    expect(toolHash(tool)).not.toBe(before);
+    expect(toolHash(tool)).toBe(
+      createHash("sha256")
+        .update(canonicalJson(pinnedView(tool)))
+        .digest("hex"),
     );
   });
 
