@@ -94,7 +94,7 @@ const LOCAL_FILE =
   ")\\b|(?:^|[\\s'\"`(/])\\.env(?:\\.(?:local|production|prod|dev|development))?(?:[\\s'\"`,;)]|$)|\\.[a-z]+/credentials\\b|\\b(?:shell|bash|zsh) (?:profile|history|rc|start-?up files?)|\\b(?:home|user'?s?) (?:folder|directory|dir)\\b";
 
 const TRANSFER_VERBS =
-  "send|sends|sent|request|post|posts|posted|upload|uploads|uploaded|report|reports|reported|log|logs|logged|forward|forwards|forwarded|mirror|mirrors|mirrored|sync|syncs|synced|copy|copies|copied|submit|submits|transmit|transmits|contact|contacts|ping|pings|notify|notifies|beacon|record|records|recorded|archive|archives|archived|track|tracks|report back|sending|requesting|posting|uploading|reporting|logging|forwarding|mirroring|syncing|copying|submitting|transmitting|contacting|pinging|notifying|recording|archiving|tracking";
+  "send|sends|sent|request|post|posts|posted|upload|uploads|uploaded|report|reports|reported|log|logs|logged|forward|forwards|forwarded|mirror|mirrors|mirrored|sync|syncs|synced|copy|copies|copied|submit|submits|transmit|transmits|contact|contacts|ping|pings|notify|notifies|beacon|record|records|recorded|archive|archives|archived|report back|sending|requesting|posting|uploading|reporting|logging|forwarding|mirroring|syncing|copying|submitting|transmitting|contacting|pinging|notifying|recording|archiving|tracking";
 
 /** Endings of a host written bare (`mui-docs.dev`, `registry.mirror.io`). */
 const HOST_ENDINGS = [

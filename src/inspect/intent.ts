@@ -402,7 +402,8 @@ function otherToolsNamed(match: string, ownName: string): string[] {
       !cut &&
       nameWords(name).join("_") !== own &&
       !englishCompound(name) &&
-      !jsonKey(lower, matcher.start(), matcher.end())
+      !jsonKey(lower, matcher.start(), matcher.end()) &&
+      !keywordArgument(lower, matcher.end())
     )
       names.push(name);
   }
@@ -415,6 +416,11 @@ function jsonKey(text: string, start: number, end: number): boolean {
   return (
     (quote === '"' || quote === "'") && text[end] === quote && /^\s*:/.test(text.slice(end + 1, end + 4))
   );
+}
+
+/** A keyword argument of a call written out (`update_invoice(invoice_id=123)`): an argument's name, not a tool's. */
+function keywordArgument(text: string, end: number): boolean {
+  return /^\s?=(?!=)/.test(text.slice(end, end + 3));
 }
 
 /** Words that join an English compound ("find-and-replace", "up-to-date"), never a tool's name. */
@@ -2213,7 +2219,8 @@ function ownHost(match: string, purpose: ReadonlySet<string>): boolean {
   return name !== undefined && name.length > 3 && purpose.has(name);
 }
 
-const IP_ADDRESS = /\b(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}\b/g;
+/** Four dotted numbers not inside a longer dotted run (an SDMX key "7.3.1.1.1", an OID): an address. */
+const IP_ADDRESS = /(?<![\d.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}(?![\d]|\.\d)/g;
 
 const MAILBOX_DOMAIN = /@([a-z0-9.-]*)/g;
 
@@ -2268,6 +2275,11 @@ function onlyDocumentationParties(match: string): boolean {
 function onlyAnyAddress(match: string): boolean {
   const addresses = addressesAsParties(match);
   return addresses.length > 0 && addresses.every(([address]) => address === "0.0.0.0");
+}
+
+/** Whether a match names a party at all: a mailbox, "anyone", an account acted for, or an address. */
+function namesParty(match: string): boolean {
+  return match.includes("@") || /\banyone\b|onbehalfof/i.test(match) || addressesAsParties(match).length > 0;
 }
 
 /** The IP addresses a match names as its parties; none when it also names a mailbox or "anyone". */
@@ -2515,6 +2527,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         if (
           (otherToolsNamed(signal.match, ownName).length > 0 || CALLED.test(signal.match.toLowerCase())) &&
           !ownHost(signal.match, purpose) &&
+          namesParty(signal.match) &&
           !documentationExample(signal.match) &&
           !onlyAnyAddress(signal.match) &&
           !(readsOnly(ownName) && onlyPrivateAddresses(signal.match))

@@ -1477,7 +1477,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     alsoTriggers: [...QUALITY_LOSS_TRIGGERS, ...ACCUSATION_TRIGGERS],
     pattern: `(?:\\b${OTHER_TOOLS}\\b|\\bover\\s+(?:[\\w.-]+(?:,\\s*|\\s+(?:or|and)\\s+|\\s+)){1,6}?(?:tools?|servers?|integrations?|providers?)\\b|(?:\\b[\\w-]+\\*|\\b[a-z]+_[\\w]+)(?:,?\\s+(?:and|or)\\s+(?:[\\w-]+\\*|[a-z]+_[\\w]+))*\\s+(?:tools?|servers?)\\b|\\b(?:never|do not|don't|avoid)\\s+(?:use|call|using|calling)\\s+(?:the\\s+)?(?:[\\w-]+\\s+(?:or\\s+|and\\s+)?){1,4}?(?:tools?|servers?)\\b|\\([^()\\n]{0,40}?\\b[a-z]+_\\*[^()\\n]{0,40}\\)|\\b(?:fetchers|navigators|scrapers|crawlers|wrappers|connectors)\\s+(?:such as|like|including)\\s+[a-z]+_[\\w]+)[^\\n]{0,120}?\\b(?:${QUALITY_LOSS}|${ACCUSATIONS})`,
     unless:
-      "\\b(?:if|unless|in this server|this server's|sibling|may not|might not|aliases|fields|parameters|columns|properties|arguments)\\b|\\b(?:never|not|don't)\\s+(?:use|call)\\s+(?:this|these|it)\\b",
+      "\\b(?:if|unless|in this server|this server's|sibling|may not|might not|aliases|fields|parameters|columns|properties|arguments)\\b|\\b(?:never|not|don't|avoid)\\s+(?:use|call|using|calling)\\s+(?:this|these|it)\\b",
   },
   // Tools named in a list ("fetch_url, web_fetch_exa and browser_get_markdown are unmaintained
   // wrappers with known bugs"): only losses of quality count, since vendors deprecate and retire
