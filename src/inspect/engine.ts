@@ -24,7 +24,7 @@ import {
   scoreWithout,
   shippedPhrasingModel,
 } from "./phrasing.ts";
-import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
+import { definitionTokens, hashForCache, type MemberJson, pathJoin, sameTokens } from "./pinning.ts";
 import { foldSpaces, readAsModel } from "./reading.ts";
 import { COMPOUND_RULES, type CompoundRule, PATTERN_RULES, type PatternRule } from "./rules.ts";
 import {
@@ -794,10 +794,8 @@ function subtreeFindings(
   field: string,
   kind: number,
   value: object,
+  text: string,
 ): readonly Finding[] {
-  // Serialised again rather than remembered per object: a member changed in place must not be
-  // answered by its old text.
-  const text = JSON.stringify(value);
   const kept = compiled.strings.get(text, kind);
   if (kept) return kept;
   const found: Finding[] = [];
@@ -867,7 +865,11 @@ function analyzeString(
 
 const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
-function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Finding[] {
+function inspectUncached(
+  compiled: CompiledInspection,
+  tool: ToolDefinition,
+  memberJson: MemberJson,
+): Finding[] {
   const findings: Finding[] = [];
   const visit: Visit = (text, identifier, valuePosition, path) => {
     const found = analyzeString(compiled, text, identifier, valuePosition);
@@ -884,7 +886,14 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
     if (value === undefined) continue;
     if (typeof value === "string") visit(value, false, false, [field]);
     else if (typeof value === "object" && value !== null)
-      for (const finding of subtreeFindings(compiled, field, 4 + kind, value)) findings.push({ ...finding });
+      for (const finding of subtreeFindings(
+        compiled,
+        field,
+        4 + kind,
+        value,
+        memberJson[field] ?? JSON.stringify(value),
+      ))
+        findings.push({ ...finding });
   }
   for (const finding of weighIntent(tool, findings))
     if (compiled.detectors.has(finding.category as DetectorName)) findings.push(finding);
@@ -981,8 +990,8 @@ export function inspectTool(
   const compiled = resolveCompiled(config);
   const cached = cachedInspection(tool, compiled);
   if (cached) return cached;
-  const { hash, cacheable } = hashForCache(tool);
-  return inspectHashed(tool, compiled, hash, cacheable);
+  const { hash, cacheable, memberJson } = hashForCache(tool);
+  return inspectHashed(tool, compiled, hash, cacheable, memberJson);
 }
 
 /** The result this compiled config already holds for exactly this definition, if any (no hashing). */
@@ -993,19 +1002,23 @@ export function cachedInspection(
   return cachedResult(compiled, typeof tool.name === "string" ? tool.name : "", tool);
 }
 
-/** Inspects a definition whose hash the caller has computed (hashForCache) and remembers the result. */
+/**
+ * Inspects a definition whose hash the caller has computed (hashForCache, with the member texts it
+ * serialised on the way, unchanged since) and remembers the result.
+ */
 export function inspectHashed(
   tool: ToolDefinition,
   compiled: CompiledInspection,
   hash: string,
   cacheable: boolean,
+  memberJson: MemberJson,
 ): InspectionResult {
   return adoptFindings(
     tool,
     compiled,
     hash,
     cacheable,
-    compiled.enabled ? inspectUncached(compiled, tool) : [],
+    compiled.enabled ? inspectUncached(compiled, tool, memberJson) : [],
   );
 }
 

@@ -30,8 +30,9 @@ export function toolHash(tool: ToolDefinition): string {
  * The hash, and whether a definition can be answered from a result cache: not when it has index-like
  * or `__proto__` keys (its canonical JSON is built by hand; rare, and never worth the risk).
  */
-export function hashForCache(tool: ToolDefinition): { hash: string; cacheable: boolean } {
+export function hashForCache(tool: ToolDefinition): HashedDefinition {
   const hash = createHash("sha256");
+  const memberJson: MemberJson = {};
   let cacheable = true;
   let separator = "{";
   // The canonical JSON of pinnedView, member by member in sorted order: an object member's canonical
@@ -45,12 +46,27 @@ export function hashForCache(tool: ToolDefinition): { hash: string; cacheable: b
       hash.update(JSON.stringify(value) ?? "null");
       continue;
     }
-    const canonical = CANONICAL_MEMBERS.of(JSON.stringify(value), () => canonicalJsonOf(value));
+    const text = JSON.stringify(value);
+    memberJson[field] = text;
+    const canonical = CANONICAL_MEMBERS.of(text, () => canonicalJsonOf(value));
     hash.update(canonical.text);
     if (!canonical.viaCopy) cacheable = false;
   }
   hash.update(separator === "{" ? "{}" : "}");
-  return { hash: hash.digest("hex"), cacheable };
+  return { hash: hash.digest("hex"), cacheable, memberJson };
+}
+
+/** The JSON text of each object member of a definition, as serialised while hashing it. */
+export type MemberJson = Partial<Record<PinnedField, string>>;
+
+/**
+ * A definition's pin, whether a result cache may answer it (hashForCache), and its object members'
+ * JSON texts: the inspection keeps a member's findings per that text, and serialising it once serves both.
+ */
+export interface HashedDefinition {
+  hash: string;
+  cacheable: boolean;
+  memberJson: MemberJson;
 }
 
 const SORTED_PINNED_FIELDS = [...PINNED_FIELDS].sort();
