@@ -3,14 +3,14 @@
 // .cache/benign-servers/pypi__<name>/venv), started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
-// --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10] [package-name …]. With no flag it collects the development
+// --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11] [package-name …]. With no flag it collects the development
 // corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from PyPI) into
 // test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn (yet). --blind, --blind-2, --blind-3, --blind-4,
-// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9 and --blind-10 collect a round of the blind evaluation set
+// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10 and --blind-11 collect a round of the blind evaluation set
 // instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
 // test/inspect/blind-3/benign/, test/inspect/blind-4/benign/, test/inspect/blind-5/benign/,
 // test/inspect/blind-6/benign/, test/inspect/blind-7/benign/, test/inspect/blind-8/benign/,
-// test/inspect/blind-9/benign/ and test/inspect/blind-10/benign/).
+// test/inspect/blind-9/benign/, test/inspect/blind-10/benign/ and test/inspect/blind-11/benign/).
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -32,6 +32,8 @@ interface ServerSpec {
   pypi?: PypiSource;
   /** Set for a Go command from the Go module proxy instead of npm: built with `go install` into a folder of its own. */
   go?: GoSource;
+  /** Set for a Rust command from crates.io instead of npm: built with `cargo install` into a folder of its own. */
+  cargo?: CargoSource;
   /** The npm version installed (package@version); unset in the rounds before 8, which took the latest. */
   version?: string;
   /**
@@ -66,6 +68,15 @@ interface PypiSource {
 interface GoSource {
   /** The version `go install` builds (path@version, with its leading v). */
   version: string;
+}
+
+interface CargoSource {
+  /** The version `cargo install` builds (crate@version), with the crate's lock file (--locked). */
+  version: string;
+  /** The crate's features built, in place of its default ones (--no-default-features --features …). */
+  features?: string[];
+  /** The binary started, when it is not named like the crate. */
+  bin?: string;
 }
 
 // Placeholder credentials: the servers want them present at start, listing tools never uses them.
@@ -2571,6 +2582,321 @@ const blind10Servers: ServerSpec[] = [
   { package: "byteplant-mcp", pypi: { version: "1.1.0", script: "byteplant-mcp", python: "python3.12" } },
 ];
 
+// Round 11 of the blind evaluation (test/inspect/blind-11/benign/), collected on 2026-11-29 before any tuning on
+// it: real servers from packages in none of the lists or comments above, none a fork, port or rename of a package
+// named there, and with no tool description word for word equal to one in the development corpus or an earlier
+// blind round (checked over every file of test/inspect/corpus/benign*/ and test/inspect/blind*/benign/; no two
+// packages of this round share a description either). Every package is pinned. Every vendor, organisation or
+// author is new to these lists as far as the packages' metadata tells, and at most two packages come from one
+// (only Hitesh Gupta's homebrew-mcp and telethon-mcp). At most 30 tools come from one package: where a server
+// lists more, an evenly spaced selection in listing order is kept and the number listed is recorded as
+// `listedTools` (mcp-server-unipile 96, golem-3dmcp 89, signal-mcp 81, labmate-mcp 81, spss-mcp-extended 69,
+// axiomworks-youtube-mcp 68, uipath-orchestrator-mcp 64, invgate-service-desk-mcp 63, openproject-mcp-server 59,
+// gobox-mcp 59, sdv-mcp 58, plant-genomics-mcp 58, influenceflow-mcp 56, kaggle-mcp-server 51, bitcoin-mcp 50,
+// amazing-marvin-complete-mcp 50, rawtherapee-mcp-server 49, sumo-logic-mcp 48, telethon-mcp 46, connectwise-mcp
+// 45, seleniumboot-mcp 43, pptx-mcp 43, nginx-proxy-manager-mcp-full 43, mcp-shopee-seller 42, isaacsim-mcp-server
+// 42, ph-civic-data-mcp 41, odoo-mcp 41, zra-mcp 36, ru-store-mcp 34).
+// Ecosystems: 1 package (3 tools) comes from crates.io and 56 (1,363 tools) from PyPI; 57 packages, 1,366 tools.
+// Far fewer than a fifth come from outside PyPI because the registries here have no more to give: the npm package
+// list on this machine names, beyond the lists above, MCP SDKs, frameworks, proxies, clients, plugins, forks and
+// per-platform builds of servers already collected or left out (Azure's, kubernetes-mcp-server's,
+// mcp-alertmanager's, podman-mcp-server's, slack-mcp-server's and a fork of it, Falconer's), and none of the
+// command-line tools on it that were looked at has an MCP server mode that lists tools here (see below). The Go
+// module proxy still refuses (403) the MCP server modules and tools with an MCP mode asked for
+// (github.com/k8sgpt-ai/k8sgpt, github.com/dagger/dagger, github.com/teamwork/mcp, github.com/mrjoshuak/godoc-mcp,
+// github.com/authzed/zed, github.com/open-policy-agent/regal, github.com/flipt-io/flipt/v2,
+// github.com/github/github-mcp-server); the two modules it served (github.com/authzed/spicedb,
+// github.com/cerbos/cerbos) have no MCP mode and need a newer Go than this machine's. crates.io serves crates by
+// name: Nushell (nu) is built here with `cargo install` (`cargo`, a source kind added for this round) with only
+// its MCP feature, and started with --mcp.
+// Chosen across domains: developer tools (tree-sitter code maps, Homebrew, Kaggle, Jaeger traces, Sumo Logic
+// logs, Nginx Proxy Manager, Wiki.js, OpenProject, UiPath Orchestrator, Selenium, Nushell), business SaaS and ERP
+// (Acumatica, Odoo, ConnectWise, InvGate service desk, Gobox fulfilment, Unipile messaging, InfluenceFlow
+// influencer marketing), finance (Bitcoin Core, Trading 212, M-Pesa, US government financial data, a financial
+// calculator), productivity (Amazing Marvin, Donetick chores, PowerPoint decks, Zotero), science (INSPIRE-HEP,
+// RNAcentral, plant genomics, lab literature and protocols, SPSS statistics, NOAA space weather), robotics and CAD
+// (Isaac Sim, Rhino 3D), media (YouTube, RawTherapee), messaging (Signal, Telegram), games (Stardew Valley saves,
+// Path of Exile, Magic: The Gathering prices, chess coaching, NBA statistics), education (Smartschool, Eltern-Portal
+// in German), government and open data (the Dominican Republic's and the Netherlands' portals, Philippine civic
+// data, UNICEF indicators), home and IoT (Xiaomi Mijia devices in Chinese, SmartRent, air-Q sensors), weather
+// (QWeather, in Chinese), e-commerce and trade (Shopee sellers in Portuguese, RuStore app publishing, TOPEASE
+// customs data).
+// Interpreters: every PyPI package runs on Python 3.12 (from pyenv here).
+// Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK (acumatica-mcp,
+// axiomworks-youtube-mcp, calcnook-mcp, chess-coach-mcp, donetick-mcp, homebrew-mcp, influenceflow-mcp,
+// invgate-service-desk-mcp, kaggle-mcp-server, labmate-mcp, mcp-server-unipile, mcp-shopee-seller, miot-mcp,
+// mythic-index-mcp, nginx-proxy-manager-mcp-full, poe-data-mcp, rnacentral-mcp-server, ru-store-mcp,
+// smartrent-mcp, telethon-mcp, trading212-mcp-server, uipath-orchestrator-mcp).
+// acumatica-mcp ships no console script: it is started as `python -m server`. connectwise-mcp is given
+// MCP_TRANSPORT=stdio (it serves HTTP otherwise).
+// Placeholder files: nnsay-qweather-mcp gets a placeholder private key file in the cache folder (it reads the file
+// at start; the key is used only to sign requests).
+// Tried and left out:
+// - npm: @sylphlab/pdf-reader-mcp (one tool), somoon-db-mcp (connects to PostgreSQL before listing),
+//   @qodo/command (its --mcp mode exits with a placeholder key), @railway/mcp-server (a shim for the Railway CLI,
+//   whose npm package downloads its binary at install), turbo-linux-64 (no mcp command), @openai/codex (its MCP
+//   server has two tools; not tried).
+// - crates.io: rust-mcp-filesystem (a port of @modelcontextprotocol/server-filesystem; not pursued).
+// - PyPI: ableton-mcp-extended (depends on a package that is not published), mcp-tw-company (the version on this
+//   machine's PyPI list is not served), mcp-defectdojo (imports a fastmcp module its fastmcp lacks),
+//   au-shopping-mcp (serves HTTP only), tapetide-mcp (fetches from its vendor before listing), edb-debugger-mcp
+//   (19 of its 26 tools carry no description), mcp-activecampaign (one of its kept descriptions is word for word
+//   one of @daylight-labs/popdb-mcp's), au-weather-mcp and rba-mcp (Bigred97's, like abs-mcp in blind round 9),
+//   canvas-teacher-mcp (Canvas LMS, like canvas-mcp in the development corpus), mcp-canada (five tools; Canadian
+//   data is in blind round 10 through statcan-mcp-server) and yt-studio-mcp (trimmed: YouTube is here through
+//   axiomworks-youtube-mcp).
+// - not pursued: the iflow-mcp-*, mseep-* and mcpbind-* republications, and the families named above.
+// Collected with HOME set to a scratch folder.
+const blind11Servers: ServerSpec[] = [
+  // crates.io: Nushell, built with `cargo install` with its MCP feature only, in its MCP mode.
+  { package: "nu", cargo: { version: "0.115.1", features: ["mcp"] }, args: ["--mcp"] },
+  // PyPI.
+  {
+    package: "acumatica-mcp",
+    pypi: { version: "0.9.0", module: "server", python: "python3.12", requires: ["mcp<2"] },
+    env: {
+      ACUMATICA_URL: "http://127.0.0.1:9",
+      ACUMATICA_USER: "placeholder",
+      ACUMATICA_PASS: "placeholder",
+      ACUMATICA_COMPANY: "placeholder",
+    },
+  },
+  {
+    package: "amazing-marvin-complete-mcp",
+    pypi: { version: "1.8.0", script: "amazing-marvin-complete-mcp", python: "python3.12" },
+  },
+  {
+    package: "axiomworks-youtube-mcp",
+    pypi: { version: "0.1.1", script: "axiomworks-youtube-mcp", python: "python3.12", requires: ["mcp<2"] },
+    args: ["run"],
+  },
+  { package: "bitcoin-mcp", pypi: { version: "0.5.2", script: "bitcoin-mcp", python: "python3.12" } },
+  {
+    package: "calcnook-mcp",
+    pypi: { version: "0.1.0", script: "calcnook-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "chess-coach-mcp",
+    pypi: { version: "0.1.1", script: "chess-coach-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "connectwise-mcp",
+    pypi: { version: "0.1.0", script: "connectwise-mcp", python: "python3.12" },
+    env: {
+      MCP_TRANSPORT: "stdio",
+      CW_BASE_URL: "http://127.0.0.1:9",
+      CW_CLIENT_ID: "placeholder",
+      CW_COMPANY_ID: "placeholder",
+      CW_PUBLIC_KEY: "placeholder",
+      CW_PRIVATE_KEY: "placeholder",
+    },
+  },
+  {
+    package: "dominican-open-data-mcp",
+    pypi: { version: "0.14.0", script: "dominican-open-data-mcp", python: "python3.12" },
+  },
+  {
+    package: "donetick-mcp",
+    pypi: { version: "0.4.2", script: "donetick-mcp", python: "python3.12", requires: ["mcp<2"] },
+    env: {
+      DONETICK_BASE_URL: "http://127.0.0.1:9",
+      DONETICK_USERNAME: "placeholder",
+      DONETICK_PASSWORD: "placeholder",
+    },
+  },
+  { package: "dutch-gov-mcp", pypi: { version: "0.3.0", script: "dutch-gov-mcp", python: "python3.12" } },
+  {
+    package: "elternportal-mcp",
+    pypi: { version: "2.1.0", script: "elternportal-mcp", python: "python3.12" },
+  },
+  {
+    package: "gobox-mcp",
+    pypi: { version: "0.1.6", script: "gobox-mcp", python: "python3.12" },
+    env: {
+      GOBOX_BASE_URL: "http://127.0.0.1:9",
+      GOBOX_CLIENT_ID: "placeholder",
+      GOBOX_CLIENT_SECRET: "placeholder",
+    },
+  },
+  {
+    package: "golem-3dmcp",
+    pypi: { version: "0.2.2", script: "golem", python: "python3.12" },
+    args: ["start"],
+  },
+  {
+    package: "homebrew-mcp",
+    pypi: { version: "1.0.1", script: "homebrew-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "influenceflow-mcp",
+    pypi: { version: "1.0.0", script: "influenceflow-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "inspirehep-mcp", pypi: { version: "0.3.0", script: "inspirehep-mcp", python: "python3.12" } },
+  {
+    package: "invgate-service-desk-mcp",
+    pypi: { version: "0.2.0", script: "invgate-service-desk-mcp", python: "python3.12", requires: ["mcp<2"] },
+    env: { INVGATE_BASE_URL: "http://127.0.0.1:9", INVGATE_API_TOKEN: "placeholder" },
+  },
+  {
+    package: "isaacsim-mcp-server",
+    pypi: { version: "0.6.1", script: "isaacsim-mcp-server", python: "python3.12" },
+  },
+  { package: "jaeger-mcp", pypi: { version: "0.6.1", script: "jaeger-mcp", python: "python3.12" } },
+  {
+    package: "kaggle-mcp-server",
+    pypi: { version: "0.2.0", script: "kaggle-mcp-server", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "labmate-mcp",
+    pypi: { version: "7.3.1", script: "labmate-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "mcp-airq",
+    pypi: { version: "1.6.5", script: "mcp-airq", python: "python3.12" },
+    env: {
+      AIRQ_DEVICES: JSON.stringify([{ address: "127.0.0.1", password: "placeholder", name: "placeholder" }]),
+    },
+  },
+  { package: "mcp-server-codetree", pypi: { version: "0.2.0", script: "codetree", python: "python3.12" } },
+  {
+    package: "mcp-server-unipile",
+    pypi: { version: "0.1.5", script: "mcp-server-unipile", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "mcp-shopee-seller",
+    pypi: { version: "0.5.0", script: "mcp-shopee-seller", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "miot-mcp",
+    pypi: { version: "2.0.0", script: "miot-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "mpesa-mcp",
+    pypi: { version: "0.4.6", script: "mpesa-mcp", python: "python3.12" },
+  },
+  {
+    package: "mythic-index-mcp",
+    pypi: { version: "0.1.2", script: "mythic-index-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "nba-stats-mcp", pypi: { version: "0.3.0", script: "nba-stats-mcp", python: "python3.12" } },
+  {
+    package: "nginx-proxy-manager-mcp-full",
+    pypi: { version: "0.1.1", script: "nginx-proxy-manager-mcp", python: "python3.12", requires: ["mcp<2"] },
+    env: { NPM_BASE_URL: "http://127.0.0.1:9", NPM_IDENTITY: "a@example.com", NPM_SECRET: "placeholder" },
+  },
+  {
+    package: "nnsay-qweather-mcp",
+    pypi: { version: "1.0.0", script: "qweather-mcp", python: "python3.12" },
+    env: {
+      QWEATHER_API_HOST: "127.0.0.1:9",
+      QWEATHER_PROJECT_ID: "placeholder",
+      QWEATHER_CREDENTIAL_ID: "placeholder",
+      QWEATHER_PRIVATE_KEY_PATH: "placeholder.pem",
+    },
+    files: { "placeholder.pem": "-----BEGIN PRIVATE KEY-----\nplaceholder\n-----END PRIVATE KEY-----\n" },
+  },
+  { package: "odoo-mcp", pypi: { version: "1.3.0", script: "odoo-mcp", python: "python3.12" } },
+  {
+    package: "openproject-mcp-server",
+    pypi: { version: "0.4.0", script: "openproject-mcp-server", python: "python3.12" },
+    env: { OPENPROJECT_URL: "http://127.0.0.1:9", OPENPROJECT_API_KEY: "placeholder" },
+  },
+  {
+    package: "oxford-ledge-mcp",
+    pypi: { version: "3.8.3", script: "oxford-ledge-mcp", python: "python3.12" },
+  },
+  {
+    package: "ph-civic-data-mcp",
+    pypi: { version: "0.8.0", script: "ph-civic-data-mcp", python: "python3.12" },
+  },
+  {
+    package: "plant-genomics-mcp",
+    pypi: { version: "1.30.0", script: "plant-genomics-mcp", python: "python3.12" },
+  },
+  {
+    package: "poe-data-mcp",
+    pypi: { version: "0.3.1", script: "poe-data-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "pptx-mcp",
+    pypi: { version: "0.18.0", script: "pptx-mcp", python: "python3.12" },
+    args: ["serve"],
+  },
+  {
+    package: "rawtherapee-mcp-server",
+    pypi: { version: "1.0.4", script: "rawtherapee-mcp-server", python: "python3.12" },
+  },
+  {
+    package: "rnacentral-mcp-server",
+    pypi: { version: "0.2.0", script: "run-server", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "ru-store-mcp",
+    pypi: { version: "0.1.0", script: "rustore-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "sdv-mcp", pypi: { version: "0.4.2", script: "sdv-mcp", python: "python3.12" } },
+  {
+    package: "seleniumboot-mcp",
+    pypi: { version: "0.9.2", script: "seleniumboot-mcp", python: "python3.12" },
+  },
+  {
+    package: "signal-mcp",
+    pypi: { version: "1.43.3", script: "signal-mcp", python: "python3.12" },
+    args: ["serve"],
+  },
+  {
+    package: "smartrent-mcp",
+    pypi: { version: "0.1.2", script: "smartrent-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "smartschool-mcp", pypi: { version: "0.3.0", script: "smartschool-mcp", python: "python3.12" } },
+  {
+    package: "spaceweather-mcp",
+    pypi: { version: "0.1.0", script: "spaceweather-mcp", python: "python3.12" },
+  },
+  { package: "spss-mcp-extended", pypi: { version: "2.0.0", script: "spss-mcp", python: "python3.12" } },
+  {
+    package: "sumo-logic-mcp",
+    pypi: { version: "1.0.0", script: "sumo-logic-mcp", python: "python3.12" },
+    env: {
+      SUMOLOGIC_ACCESS_ID: "placeholder",
+      SUMOLOGIC_ACCESS_KEY: "placeholder",
+      SUMOLOGIC_ENDPOINT: "http://127.0.0.1:9",
+    },
+  },
+  {
+    package: "telethon-mcp",
+    pypi: { version: "1.0.0", script: "telethon-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "topease-mcp", pypi: { version: "0.3.6", script: "topease-mcp", python: "python3.12" } },
+  {
+    package: "trading212-mcp-server",
+    pypi: { version: "0.4.0", script: "trading212-mcp-server", python: "python3.12", requires: ["mcp<2"] },
+    env: { TRADING212_API_KEY: "placeholder", TRADING212_API_SECRET: "placeholder" },
+  },
+  {
+    package: "uipath-orchestrator-mcp",
+    pypi: { version: "1.2.0", script: "uipath-mcp", python: "python3.12", requires: ["mcp<2"] },
+    env: {
+      UIPATH_BASE_URL: "http://127.0.0.1:9",
+      UIPATH_CLIENT_ID: "placeholder",
+      UIPATH_CLIENT_SECRET: "placeholder",
+      UIPATH_ORG_NAME: "placeholder",
+      UIPATH_TENANT_NAME: "placeholder",
+    },
+  },
+  { package: "unicefstats-mcp", pypi: { version: "1.5.5", script: "unicefstats-mcp", python: "python3.12" } },
+  {
+    package: "wiki-js-mcp-server",
+    pypi: { version: "1.1.0", script: "wiki-js-mcp-server", python: "python3.12" },
+    env: {
+      WIKIJS_URL: "http://127.0.0.1:9",
+      WIKIJS_API_KEY: "placeholder",
+      WIKIJS_MCP_DB: "wikijs-placeholder.db",
+    },
+  },
+  { package: "zra-mcp", pypi: { version: "0.4.9", script: "zra-mcp", python: "python3.12" } },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 const targets = {
   corpus: { servers, outDir: join("corpus", "benign") },
@@ -2585,6 +2911,7 @@ const targets = {
   "--blind-8": { servers: blind8Servers, outDir: join("blind-8", "benign"), maxTools: 30 },
   "--blind-9": { servers: blind9Servers, outDir: join("blind-9", "benign"), maxTools: 30 },
   "--blind-10": { servers: blind10Servers, outDir: join("blind-10", "benign"), maxTools: 30 },
+  "--blind-11": { servers: blind11Servers, outDir: join("blind-11", "benign"), maxTools: 30 },
 } satisfies Record<string, { servers: ServerSpec[]; outDir: string; maxTools?: number }>;
 const flag = (
   [
@@ -2599,6 +2926,7 @@ const flag = (
     "--blind-8",
     "--blind-9",
     "--blind-10",
+    "--blind-11",
   ] as const
 ).find((name) => process.argv.includes(name));
 const target: { servers: ServerSpec[]; outDir: string; maxTools?: number } = targets[flag ?? "corpus"];
@@ -2623,6 +2951,7 @@ interface Launch {
 function install(spec: ServerSpec): Launch {
   if (spec.pypi) return installFromPypi(spec, spec.pypi);
   if (spec.go) return installFromGo(spec, spec.go);
+  if (spec.cargo) return installFromCargo(spec, spec.cargo);
   const dir = join(cacheDir, safeName(spec.package));
   const pkgDir = join(dir, "node_modules", spec.package);
   const installed = (): string | undefined =>
@@ -2764,6 +3093,25 @@ function installFromGo(spec: ServerSpec, go: GoSource): Launch {
     writeFileSync(versionFile, go.version);
   }
   return { dir, version: go.version.replace(/^v/, ""), command, args: [...(spec.args ?? [])] };
+}
+
+/** Builds the crate `package` at the version named, with `cargo install`, into the cache folder. */
+function installFromCargo(spec: ServerSpec, cargo: CargoSource): Launch {
+  const dir = join(cacheDir, `cargo__${safeName(spec.package)}`);
+  const command = join(dir, "bin", cargo.bin ?? spec.package);
+  const versionFile = join(dir, "installed-version");
+  const wanted = [cargo.version, ...(cargo.features ?? [])].join(" ");
+  if (!existsSync(command) || !existsSync(versionFile) || readFileSync(versionFile, "utf8") !== wanted) {
+    mkdirSync(dir, { recursive: true });
+    const features = cargo.features ? ["--no-default-features", "--features", cargo.features.join(",")] : [];
+    execFileSync(
+      "cargo",
+      ["install", `${spec.package}@${cargo.version}`, "--locked", "--root", dir, "--force", ...features],
+      { cwd: dir, stdio: ["ignore", "ignore", "inherit"] },
+    );
+    writeFileSync(versionFile, wanted);
+  }
+  return { dir, version: cargo.version, command, args: [...(spec.args ?? [])] };
 }
 
 async function listTools(spec: ServerSpec, launch: Launch): Promise<unknown[]> {
