@@ -2,9 +2,9 @@ import { RE2JS } from "re2js";
 import { CappedMap, TextMemo } from "../kernel/bounded-map.ts";
 import {
   CONSENT_RULES,
-  COVERT_RULES,
   claimsSameServer,
   DEFENCE_RULES,
+  DENIABLE_RULES,
   defendsAgainstInjection,
   deniedJustBefore,
   gatedByConsent,
@@ -563,7 +563,7 @@ interface FramedMatch {
 /** How the sentence around a match turns it from an instruction into something else (framing.ts). */
 function framed(rule: string, lower: string, start: number, end: number): Clearing | undefined {
   if (REFUSABLE_RULES.has(rule) && namedAsRefused(lower, start)) return CLEARINGS.refused;
-  if (COVERT_RULES.has(rule) && deniedJustBefore(lower, start)) return CLEARINGS.refused;
+  if (DENIABLE_RULES.has(rule) && deniedJustBefore(lower, start)) return CLEARINGS.refused;
   if (CONSENT_RULES.has(rule) && gatedByConsent(lower, start, end)) return CLEARINGS.optIn;
   if (DEFENCE_RULES.has(rule) && defendsAgainstInjection(lower, start, end)) return CLEARINGS.defence;
   if (SIBLING_RULES.has(rule) && claimsSameServer(lower, end)) return CLEARINGS.sameServer;

@@ -80,13 +80,20 @@ export function namedAsRefused(lower: string, start: number): boolean {
   return !REOPENED.matcher(before.slice(after)).find();
 }
 
-/** Rules whose match starts at a covert adverb ("silently send", "quietly add"). */
-export const COVERT_RULES: ReadonlySet<string> = new Set(["hidden.covert-action", "intent.conceal-change"]);
+/**
+ * Rules whose match starts at the act itself — a covert adverb ("silently send", "quietly add"), an
+ * order to ignore ("ignore the guardrails") — so that a negation right before says it is not done.
+ */
+export const DENIABLE_RULES: ReadonlySet<string> = new Set([
+  "hidden.covert-action",
+  "intent.conceal-change",
+  "hidden.override-instructions",
+]);
 
 /** A negation right before: "does not silently record kilograms", "is never quietly shared". */
 const DENIED_BEFORE = RE2JS.compile("(?:\\bnot|n't|\\bnever|\\bno longer)\\s+(?:be\\s+)?$");
 
-/** Whether the covert action matched at `start` is denied just before it: it is said not to happen. */
+/** Whether the act matched at `start` is denied just before it: it is said not to happen. */
 export function deniedJustBefore(lower: string, start: number): boolean {
   return DENIED_BEFORE.matcher(lower.slice(Math.max(0, start - 20), start)).find();
 }

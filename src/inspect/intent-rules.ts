@@ -643,6 +643,8 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\bnot the (?:user|vendor|payee|recipient|customer|owner|passenger|account holder)'?s?'? own\\b" +
       "|\\bwhichever\\s+(?:[\\w-]+\\s+){0,2}(?:names?|passengers?|recipients?|accounts?|address(?:es)?|emails?|channels?|repos?|repository|branch(?:es)?|destinations?|targets?|users?|payees?)\\s+(?:is|are|was|were)\\s+(?:given|named|chosen|picked|entered|provided|specified|requested)\\b" +
       "|\\b(?:append|add|prepend|attach)\\s+['\"`]?(?:site:|https?://|[\\w-]+\\.[a-z]{2,}\\b)[^\\n]{0,40}?\\bto (?:every|each|all|any)\\b",
+    // "Default 25. Override ONLY IF user requests": the user's request is what allows the change.
+    unless: "\\bonly (?:if|when) (?:the )?users? (?:explicitly )?(?:requests?|asks?|wants?)\\b",
   },
   {
     id: "intent.feed-other-tool",
