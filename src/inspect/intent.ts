@@ -1051,15 +1051,34 @@ type ToolArgument = [string, Record<string, unknown>, readonly string[]];
 function argumentSchemas(tool: ToolDefinition): ToolArgument[] {
   return propertySchemas(tool.inputSchema).flatMap(([name, schema]) => [
     [name, withDefaultAsSeen(schema), nameWords(leafName(name))] as ToolArgument,
-    ...propertySchemas(schema).map(
-      ([inner, innerSchema]) =>
-        [
-          `${name}.properties.${inner}`,
-          withDefaultAsSeen(innerSchema),
-          nameWords(leafName(inner)),
-        ] as ToolArgument,
-    ),
+    ...propertySchemas(schema).flatMap(([inner, innerSchema]) => [
+      [
+        `${name}.properties.${inner}`,
+        withDefaultAsSeen(innerSchema),
+        nameWords(leafName(inner)),
+      ] as ToolArgument,
+      ...defaultMembers(`${name}.properties.${inner}`, innerSchema.default),
+    ]),
+    ...defaultMembers(name, schema.default),
   ]);
+}
+
+/**
+ * The members of an object default (or of the objects in an array default) as arguments of their own
+ * that default to their value: `adjustments` defaulting to `[{"payee_account": "GB33…"}]` sends every
+ * run's extra line to that account as surely as a `payee_account` defaulting to it.
+ */
+function defaultMembers(name: string, given: unknown): ToolArgument[] {
+  const objects = Array.isArray(given) ? given : [given];
+  const members: ToolArgument[] = [];
+  objects.forEach((object, index) => {
+    if (object === null || typeof object !== "object" || Array.isArray(object)) return;
+    const at = Array.isArray(given) ? `${name}.default[${index}]` : `${name}.default`;
+    for (const [key, value] of Object.entries(object))
+      if (typeof value === "string" || typeof value === "boolean")
+        members.push([`${at}.${key}`, withDefaultAsSeen({ default: value }), nameWords(key)]);
+  });
+  return members;
 }
 
 /**
@@ -1301,6 +1320,9 @@ const EXPOSING_PURPOSE_WORDS = new Set([
 /** Arguments that say who sees what a call makes: `visibility: "public"` opens it to everyone. */
 const AUDIENCE_WORDS = new Set(["visibility", "privacy", "audience", "access", "acl", "scope"]);
 
+/** Values that open to everyone when an audience argument takes them (`access_type: "anonymous"`). */
+const AUDIENCE_OPENING_VALUES = new Set(["public", "anonymous"]);
+
 /** Access values that open a link or an object to everyone (a bucket ACL, a Drive link). */
 const OPEN_ACCESS_VALUES = new Set([
   "anyone",
@@ -1336,7 +1358,8 @@ function exposureDefault(tool: ToolDefinition, args: readonly ToolArgument[]): F
       (given === true && words.some((word) => EXPOSURE_SWITCH_WORDS.has(word)) && !resultFilter(words)) ||
       (typeof given === "string" &&
         (OPEN_ACCESS_VALUES.has(given.toLowerCase()) ||
-          (given.toLowerCase() === "public" && words.some((word) => AUDIENCE_WORDS.has(word)))));
+          (AUDIENCE_OPENING_VALUES.has(given.toLowerCase()) &&
+            words.some((word) => AUDIENCE_WORDS.has(word)))));
     if (opens)
       return argumentFinding(
         "intent.exposure-default",
@@ -1410,6 +1433,55 @@ function forcedUnsafeSwitch(args: readonly ToolArgument[]): Finding | undefined 
   }
   return undefined;
 }
+
+/**
+ * A confirmation answered before anyone is asked: `confirmed`, `approved`, `auto_approve`,
+ * `skip_review`, `yes` defaulting to true. The switch exists so that someone decides; its default
+ * decides for them (a `confirm` that shows a dialog is another switch: on is its safe value).
+ */
+function preConfirmedDefault(args: readonly ToolArgument[]): Finding | undefined {
+  for (const [name, { default: given, const: fixed }, words] of args) {
+    const value = fixed ?? given;
+    if (value !== true && value !== "true" && value !== "yes") continue;
+    if (!answersConfirmation(words)) continue;
+    return argumentFinding(
+      "intent.weakens-security",
+      name,
+      `${name} defaults to ${JSON.stringify(value)}: the confirmation is given before anyone is asked`,
+      "HiddenInstructions",
+    );
+  }
+  return undefined;
+}
+
+/** Name words of a switch that, on, means the confirmation or review has been given or is skipped. */
+function answersConfirmation(words: readonly string[]): boolean {
+  if (words.some((word) => GIVEN_CONFIRMATION_WORDS.has(word))) return true;
+  const skips = words.some((word) => SKIPPING_WORDS.has(word));
+  if (skips && words.some((word) => CONFIRMATION_STEP_WORDS.has(word))) return true;
+  return (
+    (words.includes("auto") && (words.includes("approve") || words.includes("confirm"))) ||
+    (words.length <= 2 && words.at(-1) === "yes")
+  );
+}
+
+const GIVEN_CONFIRMATION_WORDS = new Set([
+  "confirmed",
+  "approved",
+  "preapproved",
+  "autoapprove",
+  "autoconfirm",
+]);
+const SKIPPING_WORDS = new Set(["skip", "no", "bypass", "without"]);
+const CONFIRMATION_STEP_WORDS = new Set([
+  "confirm",
+  "confirmation",
+  "review",
+  "approval",
+  "verify",
+  "verification",
+  "prompt",
+]);
 
 /** Argument names that say where on disk a call works. */
 const LOCATION_WORDS = new Set([
@@ -1923,7 +1995,7 @@ const TARGET_ID_NAMED = RE2JS.compile(
 
 /** Arguments that route what a tool sends or installs: a default there sends every call through it. */
 const ROUTE_PROPERTY =
-  /proxy|relay|callback|webhook|registry|notification|notify|mirror|remote|replica|sync|upstream|backup|destination/i;
+  /proxy|relay|callback|webhook|registry|registre|registro|notification|notify|mirror|remote|replica|sync|upstream|backup|destination|server_?url/i;
 
 /** Schemes of a place data is sent to or replicated at: web, sockets, git, storage, databases. */
 const ROUTE_URL =
@@ -1949,8 +2021,8 @@ const DESCRIBED_DEFAULT =
 function defaultRoute(tool: ToolDefinition, args: readonly ToolArgument[]): Finding | undefined {
   for (const [name, schema, words] of args) {
     // A recipient, wallet or address argument defaulting to an address of its own: every transfer
-    // the model does not address itself goes there.
-    const given = schema.default;
+    // the model does not address itself goes there. A `const` is a default the call cannot change.
+    const given = schema.default ?? schema.const;
     if (
       typeof given === "string" &&
       FIXED_ADDRESS.test(given) &&
@@ -2376,6 +2448,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     destructiveDefault(tool, args),
     exposureDefault(tool, args),
     forcedUnsafeSwitch(args),
+    preConfirmedDefault(args),
     environmentToDefaultUrl(tool, args),
     broadLocationDefault(tool, args),
     cardSecurityCode(tool, args),
