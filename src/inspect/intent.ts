@@ -1195,6 +1195,12 @@ const USER_STORE_WORDS = new Set([
   "local",
   "project",
   "workspace",
+  // What a mirror deletes at the destination: the user's files the source does not have.
+  "extra",
+  "extraneous",
+  "orphaned",
+  "unmatched",
+  "untracked",
 ]);
 
 /** Tool names that delete. */

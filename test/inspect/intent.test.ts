@@ -1274,3 +1274,26 @@ describe("where a call is sent, fixed by the schema", () => {
     expect(highRules(upload("token"))).toEqual([]);
   });
 });
+
+describe("a mirror's deletion on by default", () => {
+  const sync = (given: boolean): ToolDefinition => ({
+    name: "fast_sync_directories",
+    description: "Synchronizes two directories",
+    inputSchema: {
+      type: "object",
+      properties: {
+        target_dir: { type: "string" },
+        delete_extra: {
+          type: "boolean",
+          default: given,
+          description: "Delete files in target that are not in source",
+        },
+      },
+    },
+  });
+
+  it("reads deleting the destination's extra files unless the call says otherwise as destructive", () => {
+    expect(highRules(sync(true))).toContain("intent.destructive-default");
+    expect(highRules(sync(false))).toEqual([]);
+  });
+});
