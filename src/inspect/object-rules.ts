@@ -2779,13 +2779,31 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "вызови",
       "先用",
       "先使用",
+      "roep",
+      "chame",
+      "primeiro",
+      "çağır",
+      "çalıştır",
+      "anropa",
+      "wywołaj",
+      "wywołać",
+      "najpierw",
+      "panggil",
+      "jalankan",
+      "gọi",
     ],
     alsoTriggers: ["_", "-"],
     pattern:
       "\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,30}?(?:を呼び出し|を実行し|を呼んで)|(?:先|首先|事先)(?:调用|执行|用|使用)\\s*\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|(?:먼저|사전에)[^\\n]{0,30}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,10}?호출" +
       "|\\b(?:llama|llame|invoca|ejecuta|rufe|appelez|appelle|appeler|exécutez|exécuter|chiama|esegui)\\b[^\\n]{0,30}?(?:primero|antes|zuerst|vorher|d'abord|au préalable|obligatoirement|prima)?[^\\n]{0,20}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+" +
       // RE2's \\b is ASCII: a Cyrillic word has no boundary before it.
-      "|(?:вызовите|вызови|вызвать)[^\\n]{0,30}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+",
+      "|(?:вызовите|вызови|вызвать)[^\\n]{0,30}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+" +
+      // Dutch, Portuguese, Swedish, Polish, Indonesian, Vietnamese: the verb first ("roep eerst
+      // gdrive_search aan", "chame primeiro", "anropa först", "najpierw wywołaj", "panggil dulu",
+      // "gọi … trước"); Turkish puts the tool before its verb ("önce x_y aracını çağırın").
+      "|\\b(?:roep|roept|chame|chama|anropa|panggil|jalankan)\\b[^\\n]{0,40}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+" +
+      "|(?:wywołaj|wywołać|gọi)[^\\n]{0,40}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+" +
+      "|\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,30}?(?:çağır|çalıştır)",
   },
   {
     ...TRANSLATED_SIDE_COPY,
