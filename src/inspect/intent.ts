@@ -898,6 +898,13 @@ export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Find
         continue;
       }
       if (finding.rule === "credential.secret-file-as-value") continue;
+      // A store the name does not vouch for is the tool's business only where it says what it is
+      // for, its first sentence (a scanner's "… for committed credentials: .env files, cloud keys"),
+      // wherever the excerpt starts: an SSH tool's "… from ~/.ssh/config. Also reads
+      // ~/.aws/credentials" reaches for another store in its second.
+      // A name that names a store itself (`list_ssh_hosts`) vouches for that store only.
+      const vouchedBy = name.some((word) => CREDENTIAL_STORES.has(word)) ? new Set(name) : said;
+      if (named.some((word) => !vouchedBy.has(word))) continue;
     }
     // "all tokens" of an ERC-721 contract generator are NFTs, not access tokens.
     if (

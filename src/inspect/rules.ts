@@ -278,10 +278,12 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "echo",
       "show",
     ],
-    pattern: `\\b(?:read|reads|reading|cat|open|load|get|fetch|retrieve|collect|grab|access|copy|include|attach|upload|send|print|output|dump|extract|type|contents? of|paste|append|embed|pass|provide|look up|check|scan|search|find|locate|steal|harvest|exfiltrate|transfer|share|post|decode|back up|backs up|backed up|backing up|backup|list|write out|write down|reproduce|quote|recite|echo|show)\\b[^\\n]{0,80}?(?:${SECRET_FILE})|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:attach|include|pass|send|put|paste|upload|copy|append|embed|provide|submit|attached|included|passed|sent|pasted|uploaded|copied|appended|embedded|submitted|carried|bundled)\\b|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:writing (?:its|their) contents?|in (?:the|your) (?:response|answer|reply|output))`,
+    pattern: `\\b(?:read|reads|reading|cat|open|load|get|fetch|retrieve|collect|grab|access|copy|include|attach|upload|send|print|output|dump|extract|type|contents? of|paste|append|embed|pass|provide|look up|check|scan|search|find|locate|steal|harvest|exfiltrate|transfer|share|post|decode|back up|backs up|backed up|backing up|backup|list|write out|write down|reproduce|quote|recite|echo|show)\\b[^\\n;]{0,80}?(?:${SECRET_FILE})|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:attach|include|pass|send|put|paste|upload|copy|append|embed|provide|submit|attached|included|passed|sent|pasted|uploaded|copied|appended|embedded|submitted|carried|bundled)\\b|(?:${SECRET_FILE})[^.\\n]{0,60}?\\b(?:writing (?:its|their) contents?|in (?:the|your) (?:response|answer|reply|output))`,
     // known_hosts, ~/.ssh/config and public keys hold no secret: a host-recon request for them is
     // weighed per tool (intent.secret-outside-purpose), an SSH tool reading them is doing its job.
-    unless: `\\b(?:never|not|don't|do not|cannot|can't|refuses? to|won't|will not|excluding|except)\\b|${NOT_A_SECRET_FILE}|known_hosts|\\.ssh/config\\b|\\.pub\\b`,
+    // Only as the file the match reads (at its end): "reads ~/.ssh/config, then cat
+    // ~/.aws/credentials" must not clear the second read by the first file in its look-back.
+    unless: `\\b(?:never|not|don't|do not|cannot|can't|refuses? to|won't|will not|excluding|except)\\b|(?:${NOT_A_SECRET_FILE}|known_hosts|\\.ssh/config(?:\\.d)?|\\.pub)\\.?$`,
   },
   {
     ...SECRET_IN_ARGUMENT,
