@@ -24,7 +24,7 @@ import {
   scoreWithout,
   shippedPhrasingModel,
 } from "./phrasing.ts";
-import { definitionTokens, hashForCache, type MemberJson, pathJoin, sameTokens } from "./pinning.ts";
+import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
 import { foldSpaces, readAsModel } from "./reading.ts";
 import { COMPOUND_RULES, type CompoundRule, PATTERN_RULES, type PatternRule } from "./rules.ts";
 import {
@@ -106,7 +106,7 @@ export interface CompiledInspection {
  */
 export class StringFindings extends TextMemo<readonly Finding[]> {
   constructor() {
-    super({ kinds: 4 + SUBTREE_FIELDS.length, maxCharacters: STRING_CACHE_CHARACTERS });
+    super({ kinds: 4, maxCharacters: STRING_CACHE_CHARACTERS });
   }
 }
 
@@ -476,13 +476,11 @@ function pathString(path: readonly (string | number)[]): string {
   return out;
 }
 
-const SUBTREE_FIELDS = ["inputSchema", "outputSchema", "annotations"] as const;
-
 function visitStrings(tool: ToolDefinition, visit: Visit): void {
   if (typeof tool.name === "string") visit(tool.name, true, false, ["name"]);
   if (typeof tool.title === "string") visit(tool.title, false, false, ["title"]);
   if (typeof tool.description === "string") visit(tool.description, false, false, ["description"]);
-  for (const field of SUBTREE_FIELDS) {
+  for (const field of ["inputSchema", "outputSchema", "annotations"] as const) {
     const value = tool[field];
     if (typeof value === "string") visit(value, false, false, [field]);
     else walkStrings(value, [field], 0, visit);
@@ -784,32 +782,6 @@ function flagSecretValues(field: string, fieldFindings: Finding[]): void {
   if (address) fieldFindings.push({ ...address, rule: "exfil.recipient-as-value", severity: "High", field });
 }
 
-/**
- * The string findings of a schema-like member (inputSchema, outputSchema, annotations), field paths
- * included, kept per its JSON text: servers repeat whole schemas (a listing under new names, the same
- * server again after a policy change), and one lookup of the serialised member replaces one per string.
- */
-function subtreeFindings(
-  compiled: CompiledInspection,
-  field: string,
-  kind: number,
-  value: object,
-  text: string,
-): readonly Finding[] {
-  const kept = compiled.strings.get(text, kind);
-  if (kept) return kept;
-  const found: Finding[] = [];
-  walkStrings(value, [field], 0, (string, identifier, valuePosition, path) => {
-    const own = analyzeString(compiled, string, identifier, valuePosition);
-    if (own.length === 0) return;
-    const at = pathString(path);
-    for (const finding of own) found.push({ ...finding, field: at });
-  });
-  const result = found.length === 0 ? NO_FINDINGS : found;
-  compiled.strings.set(text, result, kind);
-  return result;
-}
-
 /** Findings of one string, computed once per rules and custom patterns (StringFindings: tools repeat many strings). */
 function analyzeString(
   compiled: CompiledInspection,
@@ -865,36 +837,14 @@ function analyzeString(
 
 const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
-function inspectUncached(
-  compiled: CompiledInspection,
-  tool: ToolDefinition,
-  memberJson: MemberJson,
-): Finding[] {
+function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Finding[] {
   const findings: Finding[] = [];
-  const visit: Visit = (text, identifier, valuePosition, path) => {
+  visitStrings(tool, (text, identifier, valuePosition, path) => {
     const found = analyzeString(compiled, text, identifier, valuePosition);
     if (found.length === 0) return;
     const field = pathString(path);
     for (const finding of found) findings.push({ ...finding, field });
-  };
-  if (typeof tool.name === "string") visit(tool.name, true, false, ["name"]);
-  if (typeof tool.title === "string") visit(tool.title, false, false, ["title"]);
-  if (typeof tool.description === "string") visit(tool.description, false, false, ["description"]);
-  for (let kind = 0; kind < SUBTREE_FIELDS.length; kind++) {
-    const field = SUBTREE_FIELDS[kind]!;
-    const value = tool[field];
-    if (value === undefined) continue;
-    if (typeof value === "string") visit(value, false, false, [field]);
-    else if (typeof value === "object" && value !== null)
-      for (const finding of subtreeFindings(
-        compiled,
-        field,
-        4 + kind,
-        value,
-        memberJson[field] ?? JSON.stringify(value),
-      ))
-        findings.push({ ...finding });
-  }
+  });
   for (const finding of weighIntent(tool, findings))
     if (compiled.detectors.has(finding.category as DetectorName)) findings.push(finding);
   // Findings that only restate the tool's own business, or what an optional switch does when the
@@ -990,8 +940,8 @@ export function inspectTool(
   const compiled = resolveCompiled(config);
   const cached = cachedInspection(tool, compiled);
   if (cached) return cached;
-  const { hash, cacheable, memberJson } = hashForCache(tool);
-  return inspectHashed(tool, compiled, hash, cacheable, memberJson);
+  const { hash, cacheable } = hashForCache(tool);
+  return inspectHashed(tool, compiled, hash, cacheable);
 }
 
 /** The result this compiled config already holds for exactly this definition, if any (no hashing). */
@@ -1002,23 +952,19 @@ export function cachedInspection(
   return cachedResult(compiled, typeof tool.name === "string" ? tool.name : "", tool);
 }
 
-/**
- * Inspects a definition whose hash the caller has computed (hashForCache, with the member texts it
- * serialised on the way, unchanged since) and remembers the result.
- */
+/** Inspects a definition whose hash the caller has computed (hashForCache) and remembers the result. */
 export function inspectHashed(
   tool: ToolDefinition,
   compiled: CompiledInspection,
   hash: string,
   cacheable: boolean,
-  memberJson: MemberJson,
 ): InspectionResult {
   return adoptFindings(
     tool,
     compiled,
     hash,
     cacheable,
-    compiled.enabled ? inspectUncached(compiled, tool, memberJson) : [],
+    compiled.enabled ? inspectUncached(compiled, tool) : [],
   );
 }
 

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { TextMemo } from "../kernel/bounded-map.ts";
 import { canonicalJson, canonicalJsonOf, matchJsonTokens, pushJsonTokens } from "../kernel/json.ts";
 import type { ToolDefinition } from "./types.ts";
 
@@ -23,54 +22,19 @@ export function pinnedView(tool: ToolDefinition): Record<string, unknown> {
 
 /** SHA-256 (hex) of the canonical JSON of name, title, description, inputSchema, outputSchema, annotations. */
 export function toolHash(tool: ToolDefinition): string {
-  return hashForCache(tool).hash;
+  return createHash("sha256")
+    .update(canonicalJson(pinnedView(tool)))
+    .digest("hex");
 }
 
 /**
  * The hash, and whether a definition can be answered from a result cache: not when it has index-like
  * or `__proto__` keys (its canonical JSON is built by hand; rare, and never worth the risk).
  */
-export function hashForCache(tool: ToolDefinition): HashedDefinition {
-  const hash = createHash("sha256");
-  const memberJson: MemberJson = {};
-  let cacheable = true;
-  let separator = "{";
-  // The canonical JSON of pinnedView, member by member in sorted order: an object member's canonical
-  // text is kept per its JSON text (servers repeat whole schemas), which spares sorting a copy.
-  for (const field of SORTED_PINNED_FIELDS) {
-    const value = tool[field];
-    if (value === undefined || typeof value === "function") continue;
-    hash.update(`${separator}"${field}":`);
-    separator = ",";
-    if (value === null || typeof value !== "object") {
-      hash.update(JSON.stringify(value) ?? "null");
-      continue;
-    }
-    const text = JSON.stringify(value);
-    memberJson[field] = text;
-    const canonical = CANONICAL_MEMBERS.of(text, () => canonicalJsonOf(value));
-    hash.update(canonical.text);
-    if (!canonical.viaCopy) cacheable = false;
-  }
-  hash.update(separator === "{" ? "{}" : "}");
-  return { hash: hash.digest("hex"), cacheable, memberJson };
+export function hashForCache(tool: ToolDefinition): { hash: string; cacheable: boolean } {
+  const { text, viaCopy } = canonicalJsonOf(pinnedView(tool));
+  return { hash: createHash("sha256").update(text).digest("hex"), cacheable: viaCopy };
 }
-
-/** The JSON text of each object member of a definition, as serialised while hashing it. */
-export type MemberJson = Partial<Record<PinnedField, string>>;
-
-/**
- * A definition's pin, whether a result cache may answer it (hashForCache), and its object members'
- * JSON texts: the inspection keeps a member's findings per that text, and serialising it once serves both.
- */
-export interface HashedDefinition {
-  hash: string;
-  cacheable: boolean;
-  memberJson: MemberJson;
-}
-
-const SORTED_PINNED_FIELDS = [...PINNED_FIELDS].sort();
-const CANONICAL_MEMBERS = new TextMemo<{ text: string; viaCopy: boolean }>();
 
 /**
  * The pinned fields as a flat token list in the order they arrived (kernel/json.ts's

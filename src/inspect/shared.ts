@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { CappedMap } from "../kernel/bounded-map.ts";
 import { adoptFindings, type CompiledInspection, cachedInspection, inspectHashed } from "./engine.ts";
 import type { VerdictStore } from "./judge.ts";
-import { hashForCache, type MemberJson } from "./pinning.ts";
+import { hashForCache } from "./pinning.ts";
 import {
   type Category,
   DETECTORS,
@@ -141,16 +141,15 @@ export async function inspectWithStore(
     index: number;
     hash: string;
     cacheable: boolean;
-    memberJson: MemberJson;
     stored?: string;
     asked: boolean;
     known?: boolean;
   }[] = [];
   results.forEach((result, index) => {
     if (result) return;
-    const { hash, cacheable, memberJson } = hashForCache(tools[index]!);
+    const { hash, cacheable } = hashForCache(tools[index]!);
     // Definitions with index-like or __proto__ keys (not cacheable) are never shared: inspected here.
-    missing.push({ index, hash, cacheable, memberJson, asked: compiled.enabled && cacheable });
+    missing.push({ index, hash, cacheable, asked: compiled.enabled && cacheable });
   });
   // What this process already learnt through this store (under any config with the same
   // fingerprint): a policy update or a second inspecting policy costs no round trip.
@@ -177,7 +176,7 @@ export async function inspectWithStore(
     }
   }
   const writes: Promise<void>[] = [];
-  for (const { index, hash, cacheable, memberJson, stored, known } of missing) {
+  for (const { index, hash, cacheable, stored, known } of missing) {
     if (known) continue;
     const tool = tools[index]!;
     const shareable = compiled.enabled && cacheable;
@@ -188,7 +187,7 @@ export async function inspectWithStore(
       memo.set(prefix + hash, findings);
       continue;
     }
-    const result = inspectHashed(tool, compiled, hash, cacheable, memberJson);
+    const result = inspectHashed(tool, compiled, hash, cacheable);
     results[index] = result;
     outcome.inspected++;
     if (!shareable) continue;
