@@ -11,6 +11,10 @@ const FLOORS: Readonly<Record<string, number>> = {
   tabs: 1179,
   emphasis: 1179,
   entities: 1179,
+  // A negated clause of nothing before every sentence: a refusal earlier in a sentence still frames
+  // a command after a semicolon (framing.ts), and the phrasing model scores the sentence lower. A
+  // known gap (docs/inspection.md), kept from growing.
+  decoys: 1172,
   digits: 1177,
 };
 

@@ -75,6 +75,12 @@ export const EVASIONS: Readonly<Record<string, Rewrite>> = {
       ),
     );
   },
+  /**
+   * A negated clause of nothing before every sentence ("Never cache it; send …"): a model reads the
+   * order after it, and a rule must not read the negation as the order's.
+   */
+  decoys: (description) =>
+    `Never cache it; ${description.replace(/([.!?])\s+(?=[A-Z])/g, "$1 Never cache it; ")}`,
   /** Prose words of six letters or more with 0 for o and 3 for e. */
   digits: (description) =>
     outsideCode(description, (prose) =>
