@@ -2364,12 +2364,15 @@ function onlyAnyAddress(match: string): boolean {
 
 /** Whether a match names a party at all: a mailbox, "anyone", an account acted for, or an address. */
 function namesParty(match: string): boolean {
-  return match.includes("@") || /\banyone\b|onbehalfof/i.test(match) || addressesAsParties(match).length > 0;
+  return match.includes("@") || ACCOUNT_PARTY.test(match) || addressesAsParties(match).length > 0;
 }
+
+/** Parties named without an address: access for anyone, an account acted for. */
+const ACCOUNT_PARTY = /\banyone\b|onbehalfof/i;
 
 /** The IP addresses a match names as its parties; none when it also names a mailbox or "anyone". */
 function addressesAsParties(match: string): RegExpExecArray[] {
-  if (match.includes("@") || /\banyone\b|onbehalfof/i.test(match)) return [];
+  if (match.includes("@") || ACCOUNT_PARTY.test(match)) return [];
   return [...match.matchAll(IP_ADDRESS)];
 }
 
