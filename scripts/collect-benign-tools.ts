@@ -3077,21 +3077,31 @@ function installFromPypi(spec: ServerSpec, pypi: PypiSource): Launch {
   return { dir, version, command, args: [...startArgs, ...(spec.args ?? [])], pathPrefix: join(venv, "bin") };
 }
 
+/**
+ * Runs `build` unless `command` exists and was built for `wanted` (recorded in the folder's
+ * installed-version file): a compiled server is built once per version and options.
+ */
+function buildOnce(dir: string, command: string, wanted: string, build: () => void): void {
+  const versionFile = join(dir, "installed-version");
+  if (existsSync(command) && existsSync(versionFile) && readFileSync(versionFile, "utf8") === wanted) return;
+  mkdirSync(dir, { recursive: true });
+  build();
+  writeFileSync(versionFile, wanted);
+}
+
 /** Builds the command `package` (a Go package path) at the version named, with `go install`, into the cache folder. */
 function installFromGo(spec: ServerSpec, go: GoSource): Launch {
   const dir = join(cacheDir, `go__${safeName(spec.package)}`);
   const bin = join(dir, "bin");
   const command = join(bin, spec.package.split("/").at(-1) ?? spec.package);
-  const versionFile = join(dir, "installed-version");
-  if (!existsSync(command) || !existsSync(versionFile) || readFileSync(versionFile, "utf8") !== go.version) {
+  buildOnce(dir, command, go.version, () => {
     mkdirSync(bin, { recursive: true });
     execFileSync("go", ["install", `${spec.package}@${go.version}`], {
       cwd: dir,
       env: { ...process.env, GOBIN: bin, GOFLAGS: "-mod=mod" },
       stdio: ["ignore", "ignore", "inherit"],
     });
-    writeFileSync(versionFile, go.version);
-  }
+  });
   return { dir, version: go.version.replace(/^v/, ""), command, args: [...(spec.args ?? [])] };
 }
 
@@ -3099,18 +3109,14 @@ function installFromGo(spec: ServerSpec, go: GoSource): Launch {
 function installFromCargo(spec: ServerSpec, cargo: CargoSource): Launch {
   const dir = join(cacheDir, `cargo__${safeName(spec.package)}`);
   const command = join(dir, "bin", cargo.bin ?? spec.package);
-  const versionFile = join(dir, "installed-version");
-  const wanted = [cargo.version, ...(cargo.features ?? [])].join(" ");
-  if (!existsSync(command) || !existsSync(versionFile) || readFileSync(versionFile, "utf8") !== wanted) {
-    mkdirSync(dir, { recursive: true });
-    const features = cargo.features ? ["--no-default-features", "--features", cargo.features.join(",")] : [];
+  const features = cargo.features ? ["--no-default-features", "--features", cargo.features.join(",")] : [];
+  buildOnce(dir, command, [cargo.version, ...(cargo.features ?? [])].join(" "), () =>
     execFileSync(
       "cargo",
       ["install", `${spec.package}@${cargo.version}`, "--locked", "--root", dir, "--force", ...features],
       { cwd: dir, stdio: ["ignore", "ignore", "inherit"] },
-    );
-    writeFileSync(versionFile, wanted);
-  }
+    ),
+  );
   return { dir, version: cargo.version, command, args: [...(spec.args ?? [])] };
 }
 
