@@ -898,11 +898,12 @@ export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Find
         continue;
       }
       if (finding.rule === "credential.secret-file-as-value") continue;
-      // A store the name does not vouch for is the tool's business only where it says what it is
-      // for, its first sentence (a scanner's "… for committed credentials: .env files, cloud keys"),
-      // wherever the excerpt starts: an SSH tool's "… from ~/.ssh/config. Also reads
-      // ~/.aws/credentials" reaches for another store in its second.
-      // A name that names a store itself (`list_ssh_hosts`) vouches for that store only.
+      // Every store the match names must be vouched for, by the stores the match names and not by
+      // where its excerpt starts (a short description's excerpt starts at its first sentence): a
+      // name that names a store (`list_ssh_hosts`) vouches for that store only, so "… from
+      // ~/.ssh/config. Also reads ~/.aws/credentials" reaches for another; a generic secrets tool's
+      // name and first sentence vouch for the stores they name (a scanner "for committed
+      // credentials: AWS keys, .env files").
       const vouchedBy = name.some((word) => CREDENTIAL_STORES.has(word)) ? new Set(name) : said;
       if (named.some((word) => !vouchedBy.has(word))) continue;
     }
