@@ -840,7 +840,7 @@ const OWN_PURPOSE_RULES = new Set([
 /** Names spell out what paths abbreviate: an "environment variables" tool vouches for `.env`. */
 const SHORT_NAMES: Readonly<Record<string, string>> = { environment: "env" };
 
-function withShortNames(words: string[]): string[] {
+function withShortNames(words: readonly string[]): readonly string[] {
   let withShort = words;
   for (const word of words) {
     const short = Object.hasOwn(SHORT_NAMES, word) ? SHORT_NAMES[word] : undefined;

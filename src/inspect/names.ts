@@ -1,3 +1,4 @@
+import { TextMemo } from "../kernel/bounded-map.ts";
 import { normalize } from "./normalize.ts";
 
 // Tool names as words and as a reader sees them; light enough for the session registry to load.
@@ -7,7 +8,18 @@ import { normalize } from "./normalize.ts";
  * only, after reading the name as the model does: compatibility forms and homoglyphs folded
  * (`ｆｏｒｃｅ` and `fоrce` with a Cyrillic о are `force`), invisible characters dropped.
  */
-export function nameWords(name: string): string[] {
+export function nameWords(name: string): readonly string[] {
+  return name.length > MAX_MEMO_NAME ? splitName(name) : NAME_WORDS.of(name, splitName);
+}
+
+/**
+ * A definition's name and argument names are split by a dozen checks each: split once per name
+ * (frozen, since every caller shares the array). Sentences are split too; they are not kept.
+ */
+const MAX_MEMO_NAME = 128;
+const NAME_WORDS = new TextMemo<readonly string[]>({ maxLength: MAX_MEMO_NAME, maxCharacters: 200_000 });
+
+function splitName(name: string): readonly string[] {
   const text = isAscii(name) ? name : normalize(name).text;
   const words: string[] = [];
   let start = -1;
@@ -23,7 +35,7 @@ export function nameWords(name: string): string[] {
     }
     if (wordChar && start < 0) start = i;
   }
-  return words;
+  return Object.freeze(words);
 }
 
 /** `repositories` → `repository`, `issues` → `issue`: enough to fold a name's plural. */

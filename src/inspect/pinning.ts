@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash as digest } from "node:crypto";
 import { canonicalJson, canonicalJsonOf, matchJsonTokens, pushJsonTokens } from "../kernel/json.ts";
 import type { ToolDefinition } from "./types.ts";
 
@@ -22,9 +22,7 @@ export function pinnedView(tool: ToolDefinition): Record<string, unknown> {
 
 /** SHA-256 (hex) of the canonical JSON of name, title, description, inputSchema, outputSchema, annotations. */
 export function toolHash(tool: ToolDefinition): string {
-  return createHash("sha256")
-    .update(canonicalJson(pinnedView(tool)))
-    .digest("hex");
+  return digest("sha256", canonicalJson(pinnedView(tool)), "hex");
 }
 
 /**
@@ -33,7 +31,8 @@ export function toolHash(tool: ToolDefinition): string {
  */
 export function hashForCache(tool: ToolDefinition): { hash: string; cacheable: boolean } {
   const { text, viaCopy } = canonicalJsonOf(pinnedView(tool));
-  return { hash: createHash("sha256").update(text).digest("hex"), cacheable: viaCopy };
+  // The one-shot hash: a quarter cheaper than createHash for a definition's few kilobytes.
+  return { hash: digest("sha256", text, "hex"), cacheable: viaCopy };
 }
 
 /**
