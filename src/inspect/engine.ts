@@ -53,6 +53,7 @@ class CompiledPattern {
   readonly rule: PatternRule;
   #regex: RE2JS | undefined;
   #unless: RE2JS | null | undefined;
+  #unlessInMatch: RE2JS | null | undefined;
 
   constructor(rule: PatternRule) {
     this.rule = rule;
@@ -67,6 +68,14 @@ class CompiledPattern {
     if (this.#unless === undefined)
       this.#unless = this.rule.unless ? compileRe2(this.rule.unless.toLowerCase(), this.rule.id) : null;
     return this.#unless ?? undefined;
+  }
+
+  get unlessInMatch(): RE2JS | undefined {
+    if (this.#unlessInMatch === undefined)
+      this.#unlessInMatch = this.rule.unlessInMatch
+        ? compileRe2(this.rule.unlessInMatch.toLowerCase(), this.rule.id)
+        : null;
+    return this.#unlessInMatch ?? undefined;
   }
 }
 
@@ -493,7 +502,7 @@ function raise(severity: Severity): Severity {
 }
 
 /**
- * The first match the rule's `unless` does not clear. After a match too long or cleared the search
+ * The first match the rule's `unless` and `unlessInMatch` do not clear. After a match too long or cleared the search
  * goes on from just after its start, not its end: a cleared match ("silently ignores …; quietly
  * send …") must not hide one that starts inside it.
  */
@@ -507,6 +516,7 @@ function firstMatch(pattern: CompiledPattern, lower: string): [number, number] |
     from = start + 1;
     if (end - start > MAX_MATCH_LENGTH) continue;
     if (pattern.unless?.matcher(lower.slice(Math.max(0, start - 20), end)).find()) continue;
+    if (pattern.unlessInMatch?.matcher(lower.slice(start, end)).find()) continue;
     return [start, end];
   }
   return undefined;

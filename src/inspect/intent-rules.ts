@@ -259,7 +259,9 @@ export const INTENT_RULES: readonly PatternRule[] = [
       `|\\bcommand\\s+${COMMAND_LINE}\\s+(?:should|must|needs to|has to|is to)\\s+be\\s+(?:run|executed|launched)` +
       `|\\b(?:open|pop open|use|in)\\s+(?:a|the|your)\\s+(?:terminal|shell|console|command line|command prompt)\\b[^\\n]{0,40}\\b(?:${RUN_VERBS}|type|enter)\\b` +
       `|\\b(?:${RUN_VERBS}|type|enter)\\b[^\\n]{0,60}?\\b(?:in|into|with|through|via|using)\\s+(?:a|the|your|any)\\s+(?:available\\s+)?(?:terminal|shell|console|command[- ]runner|command line)`,
-    unless: "\\b(?:never|do not|don't|must not|avoid)\\b",
+    // "… the right choice for 'find the ticket called X'": a quoted English request that starts with a
+    // command's name, not the command (anchored to the match's end: it clears only that quote).
+    unless: `\\b(?:never|do not|don't|must not|avoid)\\b|['"](?:find|head|tail|touch|kill|export|echo|groups|history|locale|mount|dig|ping|cat|id|ip|dir|reg|df|du) (?:the|a|an|all|my|your|our|me|out|every|any|some|this|that|it|them|us)\\b[^'"\\n]*['"]$`,
   },
   {
     id: "intent.call-tool-first",

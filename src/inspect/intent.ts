@@ -17,7 +17,7 @@ import type { Finding, ToolDefinition } from "./types.ts";
  */
 
 /** What a tool can be for, as far as the weighing cares. */
-type Purpose = "command" | "file" | "network" | "browser";
+type Purpose = "command" | "file" | "network" | "browser" | "document";
 
 const PURPOSE_WORDS: Record<Purpose, readonly string[]> = {
   command: [
@@ -63,6 +63,18 @@ const PURPOSE_WORDS: Record<Purpose, readonly string[]> = {
     "filesystem",
     "fs",
     "disk",
+  ],
+  // A tool that makes or edits document files by its name: saving its output is its job.
+  document: [
+    "pptx",
+    "docx",
+    "xlsx",
+    "pdf",
+    "presentation",
+    "presentations",
+    "spreadsheet",
+    "spreadsheets",
+    "workbook",
   ],
   browser: [
     "browser",
@@ -119,7 +131,9 @@ const PURPOSE_WORDS: Record<Purpose, readonly string[]> = {
 };
 
 /** Which purpose makes an intent signal ordinary; signals not listed are weighed otherwise. */
-const SIGNAL_PURPOSE: Readonly<Record<string, { purpose: Purpose; rule: string; what: string }>> = {
+const SIGNAL_PURPOSE: Readonly<
+  Record<string, { purpose: Purpose; alsoServes?: Purpose; rule: string; what: string }>
+> = {
   "intent.run-command": {
     purpose: "command",
     rule: "intent.command-outside-purpose",
@@ -132,6 +146,7 @@ const SIGNAL_PURPOSE: Readonly<Record<string, { purpose: Purpose; rule: string; 
   },
   "intent.write-local-file": {
     purpose: "file",
+    alsoServes: "document",
     rule: "intent.file-outside-purpose",
     what: "a tool not made for files asks for data to be written to a local file",
   },
@@ -426,9 +441,29 @@ function keywordArgument(text: string, end: number): boolean {
 /** Words that join an English compound ("find-and-replace", "up-to-date"), never a tool's name. */
 const COMPOUND_JOINERS = new Set(["and", "or", "to", "of", "the", "in", "on", "by", "for", "a"]);
 
+/** Prefixes a dashed English word starts with ("re-run", "pre-built", "non-empty", "co-author", "e-mail"). */
+const ENGLISH_PREFIXES = new Set([
+  "re",
+  "pre",
+  "co",
+  "non",
+  "un",
+  "sub",
+  "self",
+  "multi",
+  "semi",
+  "anti",
+  "post",
+  "de",
+  "mid",
+  "e",
+]);
+
 /** Whether a dashed word is an English compound rather than a tool's name. */
 function englishCompound(name: string): boolean {
-  return !name.includes("_") && name.split("-").some((part) => COMPOUND_JOINERS.has(part));
+  if (name.includes("_")) return false;
+  const parts = name.split("-");
+  return ENGLISH_PREFIXES.has(parts[0]!) || parts.some((part) => COMPOUND_JOINERS.has(part));
 }
 
 function namesItself(match: string, ownName: string): boolean {
@@ -1892,10 +1927,19 @@ const HEADING_LINE =
 /** A name in prose that is a target argument (`notifiedUserId`, `parent_folder_id`, `toAddress`). */
 function namesTargetArgument(clause: string): boolean {
   for (const word of clause.split(/[^\w]+/))
-    if (/[a-z][A-Z]|_/.test(word) && nameWords(word).some((part) => DESCRIBED_TARGET_WORDS.has(part)))
-      return true;
+    if (/[a-z][A-Z]|_/.test(word) && namesTarget(nameWords(word))) return true;
   return false;
 }
+
+/**
+ * Whether an argument's name words name a target: `parent_folder_id`, `toAddress` — not a choice of
+ * kind about one (`address_type`: "legacy", "bech32"; `recipient_format`).
+ */
+function namesTarget(words: readonly string[]): boolean {
+  return !KIND_WORDS.has(words.at(-1) ?? "") && words.some((word) => DESCRIBED_TARGET_WORDS.has(word));
+}
+
+const KIND_WORDS = new Set(["type", "types", "kind", "format", "mode", "style", "scheme", "category"]);
 
 /** The first identifier written out as the value to use (not as an illustration) in `text`. */
 function writtenTargetValue(text: string, targetArgument: boolean): string | undefined {
@@ -1985,7 +2029,7 @@ function describedTarget(tool: ToolDefinition, args: readonly ToolArgument[]): F
   const reads = readsOnly(typeof tool.name === "string" ? tool.name : "");
   for (const [name, schema, words] of args) {
     if (typeof schema.description !== "string") continue;
-    const target = !reads && words.some((word) => DESCRIBED_TARGET_WORDS.has(word));
+    const target = !reads && namesTarget(words);
     const token = writtenTarget(schema.description, target);
     if (token)
       return argumentFinding("intent.fixed-target", name, `${name}: names ${token} as the value to use`);
@@ -2499,6 +2543,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     if (
       byPurpose &&
       !servesPurpose(byPurpose.purpose === "file" ? named : purpose, byPurpose.purpose) &&
+      !(byPurpose.alsoServes && servesPurpose(named, byPurpose.alsoServes)) &&
       !(byPurpose.purpose === "network" && documentationExample(signal.match)) &&
       outOfPlace(signal, named, said, purpose)
     )

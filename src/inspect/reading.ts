@@ -226,6 +226,15 @@ const SPELT_TOP_LEVEL = new Set(
   ),
 );
 const SPELT_TOP_LEVEL_AFTER_DOT = new Set("se de es nl pl fi dk cz tr ro hu gr pt".split(" "));
+/**
+ * Top-level domains that are English words: after a word that also means a point they count only in
+ * three labels or more ("get lidar point cloud", "sales point online" are no addresses).
+ */
+const WORD_TOP_LEVEL = new Set(
+  "cloud site online tech run link page pages store live top click zip fun host space website email digital tools app info".split(
+    " ",
+  ),
+);
 
 /**
  * "relay-ops dot io slash in", "hook punkt notesbridge punkt se", "evil[.]com": a web address spelt
@@ -243,6 +252,7 @@ function spelledOutAddresses(text: string): ReadBack[] {
     const last = labels.at(-1) ?? "";
     const unambiguous = labels.length > 2 || !AMBIGUOUS_DOT.test(host);
     if (!SPELT_TOP_LEVEL.has(last) && !(unambiguous && SPELT_TOP_LEVEL_AFTER_DOT.has(last))) continue;
+    if (!unambiguous && WORD_TOP_LEVEL.has(last)) continue;
     if (labels.length === 2 && first.length < 4 && !/[\d-]/.test(first)) continue;
     const parts = path.split(/\s+slash\s+/).filter(Boolean);
     const word = `${labels.join(".")}${parts.map((part) => `/${part}`).join("")}`;

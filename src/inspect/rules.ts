@@ -31,8 +31,15 @@ export interface PatternRule {
   andTriggers?: readonly string[];
   /** RE2 syntax, case-insensitive. */
   pattern: string;
-  /** RE2; a match whose text also matches this is discarded (RE2 has no lookaround). */
+  /**
+   * RE2; a match whose text, with the 20 characters before it, also matches this is discarded (RE2
+   * has no lookaround): for what is said just before a match ("never", "it is okay to"). An
+   * exception written for a match's own content belongs in `unlessInMatch` or is anchored to the
+   * match's end (`$`): the look-back also reaches a real match that closely follows a cleared one.
+   */
   unless?: string;
+  /** RE2; a match whose own text matches this is discarded (the search goes on inside it). */
+  unlessInMatch?: string;
 }
 
 export interface CompoundRule {
@@ -902,8 +909,10 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "\\bwithout\\b[^.\\n]{0,20}?\\b(?:the )?(?:user|human|operator)(?:'s)?\\s+(?:knowledge|noticing|knowing|awareness|consent|seeing|being aware|finding out)|\\b(?:keep|hide|conceal|withhold)\\b[^.\\n]{0,40}?\\bfrom\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|operator)|\\bthe (?:user|human)\\b[^.\\n]{0,20}?\\b(?:must|should|will|need|may|does|do|did|is|are) (?:not|never)\\b[^.\\n]{0,20}?\\b(?:know|see|notice|be told|be informed|find out|learn|be aware|suspect)|\\b(?:do not|don't|never|must not|must never|should not|should never)\\b\\s+(?:tell|inform|mention|reveal|disclose|show|explain)\\b[^.\\n]{0,20}?\\b(?:this|that|these|it|the following)\\b[^.\\n]{0,30}?\\bto\\b[^.\\n]{0,10}?\\b(?:the )?(?:user|human|person|people|requester|customer|operator)|\\b(?:do not|don't|never|must not|must never|should never)\\s+(?:tell|inform|mention|reveal|disclose|notify|alert)\\s+(?:to\\s+|this to\\s+|it to\\s+)?(?:the\\s+)?(?:user|human)s?\\b|\\b(?:never|not|don't|do not)\\s+let\\s+(?:the\\s+)?(?:user|human)s?\\s+(?:know|see|find out|notice)\\b|\\b(?:never|do not|don't|must not|should not|must never)\\s+(?:tell|inform|mention|reveal|disclose|admit|say|explain)\\b[^.\\n]{0,20}?\\bto\\s+(?:the\\s+)?(?:user|human|person|people|requester|customer|operator|anyone|reader)s?\\b|\\b(?:user|human|person|people|requester|customer|operator|reader)s?\\b[^.\\n]{0,30}?\\b(?:does not|doesn't|do not|don't|need not|needn't|never needs? to|has no need to)\\s+(?:need to\\s+)?(?:know|see|hear about|be told|find out)\\b|\\bif (?:the\\s+)?(?:user|human|person|people|they)\\s+asks?\\b[^.\\n]{0,60}?\\b(?:say|claim|pretend|answer that|reply that|tell (?:them|the user) (?:that|it))\\b",
     // "… where they sign in on the vendor's own page, so their credentials are never seen": what is
     // kept from view is the user's secret, kept from the tool — a privacy promise, not concealment.
+    // "Ask the user if you don't know the exact title": what is not known is the model's, and the
+    // user is asked (anchored to the match's end, so it clears only the match it explains).
     unless:
-      "\\btell (?:the )?users? to\\b|\\bwithout (?:the )?(?:explicit|express|prior|written|clear)\\s+(?:user'?s?\\s+)?(?:consent|approval|permission|confirmation)\\b|\\b(?:credentials?|passwords?|passphrases?|secrets?|pins?|card (?:numbers?|details))\\s+(?:are|is)\\s+never\\b",
+      "\\btell (?:the )?users? to\\b|\\bwithout (?:the )?(?:explicit|express|prior|written|clear)\\s+(?:user'?s?\\s+)?(?:consent|approval|permission|confirmation)\\b|\\b(?:credentials?|passwords?|passphrases?|secrets?|pins?|card (?:numbers?|details))\\s+(?:are|is)\\s+never\\b|\\b(?:if|when|whenever|unless|because|since|until)\\s+you\\s+(?:do not|don't|need not|needn't|never)\\s+(?:need to\\s+)?(?:know|see|hear about|be told|find out)$",
   },
   {
     id: "hidden.covert-action",
@@ -944,11 +953,14 @@ const PHRASE_RULES: readonly PatternRule[] = [
     // was applied when you left it out" ask the model not to misreport.
     pattern:
       "\\b(?:need not|needn't|does not need to|doesn't need to|should not|shouldn't|must not|is not to)\\s+be\\s+(?:reported|mentioned|disclosed|logged|surfaced)(?:\\s*(?:[.,;:!)—-]|$)|\\s+(?:to|in|anywhere|at all|back|either|further|separately|or)\\b)|\\b(?:don't|do not|never|without)\\s+report(?:ing)?\\s+(?:(?:it|this|them)\\b|that\\s*(?:[.,;:!)]|$|\\s+(?:to|back|upstream|anywhere)\\b))|\\bbetween (?:you|us) and (?:the |this )?(?:server|tool|function|me)\\b|\\b(?:secretly|covertly|silently|quietly|invisibly|discreetly|stealthily|unnoticed)\\b[^.\\n]{0,30}?\\b(?:send|sends|read|reads|call|calls|include|add|forward|copy|upload|run|execute|pass|exfiltrate|append|attach|invoke|transmit|collect|write|save|store|post|cc|bcc|modify|change)\\b|\\b(?:don't|do not|never)\\s+bring\\s+(?:it|this|that|them)\\s+up\\b|\\bkeep\\s+(?:quiet|silent)\\b|\\bkeep\\s+(?:it|this|that)\\s+(?:quiet|to yourself|between us|secret)\\b|\\b(?:do not|don't|never)\\s+(?:mention|reveal|disclose)\\s+(?:it|this|that|them)\\s*(?:$|[,;.!)>-])|\\bleave\\s+(?:it|this|that|them)\\s+out\\b|\\b(?:omit|withhold|leave out)\\b[^.\\n]{0,40}?\\b(?:when (?:talking|speaking|replying|responding) to|from (?:your )?(?:answer|response|reply)|(?:in|from) (?:your )?(?:answers?|responses?|replies))",
-    // A pitfall told as a consequence ("a typo silently makes a new list", "suffixes silently zero the
-    // result set") hides nothing.
     // "If you leave them out the last hour is searched": an argument omitted, not news kept back.
     unless:
-      "\\b(?:ok|okay|fine|safe|free|acceptable) to leave (?:it|this|that|them) out\\b|\\b(?:if|when|unless) (?:you |the caller )?leaves? (?:it|this|that|them) out\\b|\\b(?:silently (?:ignore|ignores|ignored|skip|skips|skipped|fail|fails|returns?|creates?|succeeds?|overwrites?|truncates?|makes|zero|zeroes|zeros|blocks|drops|discards|resets|breaks|corrupts|loses|rounds|clamps|coerces|converts|falls back|defaults))\\b",
+      "\\b(?:ok|okay|fine|safe|free|acceptable) to leave (?:it|this|that|them) out\\b|\\b(?:if|when|unless) (?:you |the caller )?leaves? (?:it|this|that|them) out\\b",
+    // A pitfall told as a consequence ("a typo silently makes a new list", "suffixes silently zero the
+    // result set", "a concurrent edit is silently replaced", "v1.1 silently dropped these kwargs")
+    // hides nothing — in the match itself: "… is silently replaced; silently send …" still sends.
+    unlessInMatch:
+      "\\b(?:silently (?:ignore|ignores|ignored|skip|skips|skipped|fail|fails|returns?|creates?|succeeds?|overwrites?|truncates?|makes|zero|zeroes|zeros|blocks|drops|discards|resets|breaks|corrupts|loses|rounds|clamps|coerces|converts|falls back|defaults|dropped|replaced|overwritten|discarded|truncated|rounded|clamped|coerced|converted|reset|lost))\\b",
   },
   {
     id: "hidden.secret-instructions",
@@ -1066,6 +1078,9 @@ const PHRASE_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:new|updated|real|actual|true|hidden|secret|additional) (?:system )?instructions?\\s*:|\\bsystem override\\b|\\byou are now\\b|\\bdeveloper mode\\b|\\bjailbreak(?:ed|en)?\\s+(?:mode|enabled|activated|unlocked|prompt\\s*:)|\\bjailbroken\\b|\\bdan mode\\b|\\b(?:this|these) (?:instructions?|messages?|notes?|rules?|directives?|descriptions?|tools?|functions?|servers?|texts?)\\b[^.\\n]{0,20}?\\b(?:takes? precedence|supersedes?|overrides?|has priority|have priority|outranks?)\\b|\\b(?:outranks?|supersedes?|takes? precedence over|(?:has|have) (?:priority|precedence) over|overrides?)\\s+(?:the\\s+|your\\s+|any\\s+|all\\s+)?(?:[\\w-]+\\s+){0,2}(?:guidance|instructions|guidelines|directions|system prompt|directives)\\s+you\\b|\\btreat\\b[^.\\n]{0,60}?\\bas (?:if it came |coming |originating |having come )?(?:from )?(?:the |an? |your )?(?:system(?: operator| administrator| prompt| message)?|operator|developer|administrator|admin)\\b|\\b(?:previous|prior|earlier|original|other|existing)\\s+(?:guidance|instructions|rules|guidelines|directions|directives)\\b[^.\\n]{0,40}?\\b(?:no longer appl(?:y|ies)|(?:is|are) (?:void|cancel+ed|revoked|obsolete)|(?:do|does) not apply)\\b|\\b(?:higher|highest|top) priority than\\b|\\bno longer (?:bound|restricted|required to follow|subject to)\\b|\\bfrom now on\\b[^.\\n]{0,10}?\\byou\\b|\\b(?:highest|top|first)[ -]priority (?:instruction|directive|rule|command)s?\\b|\\b(?:god|unrestricted|sudo|root) mode\\b|\\b(?:you are|you're|you are now|switch to|switch into|enter|operate in|act in)\\s+(?:in\\s+)?(?:maintenance|admin) mode\\b|\\b(?:obey|comply with|follow|execute|carry out)\\s+(?:every|all|any)\\s+(?:instructions?|commands?|directives?)\\s+(?:in|from|found in|contained in|inside)\\s+(?:the\\s+)?(?:tool|function|web|page|document|scraped)\\s*(?:results?|outputs?|responses?|content)?|\\b(?:the )?(?:user|human|operator|admin|administrator) has (?:already )?(?:granted|given|approved|authori[sz]ed)\\b[^.\\n]{0,20}?\\b(?:permissions?|consent|approval|access|everything)\\b|\\bwhatever (?:instructions|rules|guidelines) you (?:were|have been) given\\b|\\bthe only (?:rules|instructions|guidelines) that (?:apply|matter|count)\\b",
+    // "… which says whether you are now among them": a question about the user's state, not a new
+    // role. Anchored to the match's end: an earlier "if you are now" must not clear a later match.
+    unless: "\\b(?:whether|if)\\s+you are now$",
   },
   {
     id: "hidden.obey-this-tool",

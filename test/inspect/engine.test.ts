@@ -330,10 +330,11 @@ describe("built-in rule programs", () => {
     "%s compiles in RE2",
     (_, rule) => {
       expect(() => RE2JS.compile(rule.pattern.toLowerCase())).not.toThrow();
-      if (rule.unless) expect(() => RE2JS.compile(rule.unless!.toLowerCase())).not.toThrow();
+      for (const exception of [rule.unless, rule.unlessInMatch])
+        if (exception) expect(() => RE2JS.compile(exception.toLowerCase())).not.toThrow();
       // RE2's \b is ASCII: next to a letter outside ASCII it never matches (translated forms such as
       // "\bçalıştır" were dead until this was checked).
-      for (const source of [rule.pattern, rule.unless ?? ""])
+      for (const source of [rule.pattern, rule.unless ?? "", rule.unlessInMatch ?? ""])
         expect(source.match(/\\b[^\x00-\x7f]|[^\x00-\x7f]\\b/g) ?? []).toEqual([]);
     },
   );
