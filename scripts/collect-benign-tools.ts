@@ -3,14 +3,15 @@
 // .cache/benign-servers/pypi__<name>/venv), started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
-// --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11] [package-name …]. With no flag it collects the development
+// --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11 | --blind-12] [package-name …]. With no flag it collects the development
 // corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from PyPI) into
 // test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn (yet). --blind, --blind-2, --blind-3, --blind-4,
-// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10 and --blind-11 collect a round of the blind evaluation set
+// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11 and --blind-12 collect a round of the blind evaluation set
 // instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
 // test/inspect/blind-3/benign/, test/inspect/blind-4/benign/, test/inspect/blind-5/benign/,
 // test/inspect/blind-6/benign/, test/inspect/blind-7/benign/, test/inspect/blind-8/benign/,
-// test/inspect/blind-9/benign/, test/inspect/blind-10/benign/ and test/inspect/blind-11/benign/).
+// test/inspect/blind-9/benign/, test/inspect/blind-10/benign/, test/inspect/blind-11/benign/ and
+// test/inspect/blind-12/benign/).
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -2897,6 +2898,216 @@ const blind11Servers: ServerSpec[] = [
   { package: "zra-mcp", pypi: { version: "0.4.9", script: "zra-mcp", python: "python3.12" } },
 ];
 
+// Round 12 of the blind evaluation (test/inspect/blind-12/benign/), collected on 2026-11-29 before any tuning on
+// it: real servers from packages in none of the lists or comments above, none a fork, port or rename of a package
+// named there, and with no tool description word for word equal to one in the development corpus or an earlier
+// blind round (checked over every file of test/inspect/corpus/benign*/ and test/inspect/blind*/benign/; no two
+// packages of this round share a description either). Every package is pinned. Every vendor, organisation or
+// author is new to these lists as far as the packages' metadata tells, and at most two packages come from one
+// (only Sepehr Radmard's payping-mcp and fidibo-mcp; @vercel/sdk is Vercel's own, where earlier rounds have
+// third parties' Vercel servers). At most 30 tools come from one package: where a server lists
+// more, an evenly spaced selection in listing order is kept and the number listed is recorded as `listedTools`
+// (@vercel/sdk 299, mcp-server-sigma 257, @gusto/embedded-api 236, mcpymol 121, @orq-ai/node 98,
+// @documenso/sdk-typescript 89, @novu/api 80, katana-mcp-server 75, ragie 51, bakalari 50, dub 45, dolt-mcp-server
+// 45, @unkey/api 39, aio-tests-mcp 34, @polar-sh/sdk 33).
+// Ecosystems: 9 packages (270 tools) come from npm, 1 (30 tools) from the Go module proxy and 39 (539 tools) from
+// PyPI; 49 packages, 839 tools, so a fifth (10 of 49) come from outside PyPI.
+// npm: the npm package list on this machine still names no new MCP server package, but TypeScript SDKs generated
+// from their vendors' API descriptions (one generator's scaffolding, each vendor's own operation texts) shipped an
+// MCP server bin (`mcp`, started with `start`) for a while; each is pinned to the last version found with that bin
+// (Polar, Dub, Unkey, Novu, Vercel, Ragie, Documenso, Gusto, Orq.ai). The Go module proxy served
+// github.com/dolthub/dolt-mcp (its stdio server is built with `go install` and given a placeholder Dolt host: it
+// does not connect before listing) and github.com/grafana/mcp-grafana (not taken, see round 10); it still refused
+// (403) github.com/buildkite/buildkite-mcp-server, github.com/hashicorp/terraform-mcp-server,
+// github.com/strowk/mcp-k8s-go, github.com/isaacphi/mcp-language-server, github.com/spacelift-io/spacectl,
+// github.com/tuannvm/mcp-trino and github.com/sammcj/mcp-devtools. crates.io was not tried this round.
+// Chosen across domains: developer tools and cloud (Vercel, Dolt, Unkey API keys, CERN GitLab, AIO Tests test
+// management, Game Boy hardware docs), data and analytics (Sigma Computing, EEA climate data), business SaaS and
+// ERP (Katana manufacturing, Kingdee K3Cloud in Chinese, 1C:Enterprise, Gusto payroll, CloudTalk call centres,
+// Documenso e-signatures, Novu notifications, Orq.ai, Ragie retrieval), finance and payments (Polar billing,
+// PayPing in Iran), security (Check Point Harmony email security, Google Workspace audits), science (astronomy
+// archives, ASCOM observatory equipment, the ProPaths protein interactome, PyMOL), media (audio analysis, a free
+// music catalogue, Fidibo ebooks), home and IoT (ecobee thermostats over HomeKit, MQTT Sparkplug), games
+// (speedrun.com, Fantasy Premier League), education (Bakaláři, ManageBac, US school districts, school-holiday
+// planning), government, law and open data (Japan's e-Gov law in Japanese, German statutes, Korean law, Argentina's
+// Supreme Court, Korea's chemical safety data sheets in Korean, US state archives on CONTENTdm), e-commerce and
+// marketing (JD.com sellers, StoreSignal store intelligence, Dub links), messaging and email (DakNode, Email2Chat),
+// food (Japan's food composition tables, Taiwan's wholesale produce prices).
+// Interpreters: every PyPI package runs on Python 3.12 (from pyenv here).
+// Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK (csjn-mcp,
+// data-go-mcp-msds-chemical-info, egov-law-mcp, email2chat-mcp, korean-law-mcp, mcp-twfood, mcpymol,
+// storesignal-mcp) and for tahuti, whose MCP server needs its `mcp` extra (mcp<2).
+// mcp-cn-commerce ships one console script per platform: its JD.com server (mcp-cn-jd) is started.
+// Tried and left out:
+// - npm: @cloudinary/asset-management (its MCP server is @cloudinary/asset-management-mcp, in the development
+//   corpus); @openrouter/sdk, @mistralai/mistralai, @apideck/unify, @gr4vy/sdk, @formance/formance-sdk,
+//   @livepeer/ai, @lukehagar/plexjs and @gleanwork/api-client (no MCP bin in the versions looked at); not served
+//   (404): @vectorize-io/vectorize-mcp-server, @wix/mcp, agentql-mcp, dodopayments-mcp, @storyblok/mcp-server,
+//   lithic-mcp, @metronome/mcp, increase-mcp, @algolia/mcp, @gitee/mcp-gitee, @glean/api-client,
+//   @unstructured-io/unstructured-client.
+// - PyPI: ephemeris-mcp, mcp-taiwan-price-compare and riotskillissue (the versions on this machine's PyPI list are
+//   not served), ciqual-mcp (downloads its database at start), officeagent-mcp (no answer to tools/list within a
+//   minute), echa-cli (serves HTTP only), mqtt5-mcp-server (connects to its broker before listing),
+//   mcp-azure-toolkit (lists no tool), investgame-mcp (imports django-environ, which it does not depend on),
+//   hkopenai-hk-law-mcp-server, kindlemcp and lingtai-whatsapp (one tool each).
+// - by vendor: eth-library-mcp and fedlex-mcp (malkreide's), archivebox-api (Knuckles Team's), aviation-mcp-server
+//   and agriculture-mcp-server (AiAgentKarl's), haki-ya-kazi-mcp (Kenyan civic data, possibly by the author of
+//   habari-mcp in blind round 8; not checked).
+// - not pursued: servers for platforms earlier rounds already cover (Steam, EduPage, Cookidoo, Moodle, Discord,
+//   QuickBooks, iCloud, Sonarr, Philips Hue, Taiwan's weather service, Zoho), the awslabs-* family, and the families
+//   named above.
+// Collected with HOME set to a scratch folder.
+const blind12Servers: ServerSpec[] = [
+  // npm: TypeScript SDKs generated from their vendors' API descriptions that ship an MCP server bin
+  // (`mcp start`), at the last version that shipped it.
+  { package: "@polar-sh/sdk", version: "0.36.2", bin: "mcp", args: ["start"] },
+  { package: "dub", version: "0.64.6", bin: "mcp", args: ["start"] },
+  { package: "@unkey/api", version: "2.1.4", bin: "mcp", args: ["start"] },
+  { package: "@novu/api", version: "1.8.0", bin: "mcp", args: ["start"] },
+  { package: "@vercel/sdk", version: "1.21.9", bin: "mcp", args: ["start"] },
+  { package: "ragie", version: "1.15.1", bin: "mcp", args: ["start"] },
+  { package: "@documenso/sdk-typescript", version: "0.9.1", bin: "mcp", args: ["start"] },
+  { package: "@gusto/embedded-api", version: "0.2.1", bin: "mcp", args: ["start"] },
+  { package: "@orq-ai/node", version: "3.14.45", bin: "mcp", args: ["start"] },
+  // Go module proxy.
+  {
+    package: "github.com/dolthub/dolt-mcp/mcp/cmd/dolt-mcp-server",
+    go: { version: "v0.3.4" },
+    args: ["--stdio", "--dolt-host", "127.0.0.1", "--dolt-port", "9", "--dolt-user", "placeholder"],
+  },
+  // PyPI.
+  {
+    package: "aio-tests-mcp",
+    pypi: { version: "0.1.2", script: "aio-tests-mcp", python: "python3.12" },
+    env: { AIO_API_TOKEN: "placeholder" },
+  },
+  { package: "astro-checker", pypi: { version: "0.1.0", script: "astro-checker", python: "python3.12" } },
+  { package: "audio-mcp", pypi: { version: "0.4.0", script: "audio-mcp", python: "python3.12" } },
+  { package: "bakalari", pypi: { version: "1.0.0", script: "bakalari-mcp", python: "python3.12" } },
+  { package: "cerngitlab-mcp", pypi: { version: "0.3.1", script: "cerngitlab-mcp", python: "python3.12" } },
+  {
+    package: "checkpoint-harmony-mcp",
+    pypi: { version: "0.2.4", script: "checkpoint-harmony-mcp", python: "python3.12" },
+    env: {
+      CHECKPOINT_CLIENT_ID: "placeholder",
+      CHECKPOINT_SECRET: "placeholder",
+      CHECKPOINT_AUTH_URL: "https://127.0.0.1:9/auth",
+      CHECKPOINT_API_URL: "https://127.0.0.1:9",
+    },
+  },
+  { package: "cloudtalk-mcp", pypi: { version: "0.2.0", script: "cloudtalk-mcp", python: "python3.12" } },
+  { package: "contentdm-mcp", pypi: { version: "0.1.0", script: "contentdm-mcp", python: "python3.12" } },
+  {
+    package: "csjn-mcp",
+    pypi: { version: "0.3.0", script: "csjn-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "daknode-mcp",
+    pypi: { version: "0.3.2", script: "daknode-mcp", python: "python3.12" },
+    env: { DAKNODE_API_KEY: "placeholder" },
+  },
+  {
+    package: "data-go-mcp-msds-chemical-info",
+    pypi: {
+      version: "0.1.1",
+      script: "data-go-mcp.msds-chemical-info",
+      python: "python3.12",
+      requires: ["mcp<2"],
+    },
+  },
+  { package: "districtapi-mcp", pypi: { version: "0.1.3", script: "districtapi-mcp", python: "python3.12" } },
+  {
+    package: "eea-climate-data-mcp",
+    pypi: { version: "0.1.0", script: "eea-climate-data-mcp", python: "python3.12" },
+  },
+  {
+    package: "egov-law-mcp",
+    pypi: { version: "0.1.0", script: "egov-law-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "email2chat-mcp",
+    pypi: { version: "0.1.1", script: "email2chat-mcp", python: "python3.12", requires: ["mcp<2"] },
+    env: { EMAIL2CHAT_API_KEY: "placeholder" },
+  },
+  { package: "fidibo-mcp", pypi: { version: "0.3.2", script: "fidibo-mcp", python: "python3.12" } },
+  { package: "fooddb-jp", pypi: { version: "0.4.0", script: "fooddb-jp", python: "python3.12" } },
+  {
+    package: "fpl-context-mcp",
+    pypi: { version: "0.11.1", script: "fpl-context-mcp", python: "python3.12" },
+  },
+  {
+    package: "free-music-library-mcp",
+    pypi: { version: "0.4.3", script: "free-music-library-mcp", python: "python3.12" },
+  },
+  { package: "gbdocs-mcp", pypi: { version: "0.1.0", script: "gbdocs-mcp", python: "python3.12" } },
+  { package: "gesetze-mcp", pypi: { version: "0.2.4", script: "gesetze-mcp", python: "python3.12" } },
+  { package: "gwsadm-mcp", pypi: { version: "0.23.1", script: "gwsadm-mcp", python: "python3.12" } },
+  { package: "holiplan", pypi: { version: "0.3.0", script: "holiplan", python: "python3.12" } },
+  {
+    package: "industriagents-mqtt-mcp",
+    pypi: { version: "0.3.0", script: "mqtt-mcp", python: "python3.12" },
+  },
+  {
+    package: "katana-mcp-server",
+    pypi: { version: "0.122.0", script: "katana-mcp-server", python: "python3.12" },
+    env: { KATANA_API_KEY: "placeholder" },
+  },
+  {
+    package: "kingdee-k3cloud-mcp",
+    pypi: { version: "1.4.1", script: "kingdee-k3cloud-mcp", python: "python3.12" },
+    env: {
+      KD_SERVER_URL: "http://127.0.0.1:9",
+      KD_ACCT_ID: "placeholder",
+      KD_USERNAME: "placeholder",
+      KD_APP_ID: "placeholder",
+      KD_APP_SEC: "placeholder",
+    },
+  },
+  {
+    package: "korean-law-mcp",
+    pypi: { version: "0.4.4", script: "korean-law-mcp", python: "python3.12", requires: ["mcp<2"] },
+    env: { OPEN_LAW_ID: "placeholder" },
+  },
+  { package: "mcp-cn-commerce", pypi: { version: "0.1.6", script: "mcp-cn-jd", python: "python3.12" } },
+  {
+    package: "mcp-server-ascom",
+    pypi: { version: "0.4.0", script: "mcp-server-ascom", python: "python3.12" },
+  },
+  {
+    package: "mcp-server-sigma",
+    pypi: { version: "2.1.1", script: "mcp-server-sigma", python: "python3.12" },
+  },
+  {
+    package: "mcp-twfood",
+    pypi: { version: "0.1.0", script: "mcp-twfood", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "mcpymol",
+    pypi: { version: "1.5.1", script: "mcpymol", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "payping-mcp", pypi: { version: "0.2.2", script: "payping-mcp", python: "python3.12" } },
+  { package: "propaths-mcp", pypi: { version: "0.1.1", script: "propaths-mcp", python: "python3.12" } },
+  {
+    package: "python-1c-mcp",
+    pypi: { version: "0.1.0", script: "python-1c-mcp", python: "python3.12" },
+    env: { ONEC_URL: "http://placeholder:placeholder@127.0.0.1:9/base" },
+  },
+  { package: "speedrun-mcp", pypi: { version: "0.3.4", script: "speedrun-mcp", python: "python3.12" } },
+  {
+    package: "storesignal-mcp",
+    pypi: { version: "0.1.0", script: "storesignal-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "tahuti",
+    pypi: { version: "0.5.0", script: "tahuti-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "thermoslop",
+    pypi: { version: "0.2.3", script: "thermoslop", python: "python3.12" },
+    args: ["mcp"],
+  },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 const targets = {
   corpus: { servers, outDir: join("corpus", "benign") },
@@ -2912,6 +3123,7 @@ const targets = {
   "--blind-9": { servers: blind9Servers, outDir: join("blind-9", "benign"), maxTools: 30 },
   "--blind-10": { servers: blind10Servers, outDir: join("blind-10", "benign"), maxTools: 30 },
   "--blind-11": { servers: blind11Servers, outDir: join("blind-11", "benign"), maxTools: 30 },
+  "--blind-12": { servers: blind12Servers, outDir: join("blind-12", "benign"), maxTools: 30 },
 } satisfies Record<string, { servers: ServerSpec[]; outDir: string; maxTools?: number }>;
 const flag = (
   [
@@ -2927,6 +3139,7 @@ const flag = (
     "--blind-9",
     "--blind-10",
     "--blind-11",
+    "--blind-12",
   ] as const
 ).find((name) => process.argv.includes(name));
 const target: { servers: ServerSpec[]; outDir: string; maxTools?: number } = targets[flag ?? "corpus"];
