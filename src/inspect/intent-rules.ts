@@ -306,6 +306,21 @@ export const INTENT_RULES: readonly PatternRule[] = [
       `|\\b(?:preceded by|depends on|requires|after)\\s+(?:a call to\\s+|calling\\s+)?(?:the\\s+)?${TOOL_NAME}` +
       `|${TOOL_NAME}\\s*(?:\\([^)]{0,80}\\)\\s*)?(?:(?:must|should|needs to|has to|is to)\\s+)?(?:has been|have been|being|is|be|to be|was)\\s+(?:called|invoked|run|executed|read|queried|consulted|fetched)`,
   },
+  // "Follow-up: call submit_input with action 'proceed'", "post: note_create …", "送信後" is translated:
+  // a call ordered after this one does what a call ordered first does.
+  {
+    id: "intent.call-tool-after",
+    category: "HiddenInstructions",
+    severity: "Low",
+    summary:
+      "orders a call to another tool as a follow-up (High when that call has side effects unrelated to the tool)",
+    triggers: ["follow-up", "follow up", "followup", "after", "post:", "then:", "next:"],
+    alsoTriggers: ["_", "-", "`"],
+    pattern:
+      `(?:(?:\\bfollow[- ]?up|\\bafterwards|\\bafter\\s+[\\w-]+(?:\\s+[\\w-]+)?)\\s*:|\\b(?:post|then|next):)\\s*(?:(?:call|run|invoke|use)\\s+)?(?:the\\s+)?${TOOL_NAME}` +
+      `|\\b(?:follow[- ]?up|afterwards|after (?:this|that|each|every|the) (?:call|run|request|lookup|read|fetch|get|upload|download|post|reply|answer|result))\\b[^\\n]{0,60}?\\b(?:call|invoke|run|use|via|using)\\s+(?:the\\s+)?${TOOL_NAME}`,
+    unless: "\\b(?:never|do not|don't|must not)\\b",
+  },
   // "→ Prerequisites: service_list, domain_check": vendors list the tools that come first. A signal
   // only: intent.ts weighs it when the same text keeps or passes their output.
   {

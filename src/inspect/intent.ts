@@ -207,6 +207,14 @@ const SIDE_EFFECT_WORDS = new Set([
   "command",
   "commit",
   "deploy",
+  "approve",
+  "merge",
+  "share",
+  "publish",
+  "grant",
+  "permission",
+  "invite",
+  "forward",
   "secret",
   "secrets",
   "credential",
@@ -1756,7 +1764,6 @@ const WRITE_NAME_WORDS = new Set([
   "call",
   "reply",
   "upload",
-  "submit",
   "assign",
   "forward",
   "notify",
@@ -2442,7 +2449,11 @@ const NAMED_DEPENDENCY =
   /\((?:requires a call to ([a-z0-9_-]+) first|names ([a-z0-9_-]+), which shares nothing with this tool|requires ([a-z0-9_, -]+) first and feeds it in|puts the output of ([a-z0-9_, -]+) into an argument)\)$/;
 
 /** Signals that only call a tool. */
-const CALL_SIGNALS = new Set(["intent.call-tool-first", "intent.translated-call-first"]);
+const CALL_SIGNALS = new Set([
+  "intent.call-tool-first",
+  "intent.call-tool-after",
+  "intent.translated-call-first",
+]);
 
 /**
  * The tools a dependency finding names, when the listing may clear it for siblings (listing.ts): a
@@ -2550,6 +2561,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       weighed(signal, byPurpose.rule, byPurpose.what);
     switch (signal.rule) {
       case "intent.translated-call-first":
+      case "intent.call-tool-after":
       case "intent.call-tool-first": {
         const called = otherToolsNamed(signal.match, ownName).filter(
           (name) => callOrder(signal.match, name) !== "after" && !steersAwayFrom(signal.match, name),
@@ -2557,10 +2569,12 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         const risky = called.find((name) =>
           sideEffectCall(name, purpose, callOrder(signal.match, name) === "lookup"),
         );
+        // Another action in the same string, not the same call read as a precondition and a follow-up.
         const alongside = findings.some(
           (f) =>
             f !== finding &&
             f.field === signal.field &&
+            !(CALL_SIGNALS.has(f.rule) && CALL_SIGNALS.has(finding.rule)) &&
             (ACTION_SIGNALS.has(f.rule) || f.rule === "intent.feed-result"),
         );
         if (risky) weighed(signal, "intent.dependency-with-side-effect", callFirst(risky));

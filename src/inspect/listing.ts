@@ -296,6 +296,7 @@ const ACTION_PREFIXES = [
   "intent.send-to-destination",
   "intent.pretext-transfer",
   "intent.call-tool-first",
+  "intent.call-tool-after",
   "intent.feed-result",
   "exfil.",
   "shell.",
@@ -349,7 +350,10 @@ function addedSideEffect(
   const action = ownFindings.find(
     (f) =>
       ACTION_PREFIXES.some((prefix) => f.rule.startsWith(prefix)) &&
-      !(f.rule === "intent.call-tool-first" && callsOnlySiblings(f.match, siblings)),
+      !(
+        (f.rule === "intent.call-tool-first" || f.rule === "intent.call-tool-after") &&
+        callsOnlySiblings(f.match, siblings)
+      ),
   );
   return action ? `adds ${action.rule}` : undefined;
 }
