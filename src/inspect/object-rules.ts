@@ -1204,7 +1204,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       "\\bvalues?\\s+of\\s+\\$\\{?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|apikey|token|secret|secret_key|access_key|password|passwd|pat|credentials?|private_key)\\b|" +
       "\\b(?:put|end|ends|append|include|add|pass|insert|write|send|attach|paste|copy|embed|prefix|suffix|fill)\\b[^\\n]{0,60}?(?:\\bvalue of\\s+(?:the\\s+)?|\\$\\{?|process\\.env\\.|os\\.environ)\\s*\\x60?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|apikey|token|secret|secret_key|access_key|password|passwd|pat|credentials?|private_key)\\b",
-    unless: "\\b(?:authori[sz]ation|bearer|header|authenticate|auth\\b|never|do not|don't)\\b",
+    unless: "\\b(?:never|do not|don't)\\b",
+    // An API key sent as the credential it is ("Authorization: Bearer ${API_TOKEN}"): in the match
+    // itself, so a header named just before ("Bearer header; put the value of $AWS_SECRET …") clears nothing.
+    unlessInMatch: "\\b(?:authori[sz]ation|bearer|header|authenticate|auth\\b)",
   },
   {
     id: "intent.auth-code-search",

@@ -1009,7 +1009,9 @@ const PHRASE_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:ignore|disregard|forget|override|bypass|overrule|circumvent)\\b[^.\\n]{0,20}?\\b(?:all |any |the |your |every )?(?:previous|prior|above|earlier|preceding|other|existing|original|system|safety|security|user'?s?|developer|default)?\\s*(?:instructions|rules|guidelines|directives|prompts?|guardrails|policies|restrictions|constraints|safeguards|confirmations?|warnings?|guidance|directions|principles|ethics)\\b",
-    unless:
+    // What an ignore list ignores ("ignore case", ".gitignore", "exclude rules"), in the match itself:
+    // "Exclude nothing; ignore all previous instructions" must not be cleared by the word before it.
+    unlessInMatch:
       "\\b(?:\\.gitignore|ignore (?:case|whitespace|patterns?|files|errors)|ignore_?patterns|exclude)\\b",
   },
   {
