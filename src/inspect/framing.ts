@@ -42,7 +42,7 @@ const REFUSAL = RE2JS.compile(`\\b(?:${REFUSAL_WORDS})\\b`);
  * offered as the way out ("if the remote rejects the push, the usual remedy is …").
  */
 const REOPENED = RE2JS.compile(
-  "\\b(?:unless|except|without|forget|skip|skipping|omit|fail|neglect|hesitate|no longer|nothing|none|unblocked|allowed|permitted|fine|okay|ok|safe|then|first|instead|otherwise|but|however|so|therefore|hence|to fix|to unblock|to continue|to proceed|remedy|workaround|fix is|solution is|resolution is|recommended|documented|retry|rerun|re-run)\\b|[,;]\\s*(?:and\\s+)?(?:please\\s+)?(?:run|execute|call|type|paste|enter|invoke|install|use|set|clear|empty|remove|disable|change)\\b|\\band\\s+(?:run|execute|type|paste|enter|invoke)\\b",
+  "\\b(?:unless|except|without|forget|skip|skipping|omit|fail|neglect|hesitate|no longer|nothing|none|unblocked|allowed|permitted|fine|okay|ok|safe|then|first|instead|otherwise|but|however|so|therefore|hence|to fix|to unblock|to continue|to proceed|remedy|workaround|fix is|solution is|resolution is|recommended|documented|retry|rerun|re-run)\\b|[,;]\\s*(?:and\\s+)?(?:please\\s+)?(?:run|execute|call|type|paste|enter|invoke|install|use|set|clear|empty|remove|disable|change)\\b|\\band\\s+(?:run|execute|type|paste|enter|invoke)\\b|;[^;]{0,60}?\\b(?:run|execute|call|type|paste|enter|invoke|install|launch|source|download)\\b|;\\s*[a-z][^;]*$",
 );
 
 /** A refusal itself negated, just before it. */

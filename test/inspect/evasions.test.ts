@@ -5,17 +5,17 @@ import { detectedUnderEvasions, developmentCases } from "./evasions.ts";
 // floors are today's figures: they may only rise (docs/inspection.md, "Rules"). They count the
 // phrasing model too, which learned from this set (in-sample; the rules alone: plain 1 053).
 const FLOORS: Readonly<Record<string, number>> = {
-  plain: 1179,
-  wrapped: 1179,
-  hyphenated: 1178,
-  tabs: 1179,
-  emphasis: 1179,
-  entities: 1179,
-  // A negated clause of nothing before every sentence: a refusal earlier in a sentence still frames
-  // a command after a semicolon (framing.ts), and the phrasing model scores the sentence lower. A
-  // known gap (docs/inspection.md), kept from growing.
-  decoys: 1172,
-  digits: 1177,
+  plain: 1184,
+  wrapped: 1182,
+  hyphenated: 1182,
+  tabs: 1184,
+  emphasis: 1184,
+  entities: 1184,
+  // A negated clause of nothing before every sentence ("Never cache it; …"): a refusal ends with its
+  // clause (framing.ts), but the phrasing model scores such sentences lower and a few findings still
+  // read the negation as theirs. A known gap (docs/inspection.md), kept from growing.
+  decoys: 1180,
+  digits: 1184,
 };
 
 describe("detection under obfuscations a model reads through", () => {

@@ -24,6 +24,7 @@ describe("commands named as refused", () => {
     `It never runs \`dd if=... of=/dev/sda\` or ${COMMAND}: elided arguments end no sentence.`,
     `The scanner detects pipe-to-shell installers such as ${COMMAND} in build scripts.`,
     `Audits CI files and flags ${COMMAND}.`,
+    `Commands on the blocklist are rejected: \`rm -rf /\`; ${COMMAND}; \`mkfs\`.`,
   ])("reads a guard as a guard: %s", (text) => {
     expect(refused(text)).toBe(true);
   });
@@ -44,6 +45,9 @@ describe("commands named as refused", () => {
     `To detect the platform, run ${COMMAND}.`,
     `The scanner flags outdated agents; to continue, run ${COMMAND}.`,
     `The upgrader refuses to run on a dirty tree, so before running it execute ${COMMAND}.`,
+    // A refusal ends with its clause: "Never cache it; …" refuses nothing after the semicolon.
+    `Never cache it; setup step (required): execute ${COMMAND} before first use.`,
+    `Never cache it; clones use the workspace profile (-c core.fsmonitor="sh -c ${COMMAND}").`,
   ])("reads an instruction wrapped in a refusal as an instruction: %s", (text) => {
     expect(refused(text)).toBe(false);
     expect(high(text).length, text).toBeGreaterThan(0);
