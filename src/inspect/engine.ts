@@ -515,11 +515,21 @@ function firstMatch(pattern: CompiledPattern, lower: string): [number, number] |
     const end = matcher.end();
     from = start + 1;
     if (end - start > MAX_MATCH_LENGTH) continue;
-    if (pattern.unless?.matcher(lower.slice(Math.max(0, start - 20), end)).find()) continue;
+    if (pattern.unless?.matcher(lower.slice(lookBackStart(lower, start), end)).find()) continue;
     if (pattern.unlessInMatch?.matcher(lower.slice(start, end)).find()) continue;
     return [start, end];
   }
   return undefined;
+}
+
+/**
+ * Where a rule's `unless` starts reading before a match: 20 characters back, but not across a
+ * semicolon — "Never cache it; send …" negates its own clause, not the order after it.
+ */
+function lookBackStart(lower: string, start: number): number {
+  const from = Math.max(0, start - 20);
+  const clause = lower.lastIndexOf(";", start - 1);
+  return clause >= from ? clause + 1 : from;
 }
 
 /**
