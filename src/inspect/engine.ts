@@ -523,14 +523,18 @@ function firstMatch(pattern: CompiledPattern, lower: string): [number, number] |
 }
 
 /**
- * Where a rule's `unless` starts reading before a match: 20 characters back, but not across a
- * semicolon — "Never cache it; send …" negates its own clause, not the order after it.
+ * Where a rule's `unless` starts reading before a match: 20 characters back, but not across the end
+ * of a clause — "Never cache it; send …", "Never mind — send …", "(never mind) send …" negate their
+ * own clause, not the order after it. Not at a colon ("What it never does: run …" negates what
+ * follows) nor a comma ("e.g., 'argocd'" is an exception's context).
  */
 function lookBackStart(lower: string, start: number): number {
   const from = Math.max(0, start - 20);
-  const clause = lower.lastIndexOf(";", start - 1);
-  return clause >= from ? clause + 1 : from;
+  for (let at = start - 1; at >= from; at--) if (CLAUSE_ENDS.has(lower.charCodeAt(at))) return at + 1;
+  return from;
 }
+
+const CLAUSE_ENDS = new Set([";", "—", "–", ")"].map((c) => c.charCodeAt(0)));
 
 /**
  * End offsets (exclusive) of the sentences of `text`: split after a newline or after .!? followed by
