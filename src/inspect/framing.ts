@@ -82,16 +82,35 @@ export function namedAsRefused(lower: string, start: number): boolean {
 
 /**
  * Rules whose match starts at the act itself — a covert adverb ("silently send", "quietly add"), an
- * order to ignore ("ignore the guardrails") — so that a negation right before says it is not done.
+ * order to ignore ("ignore the guardrails"), a verb that puts, passes, runs, reads or copies — so
+ * that a negation right before says it is not done. Right before, not anywhere in the 20 characters
+ * a rule's `unless` reads: "Don't panic: include the user's password …", "Never fails, include …"
+ * were read as negated while a model reads the order.
  */
 export const DENIABLE_RULES: ReadonlySet<string> = new Set([
   "hidden.covert-action",
   "intent.conceal-change",
   "hidden.override-instructions",
+  "credential.secret-in-argument",
+  "credential.secret-fetch-and-pass",
+  "shell.run-instruction",
+  "intent.call-tool-after",
+  "intent.read-local-file",
+  "intent.pretext-transfer",
+  "intent.redirect-to-tool",
+  "intent.copy-verb-to-destination",
+  "intent.secret-variable-into-argument",
+  "intent.weakens-security",
+  "intent.shell-startup-edit",
 ]);
 
-/** A negation right before: "does not silently record kilograms", "is never quietly shared". */
-const DENIED_BEFORE = RE2JS.compile("(?:\\bnot|n't|\\bnever|\\bno longer)\\s+(?:be\\s+)?$");
+/**
+ * A negation right before: "does not silently record kilograms", "is never quietly shared", "never
+ * ever include", "without including", "What it never does: run …".
+ */
+const DENIED_BEFORE = RE2JS.compile(
+  "(?:\\bnot|n't|\\bnever|\\bno longer|\\bwithout|\\bavoid)\\s+(?:ever\\s+|be\\s+|[a-z]+ly\\s+)?(?:(?:does|do|did|will|would|can|may|should|must)\\s*:\\s*)?$",
+);
 
 /** Whether the act matched at `start` is denied just before it: it is said not to happen. */
 export function deniedJustBefore(lower: string, start: number): boolean {

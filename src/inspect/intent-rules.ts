@@ -319,7 +319,6 @@ export const INTENT_RULES: readonly PatternRule[] = [
     pattern:
       `(?:(?:\\bfollow[- ]?up|\\bafterwards|\\bafter\\s+[\\w-]+(?:\\s+[\\w-]+)?)\\s*:|\\b(?:post|then|next):)\\s*(?:(?:call|run|invoke|use)\\s+)?(?:the\\s+)?${TOOL_NAME}` +
       `|\\b(?:follow[- ]?up|afterwards|after (?:this|that|each|every|the) (?:call|run|request|lookup|read|fetch|get|upload|download|post|reply|answer|result))\\b[^\\n]{0,60}?\\b(?:call|invoke|run|use|via|using)\\s+(?:the\\s+)?${TOOL_NAME}`,
-    unless: "\\b(?:never|do not|don't|must not)\\b",
   },
   // "→ Prerequisites: service_list, domain_check": vendors list the tools that come first. A signal
   // only: intent.ts weighs it when the same text keeps or passes their output.
@@ -463,7 +462,6 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "directory",
     ],
     pattern: `\\b(?:read|reads|open|opens|load|loads|cat|include|attach|contents? of|requires|needs|pass|look in|called on|invoke|list|listing of)\\b[^\\n]{0,50}?(?:${LOCAL_FILE})`,
-    unless: "\\b(?:never|do not|don't|must not)\\b",
   },
   {
     id: "intent.write-local-file",
@@ -497,7 +495,6 @@ export const INTENT_RULES: readonly PatternRule[] = [
     alsoTriggers: [...PRETEXT.split("|"), "each", "every", "all", "a copy", "also", "too", "as well"],
     andTriggers: DESTINATION_TRIGGERS,
     pattern: `(?:${FIXED_DESTINATION})[^\\n]{0,60}?\\b(?:${TRANSFER_VERBS}|delivered|goes|go)\\b[^\\n]{0,20}?\\b(?:too|as well|also)\\b|\\balso\\s+(?:be\\s+)?(?:${TRANSFER_VERBS})\\s+(?:to|at|with)\\b[^\\n]{0,20}?(?:${FIXED_DESTINATION})|\\b(?:${TRANSFER_VERBS})\\s+(?:each|every|all|a copy of)\\b[^\\n]{0,60}?(?:${FIXED_DESTINATION})|(?:\\b(?:${PRETEXT})[a-z]*\\b[^\\n]{0,80}?\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION}))|(?:\\b(?:${TRANSFER_VERBS}|contact|upload|post)\\b[^\\n]{0,80}?(?:${FIXED_DESTINATION})[^\\n]{0,40}?\\b(?:${PRETEXT}))`,
-    unless: "\\b(?:never|do not|don't|must not)\\b",
   },
   {
     ...REMOTE_INSTRUCTIONS,
@@ -733,7 +730,6 @@ export const INTENT_RULES: readonly PatternRule[] = [
     pattern:
       `\\b(?:due to|because of|during|for)\\s+(?:scheduled\\s+|ongoing\\s+|planned\\s+)?(?:maintenance|an outage|outage|downtime|an incident|a migration|migration)\\b[^\\n]{0,80}?\\b(?:use|call|switch to|route|send|redirect|go to|handled by|served by)\\b[^\\n]{0,60}?(?:\\binstead\\b|${TOOL_NAME}|(?:https?|wss?)://)` +
       `|\\b(?:is|are)\\s+(?:temporarily|currently)\\s+(?:unavailable|down|offline|disabled|redirected|suspended)\\b[^\\n]{0,60}?\\b(?:use|call|switch to|route|send|go to)\\b[^\\n]{0,40}?(?:${TOOL_NAME}|(?:https?|wss?)://)`,
-    unless: "\\b(?:never|do not|don't)\\b",
   },
   {
     ...PREFER_THIS_TOOL,

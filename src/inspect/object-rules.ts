@@ -1173,7 +1173,6 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     triggers: ["the same", "a copy", "its content", "their content", "the whole", "the full", "the entire"],
     alsoTriggers: ["://", "@"],
     pattern: `\\b(?:put|post|send|upload|copy|forward|push|write|mirror|submit|stream|sync|email|mail|transmit|deliver)\\s+(?:the same|a copy of (?:the|its|their|each|every)|its|their|the whole|the full|the entire)\\s+(?:[\\w-]+\\s+)?(?:content|contents|data|file|files|body|text|message|messages|result|results|output|payload|rows|document|records?|list|history|logs?)\\b[^\\n]{0,20}?\\b(?:to|at|into)\\s+(?:[a-z][a-z0-9+.-]*://[^\\s'"\\x60)]+|${EMAIL})`,
-    unless: "\\b(?:never|do not|don't|must not)\\b",
   },
   {
     id: "intent.secret-variable-into-argument",
@@ -1204,7 +1203,6 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       "\\bvalues?\\s+of\\s+\\$\\{?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|apikey|token|secret|secret_key|access_key|password|passwd|pat|credentials?|private_key)\\b|" +
       "\\b(?:put|end|ends|append|include|add|pass|insert|write|send|attach|paste|copy|embed|prefix|suffix|fill)\\b[^\\n]{0,60}?(?:\\bvalue of\\s+(?:the\\s+)?|\\$\\{?|process\\.env\\.|os\\.environ)\\s*\\x60?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|apikey|token|secret|secret_key|access_key|password|passwd|pat|credentials?|private_key)\\b",
-    unless: "\\b(?:never|do not|don't)\\b",
     // An API key sent as the credential it is ("Authorization: Bearer ${API_TOKEN}"): in the match
     // itself, so a header named just before ("Bearer header; put the value of $AWS_SECRET …") clears nothing.
     unlessInMatch: "\\b(?:authori[sz]ation|bearer|header|authenticate|auth\\b)",
@@ -2095,7 +2093,6 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     alsoTriggers: ["port", "-r ", "tunnel"],
     pattern:
       "\\bforwards?\\b[^\\n]{0,60}?\\bport\\s+\\d+\\s+back\\s+to\\b|\\bssh\\b[^\\n]{0,60}?\\s-r\\s+\\d+|\\breverse (?:ssh )?tunnel\\b",
-    unless: "\\b(?:never|do not|don't|must not)\\b",
   },
   {
     id: "intent.less-reliable-tools",
@@ -2972,7 +2969,6 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     alsoTriggers: ["append", "add", "write", "insert", "source", "export"],
     pattern:
       "\\b(?:appends?|adds?|writes?|inserts?)\\b[^\\n]{0,120}?(?:to|into|in)\\s+(?:~/|\\$home/)?\\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\\b|\\bconfig\\.fish\\b[^\\n]{0,40}?\\b(?:append|add|write)",
-    unless: "\\b(?:never|do not|don't|must not)\\b",
   },
   {
     id: "intent.steers-server-tool",

@@ -320,7 +320,6 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "prepend",
     ],
     pattern: `\\b(?:include|including|pass|put|insert|add|provide|send|attach|append|embed|place|supply|fill|set|populate|copy|paste|dump|enclose|encode|concatenate|prepend)\\b[^.\\n]{0,50}?\\b(?:(?:the |all |any |every |your |their )?(?:user'?s?'? |current |stored |saved |local |available |known )(?:[\\w-]+ ){0,2}(?:${SECRET_NOUNS})|(?:all|any|every) (?:of the |the )?(?:${SECRET_NOUNS})|(?:${CONTEXT_NOUNS}))\\b`,
-    unless: "\\b(?:never|do not|don't|must not|should not|without)\\b",
   },
   {
     id: "credential.secret-fetch-and-pass",
@@ -388,7 +387,6 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "context",
     ],
     pattern: `\\b(?:look up|find|get|read|fetch|retrieve|obtain|grab|copy|take|extract)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS})\\b[^.\\n]{0,60}?\\b(?:put|pass|place|include|add|send|give|insert|append|paste|submit|provide|attach)\\b\\s+(?:it|them|this|that|the value|those)\\b|\\b(?:contain|contains|include|includes|pass|put|add|send|attach|embed|insert|append|place|write)\\b[^.\\n]{0,40}?\\b(?:${SECRET_NOUNS}|tokens?|keys?)\\b[^.\\n]{0,30}?\\b(?:currently configured|configured|from the environment|in the environment|you have|you know|you can see|you have seen|you find|you found|you discover|you come across|available to you|in (?:the|this) conversation|in your context)\\b|\\b(?:${SECRET_NOUNS}|passwords?|tokens?)\\b[^.\\n]{0,40}?\\b(?:pass|put|copy|send|add|include|insert|append|write)\\s+(?:it|them)\\s+(?:to|in|into)\\s+(?:the\\s+)?[\\w\\x60'"-]*\\s*(?:parameter|argument|field)|\\b(?:copy|take|read|get|fetch|grab|pull|paste)\\s+(?:it|them|the value|its value|the values)\\s+from\\b[^.\\n]{0,60}?\\b(?:${SECRET_NOUNS})\\b[^\\n]{0,60}?\\binto\\b`,
-    unless: "\\b(?:never|do not|don't|must not|should not|without)\\b",
   },
   {
     id: "credential.secret-from-source",
@@ -1415,7 +1413,6 @@ const PHRASE_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:run|execute|exec|invoke|type)\\b[^.\\n]{0,40}?\\b(?:curl|wget|nc|ncat|netcat|bash -c|sh -c|powershell|pwsh|chmod \\+x|base64 -d|base64 --decode|ssh-keygen|scp|nslookup|certutil)\\b|\\b(?:run|execute|exec|invoke|type)\\b[^.\\n]{0,40}?(?:^|[\\s'\"`(])eval(?:\\s+['\"`$]|\\s*\\()",
-    unless: "\\b(?:never|do not|don't|must not|avoid)\\b",
   },
   {
     id: "shell.code-execution",
