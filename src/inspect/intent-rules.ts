@@ -316,6 +316,8 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "orders a call to another tool as a follow-up (High when that call has side effects unrelated to the tool)",
     triggers: ["follow-up", "follow up", "followup", "after", "post:", "then:", "next:"],
     alsoTriggers: ["_", "-", "`"],
+    // "after" is in most descriptions: the pattern is tried only where a colon or a calling verb is too.
+    andTriggers: [":", "call", "invok", "run", "use", "via", "using"],
     pattern:
       `(?:(?:\\bfollow[- ]?up|\\bafterwards|\\bafter\\s+[\\w-]+(?:\\s+[\\w-]+)?)\\s*:|\\b(?:post|then|next):)\\s*(?:(?:call|run|invoke|use)\\s+)?(?:the\\s+)?${TOOL_NAME}` +
       `|\\b(?:follow[- ]?up|afterwards|after (?:this|that|each|every|the) (?:call|run|request|lookup|read|fetch|get|upload|download|post|reply|answer|result))\\b[^\\n]{0,60}?\\b(?:call|invoke|run|use|via|using)\\s+(?:the\\s+)?${TOOL_NAME}`,
