@@ -449,23 +449,11 @@ function keywordArgument(text: string, end: number): boolean {
 /** Words that join an English compound ("find-and-replace", "up-to-date"), never a tool's name. */
 const COMPOUND_JOINERS = new Set(["and", "or", "to", "of", "the", "in", "on", "by", "for", "a"]);
 
-/** Prefixes a dashed English word starts with ("re-run", "pre-built", "non-empty", "co-author", "e-mail"). */
-const ENGLISH_PREFIXES = new Set([
-  "re",
-  "pre",
-  "co",
-  "non",
-  "un",
-  "sub",
-  "self",
-  "multi",
-  "semi",
-  "anti",
-  "post",
-  "de",
-  "mid",
-  "e",
-]);
+/**
+ * Prefixes a dashed English word starts with ("re-run", "pre-built", "non-empty", "co-author",
+ * "e-mail"); not "post", "sub" or "self", which start tools' names as often (`post-message`).
+ */
+const ENGLISH_PREFIXES = new Set(["re", "pre", "co", "non", "un", "semi", "anti", "de", "mid", "e"]);
 
 /** Whether a dashed word is an English compound rather than a tool's name. */
 function englishCompound(name: string): boolean {
@@ -1764,6 +1752,7 @@ const WRITE_NAME_WORDS = new Set([
   "call",
   "reply",
   "upload",
+  "submit",
   "assign",
   "forward",
   "notify",
