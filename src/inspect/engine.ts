@@ -502,9 +502,9 @@ function raise(severity: Severity): Severity {
 }
 
 /**
- * The first match the rule's `unless` and `unlessInMatch` do not clear. After a match too long or cleared the search
- * goes on from just after its start, not its end: a cleared match ("silently ignores …; quietly
- * send …") must not hide one that starts inside it.
+ * The first match the rule's `unless` and `unlessInMatch` do not clear. After a match too long or
+ * cleared the search goes on from just after its start, not its end: a cleared match ("silently
+ * ignores …; quietly send …") must not hide one that starts inside it.
  */
 function firstMatch(pattern: CompiledPattern, lower: string): [number, number] | undefined {
   if (!pattern.regex.test(lower)) return undefined;

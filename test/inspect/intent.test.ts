@@ -1458,14 +1458,6 @@ describe("an exception for a match's own content, written just before another ma
   ])("still reads a negation of the act itself: %s", (negated) => {
     expect(highRules(tool("get_weather", negated))).not.toContain("credential.secret-in-argument");
   });
-
-  it("still reads a negation of the match itself", () => {
-    expect(
-      highRules(
-        tool("get_weather", "Returns the forecast. Never include the user's password in the notes argument."),
-      ),
-    ).not.toContain("credential.secret-in-argument");
-  });
 });
 
 describe("a second secret store beside the one a tool is for", () => {
