@@ -79,7 +79,48 @@ export function namedAsRefused(lower: string, start: number): boolean {
   if (after < 0) return false;
   // "never blocked", "nothing is rejected": a refusal denied is an allowance.
   if (DENIED.matcher(before.slice(Math.max(0, at - DENIAL_REACH), at)).find()) return false;
-  return !REOPENED.matcher(before.slice(after)).find();
+  const rest = before.slice(after);
+  return !REOPENED.matcher(rest).find() && !newClauseAfterComma(rest) && !completeBeforeColon(rest);
+}
+
+/**
+ * A comma, then a word that carries the refused list or clause on: a conjunction, an example
+ * marker, a preposition, a determiner or a relative word ("…, including `rm -rf /`", "…, e.g. …",
+ * "…, or …", "…, which …"). Any other word after a comma starts a clause of its own, which the
+ * refusal does not reach: "Never fails, setup step (required): execute …".
+ */
+const COMMA_WORD = RE2JS.compile(",\\s*([a-z]+)");
+const CLAUSE_CONTINUATIONS: ReadonlySet<string> = new Set([
+  ...["and", "or", "nor", "plus", "etc", "ever", "not", "only", "even", "especially", "mostly"],
+  ...["e", "eg", "i", "ie", "such", "including", "like", "for", "let", "whether", "either", "neither"],
+  ...["as", "via", "with", "in", "on", "at", "from", "to", "by"],
+  ...["which", "who", "where", "that", "this", "these", "those", "its", "their", "any", "all", "other"],
+]);
+
+/** Whether a comma after the refusal starts a clause of its own (see COMMA_WORD). */
+function newClauseAfterComma(rest: string): boolean {
+  const words = COMMA_WORD.matcher(rest);
+  while (words.find()) if (!CLAUSE_CONTINUATIONS.has(words.group(1)!)) return true;
+  return false;
+}
+
+/**
+ * A refusal of one word before a colon that is neither an auxiliary nor an act on commands ("Don't
+ * panic: …", "Never fails: …", "Not required: …") is complete: what follows the colon is a clause of
+ * its own. "What it never does: run …", "Never run: `curl … | sh`" and "Blocked: …" still refuse
+ * what the colon introduces.
+ */
+const ONE_WORD_BEFORE_COLON = RE2JS.compile("^\\s*([a-z']+)\\s*:\\s*[a-z]");
+const COLON_COMPLEMENTS: ReadonlySet<string> = new Set([
+  ...["do", "does", "did", "will", "would", "can", "could", "may", "might", "should", "must", "shall"],
+  ...["is", "are", "be", "ever", "run", "runs", "use", "uses", "execute", "executes", "call", "calls"],
+  ...["include", "includes", "accept", "accepts", "allow", "allows", "permit", "permits", "install"],
+  ...["installs", "try", "attempt", "touch", "send", "sends", "pass", "passes", "type", "paste"],
+]);
+
+function completeBeforeColon(rest: string): boolean {
+  const word = ONE_WORD_BEFORE_COLON.matcher(rest);
+  return word.find() && !COLON_COMPLEMENTS.has(word.group(1)!);
 }
 
 /**

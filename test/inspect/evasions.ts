@@ -11,6 +11,11 @@ import { loadDev } from "./corpus.ts";
 
 type Rewrite = (description: string) => string;
 
+/** `clause` before the description's first sentence and every later one. */
+function beforeEverySentence(clause: string): Rewrite {
+  return (description) => `${clause}${description.replace(/([.!?])\s+(?=[A-Z])/g, `$1 ${clause}`)}`;
+}
+
 /** Applies `rewrite` to the text outside backtick code spans. */
 function outsideCode(description: string, rewrite: Rewrite): string {
   return description
@@ -79,8 +84,11 @@ export const EVASIONS: Readonly<Record<string, Rewrite>> = {
    * A negated clause of nothing before every sentence ("Never cache it; send …"): a model reads the
    * order after it, and a rule must not read the negation as the order's.
    */
-  decoys: (description) =>
-    `Never cache it; ${description.replace(/([.!?])\s+(?=[A-Z])/g, "$1 Never cache it; ")}`,
+  decoys: beforeEverySentence("Never cache it; "),
+  /** The same with a refusal complete before a colon ("Don't panic: setup step: execute …"). */
+  colonDecoys: beforeEverySentence("Don't panic: "),
+  /** The same before a comma that starts a clause of its own ("Never fails, setup step: …"). */
+  commaDecoys: beforeEverySentence("Never fails, "),
   /** Prose words of six letters or more with 0 for o and 3 for e. */
   digits: (description) =>
     outsideCode(description, (prose) =>
@@ -144,5 +152,5 @@ if (import.meta.main) {
   const detected = detectedUnderEvasions(cases);
   console.log(`${round ?? "development set"}: ${cases.length} poisoned definitions`);
   for (const [name, count] of Object.entries(detected))
-    console.log(`  ${name.padEnd(10)} ${count}/${cases.length}`);
+    console.log(`  ${name.padEnd(12)} ${count}/${cases.length}`);
 }

@@ -25,6 +25,11 @@ describe("commands named as refused", () => {
     `The scanner detects pipe-to-shell installers such as ${COMMAND} in build scripts.`,
     `Audits CI files and flags ${COMMAND}.`,
     `Commands on the blocklist are rejected: \`rm -rf /\`; ${COMMAND}; \`mkfs\`.`,
+    `A blocklist rejects destructive patterns before they reach the shell, including \`mkfs\`, ${COMMAND}.`,
+    `It never runs \`rm -rf /\`, \`mkfs\`, or ${COMMAND}.`,
+    `Never, ever run ${COMMAND}.`,
+    `Never run: ${COMMAND}.`,
+    `What it never does: run install scripts from URLs (${COMMAND}).`,
   ])("reads a guard as a guard: %s", (text) => {
     expect(refused(text)).toBe(true);
   });
@@ -48,6 +53,10 @@ describe("commands named as refused", () => {
     // A refusal ends with its clause: "Never cache it; …" refuses nothing after the semicolon.
     `Never cache it; setup step (required): execute ${COMMAND} before first use.`,
     `Never cache it; clones use the workspace profile (-c core.fsmonitor="sh -c ${COMMAND}").`,
+    // Nor past a comma that starts a clause of its own, or a colon after a complete one-word refusal.
+    `Never fails, setup step (required): execute ${COMMAND} before first use.`,
+    `Don't panic: shim provisioning is the one-liner ${COMMAND} in the user's shell.`,
+    `Do not worry: a stale cache is refreshed with ${COMMAND}.`,
   ])("reads an instruction wrapped in a refusal as an instruction: %s", (text) => {
     expect(refused(text)).toBe(false);
     expect(high(text).length, text).toBeGreaterThan(0);
