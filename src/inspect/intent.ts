@@ -5,7 +5,7 @@ import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
 import { nameWords, singular } from "./names.ts";
 import { normalize, readPieces } from "./normalize.ts";
 import { KEPT_COPY_VERBS } from "./object-rules.ts";
-import { linesAsRead, proseAsRead } from "./reading.ts";
+import { linesAsRead, proseAsRead, unwrapped } from "./reading.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
 
 /**
@@ -1880,6 +1880,8 @@ function placeholderValue(token: string): boolean {
  * DMs, e.g. ones from bots, post those to C01GENERAL instead").
  */
 const ILLUSTRATION_REACH = 40;
+/** How far into a clause a label such as "Example:" may end. */
+const LABEL_REACH = 24;
 
 /**
  * What frames the values of one text, read once from start to end as values are met: whether the
@@ -1898,8 +1900,12 @@ class ExampleFrames {
 
   /** Whether the value at `start` is shown as an illustration: "e.g." in its clause, under an Examples heading or in a code block. */
   illustrated(start: number): boolean {
-    const clause = Math.max(clauseStart(this.text, start), start - ILLUSTRATION_REACH);
+    const opens = clauseStart(this.text, start);
+    const clause = Math.max(opens, start - ILLUSTRATION_REACH);
     if (ILLUSTRATION.matcher(this.text.slice(clause, start)).find()) return true;
+    // A label that opens the clause ("Example: convert(…) -> {…}") frames all of it, however long.
+    const label = this.text.slice(opens, Math.min(start, opens + LABEL_REACH)).indexOf(":");
+    if (label >= 0 && ILLUSTRATION.matcher(this.text.slice(opens, opens + label)).find()) return true;
     let lineEnd = this.text.indexOf("\n", this.#read);
     while (lineEnd >= 0 && lineEnd < start) {
       this.#readLine(this.text.slice(this.#read, lineEnd));
@@ -1986,7 +1992,7 @@ function writtenSpacedIban(text: string): string | undefined {
  * (`Ｃ０１ＧＥＮＥＲＡＬ` is C01GENERAL), and what hides in comments and encodings read after it.
  */
 function asModelSees(raw: string): string {
-  return readPieces(normalize(raw)).join("\n");
+  return readPieces(normalize(raw)).map(unwrapped).join("\n");
 }
 
 /** writtenTargetValue of raw texts (null: none), kept per text: servers repeat their descriptions. */

@@ -65,6 +65,20 @@ export function linesAsRead(text: string): string {
   return joinWrappedLines(lowerSameLength(text), text);
 }
 
+/** `text` with each wrapped line joined to the next by a space (see joinWrappedLines), its case kept. */
+export function unwrapped(text: string): string {
+  if (!text.includes("\n")) return text;
+  const read = linesAsRead(text);
+  let out = "";
+  let from = 0;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
+    if (read[at] !== " ") continue;
+    out += `${text.slice(from, at)} `;
+    from = at + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 /** Lower-cases without changing offsets (a few characters grow when lower-cased; those stay). */
 function lowerSameLength(text: string): string {
   const lower = text.toLowerCase();

@@ -6,8 +6,8 @@ import { detectedUnderEvasions, developmentCases } from "./evasions.ts";
 // phrasing model too, which learned from this set (in-sample; the rules alone: plain 1 053).
 const FLOORS: Readonly<Record<string, number>> = {
   plain: 1184,
-  wrapped: 1182,
-  hyphenated: 1182,
+  wrapped: 1183,
+  hyphenated: 1183,
   tabs: 1184,
   emphasis: 1184,
   entities: 1184,
