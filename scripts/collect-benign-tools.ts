@@ -3,15 +3,17 @@
 // .cache/benign-servers/pypi__<name>/venv), started over stdio, and asked for tools/list with the
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
-// --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11 | --blind-12] [package-name …]. With no flag it collects the development
+// --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11 | --blind-12 |
+// --blind-13] [package-name …]. With no flag it collects the development
 // corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from PyPI) into
 // test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn (yet). --blind, --blind-2, --blind-3, --blind-4,
-// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11 and --blind-12 collect a round of the blind evaluation set
+// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12 and --blind-13 collect a
+// round of the blind evaluation set
 // instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
 // test/inspect/blind-3/benign/, test/inspect/blind-4/benign/, test/inspect/blind-5/benign/,
 // test/inspect/blind-6/benign/, test/inspect/blind-7/benign/, test/inspect/blind-8/benign/,
-// test/inspect/blind-9/benign/, test/inspect/blind-10/benign/, test/inspect/blind-11/benign/ and
-// test/inspect/blind-12/benign/).
+// test/inspect/blind-9/benign/, test/inspect/blind-10/benign/, test/inspect/blind-11/benign/,
+// test/inspect/blind-12/benign/ and test/inspect/blind-13/benign/).
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -3108,6 +3110,213 @@ const blind12Servers: ServerSpec[] = [
   },
 ];
 
+// Round 13 of the blind evaluation (test/inspect/blind-13/benign/), collected on 2026-11-29 before any tuning on it:
+// real servers from packages in none of the lists or comments above, none a fork, port or rename of a package named
+// there, and with no tool description word for word equal to one in the development corpus or an earlier blind round
+// (checked over every file of test/inspect/corpus/benign*/ and test/inspect/blind*/benign/; no two packages of this
+// round share a description either). Every package is pinned. Every vendor, organisation or author is new to these
+// lists as far as the packages' metadata tells, and no two packages come from one. At most 30 tools come from one
+// package: where a server lists more, an evenly spaced selection in listing order is kept and the number listed is
+// recorded as `listedTools` (@moovio/sdk 192, altr-mcp 172, @speakeasy-api/speakeasy-client-sdk-typescript 76,
+// beget-mcp 73, intervals-icu-mcp 66, fizko-mcp 60, ib-gateway-mcp 50, clover-mcp 47, commune-mcp 42, mcp-romm 40,
+// maplestory-mcp-server 39, homebox-mcp 39, mcp-server-spotinst 39, airbyte-mcp 36).
+// Ecosystems: 5 packages (86 tools) come from npm, 2 (28 tools) from crates.io and 37 (692 tools) from PyPI; 44
+// packages, 806 tools. Fewer than a fifth (7 of 44) come from outside PyPI because the registries here have no more
+// to give: the npm package list on this machine still names no MCP server package beyond the lists above (SDKs,
+// frameworks, proxies, plugins, forks and builds of servers already collected or left out), so the npm part is the
+// MCP modes of three command-line tools whose names do not say MCP (repomix's `--mcp`, qmd's `mcp`, WunderGraph
+// Cosmo's `wgc mcp`) and two TypeScript SDKs generated from their vendors' API descriptions with an MCP server bin
+// (`mcp start`: Speakeasy's own client SDK and Moov's), two of the at most three such SDKs this round takes, so that
+// one generator's scaffolding does not get many votes again (5 of the 30 tools kept from Speakeasy's carry no
+// description). Of the other command-line tools and per-platform binary packages looked at, Graphite's has an MCP
+// mode with two tools only, Moose's proxies its dev server's MCP endpoint, neonctl's `mcp` installs Neon's remote
+// server into coding agents, and the rest show no MCP server mode in their help (see below). crates.io serves crates
+// by name (`cargo search` is refused here): cargo-mcp and rust-docs-mcp are built with `cargo install`. The Go
+// module proxy still refuses (403) github.com/Azure/aks-mcp and github.com/googleapis/genai-toolbox.
+// To keep the share outside PyPI as high as it could be without going under 40 packages, ten PyPI packages that
+// installed and listed were trimmed (see below).
+// Chosen across domains: developer tools (repomix, Rust's cargo and crate docs, Pyxel, WunderGraph Cosmo GraphQL
+// federation), cloud and data (Spot.io, Airbyte, Cloudcraft diagrams, Beget hosting in Russian, ALTR data security),
+// business SaaS (Clover point of sale, Homebox inventory, Commune email, Volcengine SMS in Chinese, Moov payments,
+// Speakeasy), finance (Interactive Brokers, INDmoney, Chinese stock data, Chilean taxes in Spanish through Fizko),
+// security (EyalSec events), science (IGVF genomics, Drosophila stock centres, ERDDAP ocean data, astronomy archives
+// through MANNA, stargazing), productivity (qmd local search), fitness (Intervals.icu), media and news (Lightroom,
+// NewsData.io, the Wayback Machine), home, IoT and radio (Home Assistant development tools, Moonraker 3D printers,
+// FIWARE Orion, Hamlib rig control, N3FJP contest logging), games (Arknights' PRTS wiki in Chinese, MapleStory,
+// Minecraft datapacks, RomM retro game libraries, interactive fiction), education (the Digii campus portal),
+// government and open data (Korean patents through KIPRIS), messaging (DropMail temporary email).
+// Interpreters: the PyPI packages run on Python 3.12, mcp-stargazing, maplestory-mcp-server and airbyte-mcp on 3.13
+// (from pyenv here). Their venvs were made here with uv at the same pins.
+// Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK (mcp-server-if,
+// indmoney-mcp, moonraker-mcp, fiware-orion-mcp, mcp-server-spotinst, mcp-server-wayback, rigctl-mcp, contest-mcp,
+// ha-dev-tools-mcp, dropmail-mcp, commune-mcp, mcp-kipris, airbyte-mcp).
+// wgc is given DISABLE_UPDATE_CHECK (it exits when its update check finds no network); manna-mcp is started with
+// --stdio (it serves HTTP otherwise); ib-gateway-mcp lists its tools while it retries its connection to a gateway on
+// this machine; cargo-mcp is started with its serve command.
+// Tried and left out:
+// - npm: @withgraphite/graphite-cli (two tools), @514labs/moose-cli-linux-x64 (a proxy to its dev server), snyk
+//   (downloads its binary at install); no MCP server mode in their help: neonctl, @redocly/cli, @scalar/cli,
+//   @zuplo/cli, @hono/cli, @conductor-oss/conductor-cli, appwrite-cli, @graphql-hive/cli, grafbase, sst-linux-x64,
+//   @fastly/cli-linux-x64, @depot/cli-linux-x64, @pact-foundation/pact-cli-linux-x64, rust-just-linux-x64,
+//   @bufbuild/buf-linux-x64; no MCP bin in the versions looked at: @kombo-api/sdk, @inkeep/ai-api,
+//   @hathora/cloud-sdk-typescript, @kinde/management-api-js, @whop/api, @blaxel/sdk; not served (404):
+//   @shippo/shippo.
+// - crates.io: codanna (depends on fastembed, whose ONNX Runtime is downloaded when it is built; not tried); not
+//   served: ht-mcp, cratedocs-mcp, turso_cli, tursodb.
+// - Go: github.com/go-task/task/v3 is served but was not looked into.
+// - PyPI, by vendor: lobbywatch-mcp and srgssr-mcp (malkreide's), cisa-kev-mcp (MEOK AI Labs'), tna-discovery-mcp
+//   and matricula-mcp (by, it seems, the author of norway-archives-mcp in blind round 8: the same tool habits),
+//   industriagents-s7comm-mcp (IndustriAgents', whose industriagents-mqtt-mcp is in blind round 12),
+//   nucleotide-archive-mcp (BioContext AI's, whose biocontext-kb is in the PyPI corpus), lymcp (narumiruna's, whose
+//   yfmcp is in blind round 7), unichemicals-mcp-server (19 of its kept descriptions are word for word
+//   pubchempy-mcp-server's, in blind round 9), ofs-mcp (a second server of erddap-mcp's organisation).
+// - PyPI, a port: ansible-devtools-mcp (its tools are those of Red Hat's Ansible MCP server).
+// - PyPI, failing here: cvefeed-mcp (calls its API before listing), cursor-proxmox-mcp (exits at start with
+//   placeholder settings), gnucash-mcp (needs a book configuration file), flightaware-mcp (imports a hishel name its
+//   hishel lacks), i2crm-mcp (its server needs an address and token saved by its setup command; not looked into
+//   further), smt-sudoku-mcp (requires Python 3.13.15 or later), snapitem-mcp (no wheel for CPython 3.12).
+// - PyPI, fewer than three tools: z3950-mcp, caltrain-mcp, inaturalist-mcp.
+// - PyPI, installed and listing but trimmed (see above): classroom-mcp, ceedling-mcp, lore-mcp-server,
+//   drheaderplus-mcp, atomno-mcp-cbr-rates, fronius-mcp, musicxml-abc-mcp, korea-stock-insight-mcp, ibangen-mcp,
+//   cai-mcp-server, and chuanglan-mcp-server and shop-mcp (four tools each).
+// - not pursued: the *-eli-mcp, atomno-mcp-*, "Unofficial read-only … MCP server" (Iranian sites) and Kenyan
+//   civic-data (county-mcp, elimu-mcp, kra-mcp …) families, and the families named above.
+// Collected with HOME set to a scratch folder.
+const blind13Servers: ServerSpec[] = [
+  // npm: the MCP modes of three command-line tools, and two TypeScript SDKs generated from their vendors' API
+  // descriptions that ship an MCP server bin (`mcp start`).
+  { package: "repomix", version: "1.18.1", args: ["--mcp"] },
+  { package: "@tobilu/qmd", version: "2.8.3", args: ["mcp"] },
+  { package: "wgc", version: "0.112.7", args: ["mcp"], env: { DISABLE_UPDATE_CHECK: "true" } },
+  {
+    package: "@speakeasy-api/speakeasy-client-sdk-typescript",
+    version: "5.0.0-rc.4",
+    bin: "mcp",
+    args: ["start"],
+  },
+  { package: "@moovio/sdk", version: "26.7.1", bin: "mcp", args: ["start"] },
+  // crates.io, built with `cargo install`.
+  { package: "cargo-mcp", cargo: { version: "0.2.0" }, args: ["serve"] },
+  { package: "rust-docs-mcp", cargo: { version: "0.1.1" } },
+  // PyPI.
+  { package: "erddap-mcp", pypi: { version: "0.1.2", script: "erddap-mcp", python: "python3.12" } },
+  {
+    package: "drosophila-stocks-mcp",
+    pypi: { version: "0.1.2", script: "drosophila-stocks-mcp", python: "python3.12" },
+  },
+  {
+    package: "igvf-catalog-mcp",
+    pypi: { version: "1.3.0", script: "igvf-catalog-mcp", python: "python3.12" },
+  },
+  { package: "prts-mcp", pypi: { version: "2.8.2", script: "prts-mcp", python: "python3.12" } },
+  { package: "minecode-mcp", pypi: { version: "0.2.2", script: "minecode", python: "python3.12" } },
+  { package: "mcp-romm", pypi: { version: "1.2.1", script: "romm-mcp", python: "python3.12" } },
+  { package: "pyxel-mcp", pypi: { version: "1.3.2", script: "pyxel-mcp", python: "python3.12" } },
+  { package: "homebox-mcp", pypi: { version: "1.4.0", script: "homebox-mcp", python: "python3.12" } },
+  { package: "ib-gateway-mcp", pypi: { version: "0.2.2", script: "ib-gateway-mcp", python: "python3.12" } },
+  { package: "fizko-mcp", pypi: { version: "0.1.0", script: "fizko-mcp", python: "python3.12" } },
+  { package: "eyalsec-mcp", pypi: { version: "0.1.1", script: "eyalsec-mcp", python: "python3.12" } },
+  { package: "akshare-one-mcp", pypi: { version: "0.5.0", script: "akshare-one-mcp", python: "python3.12" } },
+  { package: "newsdata-mcp", pypi: { version: "0.3.2", script: "newsdata-mcp", python: "python3.12" } },
+  {
+    package: "intervals-icu-mcp",
+    pypi: { version: "5.7.1", script: "intervals-icu-mcp", python: "python3.12" },
+  },
+  { package: "mcp-server-sms", pypi: { version: "0.1.0", script: "mcp-server-sms", python: "python3.12" } },
+  { package: "lr-mcp", pypi: { version: "0.2.0", script: "lr-mcp", python: "python3.12" } },
+  {
+    package: "mcp-server-if",
+    pypi: { version: "0.2.0", script: "mcp-server-if", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "indmoney-mcp",
+    pypi: { version: "1.0.0", script: "indmoney-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "moonraker-mcp",
+    pypi: { version: "0.1.1", script: "moonraker-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "fiware-orion-mcp",
+    pypi: { version: "0.1.0", script: "fiware-orion-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "mcp-server-spotinst",
+    pypi: { version: "0.7.0", script: "mcp-server-spotinst", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "mcp-server-wayback",
+    pypi: { version: "0.2.7", script: "mcp-server-wayback", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "rigctl-mcp",
+    pypi: { version: "1.1.0", script: "rigctl-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "contest-mcp",
+    pypi: { version: "0.2.1", script: "contest-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "manna-mcp",
+    pypi: { version: "0.11.0", script: "manna-mcp", python: "python3.12" },
+    args: ["--stdio"],
+  },
+  {
+    package: "clover-mcp",
+    pypi: { version: "0.7.0", script: "clover-mcp", python: "python3.12" },
+    env: { CLOVER_MERCHANT_ID: "placeholder", CLOVER_ACCESS_TOKEN: "placeholder" },
+  },
+  {
+    package: "altr-mcp",
+    pypi: { version: "0.8.0", script: "altr-mcp", python: "python3.12" },
+    env: { ORG_ID: "placeholder", MAPI_KEY: "placeholder", MAPI_SECRET: "placeholder" },
+  },
+  {
+    package: "cloudcraft-mcp",
+    pypi: { version: "0.1.8", script: "cloudcraft-mcp", python: "python3.12" },
+    env: { CLOUDCRAFT_API_KEY: "placeholder" },
+  },
+  {
+    package: "beget-mcp",
+    pypi: { version: "0.2.0", script: "beget-mcp", python: "python3.12" },
+    env: { BEGET_API_LOGIN: "placeholder", BEGET_API_PASSWORD: "placeholder" },
+  },
+  {
+    package: "ha-dev-tools-mcp",
+    pypi: { version: "1.1.1", script: "ha-dev-tools-mcp", python: "python3.12", requires: ["mcp<2"] },
+    env: { HA_URL: "http://127.0.0.1:9", HA_TOKEN: "placeholder" },
+  },
+  {
+    package: "dropmail-mcp",
+    pypi: { version: "0.1.1", script: "dropmail-mcp", python: "python3.12", requires: ["mcp<2"] },
+    env: { DROPMAIL_TOKEN: "placeholder" },
+  },
+  {
+    package: "commune-mcp",
+    pypi: { version: "0.2.1", script: "commune-mcp", python: "python3.12", requires: ["mcp<2"] },
+    env: { COMMUNE_API_KEY: "placeholder" },
+  },
+  {
+    package: "mcp-kipris",
+    pypi: { version: "0.1.3", script: "mcp-kipris", python: "python3.12", requires: ["mcp<2"] },
+    env: { KIPRIS_API_KEY: "placeholder" },
+  },
+  {
+    package: "digii-campus-mcp",
+    pypi: { version: "0.1.2", script: "digii-campus-mcp", python: "python3.12" },
+    env: { DIGII_BASE_URL: "http://127.0.0.1:9", DIGII_UKID: "1", DIGII_AUTH_TOKEN: "placeholder" },
+  },
+  { package: "mcp-stargazing", pypi: { version: "0.9.1", script: "mcp-stargazing", python: "python3.13" } },
+  {
+    package: "maplestory-mcp-server",
+    pypi: { version: "1.0.1", script: "maplestory-mcp-server", python: "python3.13" },
+  },
+  {
+    package: "airbyte-mcp",
+    pypi: { version: "1.0.0", script: "airbyte-mcp", python: "python3.13", requires: ["mcp<2"] },
+  },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 const targets = {
   corpus: { servers, outDir: join("corpus", "benign") },
@@ -3124,6 +3333,7 @@ const targets = {
   "--blind-10": { servers: blind10Servers, outDir: join("blind-10", "benign"), maxTools: 30 },
   "--blind-11": { servers: blind11Servers, outDir: join("blind-11", "benign"), maxTools: 30 },
   "--blind-12": { servers: blind12Servers, outDir: join("blind-12", "benign"), maxTools: 30 },
+  "--blind-13": { servers: blind13Servers, outDir: join("blind-13", "benign"), maxTools: 30 },
 } satisfies Record<string, { servers: ServerSpec[]; outDir: string; maxTools?: number }>;
 const flag = (
   [
@@ -3140,6 +3350,7 @@ const flag = (
     "--blind-10",
     "--blind-11",
     "--blind-12",
+    "--blind-13",
   ] as const
 ).find((name) => process.argv.includes(name));
 const target: { servers: ServerSpec[]; outDir: string; maxTools?: number } = targets[flag ?? "corpus"];
