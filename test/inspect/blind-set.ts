@@ -30,9 +30,10 @@ export const BLIND_ROUNDS = [
   "blind-10",
   "blind-11",
   "blind-12",
+  "blind-13",
 ] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
-export const LATEST_BLIND_ROUND: BlindRound = "blind-12";
+export const LATEST_BLIND_ROUND: BlindRound = "blind-13";
 
 export function blindRoundDir(round: BlindRound): string {
   return join(import.meta.dirname, round);
