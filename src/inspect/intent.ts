@@ -1079,6 +1079,19 @@ function leafName(path: string): string {
   return path.slice(path.lastIndexOf(".") + 1);
 }
 
+/**
+ * The name words of the argument a description field describes (`….properties.bin_location_id.description`):
+ * a reading tool named there for the argument's own value ("Look up via `list_storage_bins`") says
+ * where the value comes from. Empty for any other field.
+ */
+function describedArgumentWords(field: string): ReadonlySet<string> {
+  const argument = DESCRIBED_ARGUMENT.exec(field);
+  return argument ? new Set(nameWords(argument[1]!)) : NO_WORDS;
+}
+
+const DESCRIBED_ARGUMENT = /\.properties\.([^.]+)\.description$/;
+const NO_WORDS: ReadonlySet<string> = new Set();
+
 /** An argument of a tool: its path (argumentSchemas), its schema and its own name's words. */
 type ToolArgument = [string, Record<string, unknown>, readonly string[]];
 
@@ -2474,6 +2487,27 @@ export function clearableDependency(finding: Finding): readonly string[] {
     : [];
 }
 
+/**
+ * A session cookie the tool takes as its own argument (`cookie: Session cookie override`): how a
+ * user hands a web client its sign-in, as an `api_key` argument does, not a reach into the
+ * browser's store. Only the bare words, in a clause that names no browser.
+ */
+function ownCookieArgument(signal: ReadSignal, args: readonly ToolArgument[]): boolean {
+  const match = signal.match.toLowerCase();
+  return (
+    SESSION_COOKIE.test(match) &&
+    !OTHER_BROWSER_STORE.test(match) &&
+    !NAMED_BROWSER.test(match) &&
+    args.some(([, , words]) => words.includes("cookie") || words.includes("cookies"))
+  );
+}
+
+const SESSION_COOKIE = /\bsession cookies?\b/;
+/** BROWSER_STORE without the cookie a sign-in is carried in. */
+const OTHER_BROWSER_STORE =
+  /document\.cookie|storage|leveldb|indexeddb|login data|browser profile|cookies\.sqlite|getbrowserstorage|includevalues/;
+const NAMED_BROWSER = /\b(?:chrome|chromium|firefox|edge|brave|safari|browser|opera|vivaldi)\b/;
+
 /** What a browser keeps, beyond an HTTP request's Authorization header: cookies, storage, profiles. */
 const BROWSER_STORE =
   /cookie|storage|leveldb|indexeddb|login data|browser profile|getbrowserstorage|includevalues/i;
@@ -2662,7 +2696,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         // An Authorization header is every HTTP tool's business ("fetch it with no Authorization
         // header", "headers to include, e.g. authorization tokens"): out of place only when it is sent on.
         const headerOnly = !BROWSER_STORE.test(signal.match);
-        if (sentOn || (!headerOnly && !servesPurpose(named, "browser")))
+        if (sentOn || (!headerOnly && !servesPurpose(named, "browser") && !ownCookieArgument(signal, args)))
           weighed(signal, "intent.browser-secret-outside-purpose", "reaches for browser cookies or storage");
         break;
       }
@@ -2749,6 +2783,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
             !actions.has(name) &&
             EXPOSING_NAME.matcher(name).matches() &&
             !sharesPurpose(name, purposeWords(tool, false, name)) &&
+            !(readsOnly(name) && sharesPurpose(name, describedArgumentWords(signal.field))) &&
             !steersAwayFrom(signal.match, name),
         );
         if (planted) weighed(signal, "intent.dependency-with-side-effect", namesUnrelated(planted));
