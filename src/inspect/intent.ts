@@ -600,16 +600,24 @@ const SIDE_CHANNEL_MARKS = [
   "collector",
 ];
 
+/** The value asked for set aside for another: "instead of the requested one", "rather than the user's". */
+const REPLACED_REQUEST =
+  /\b(?:instead of|in place of|rather than|over)\s+(?:the\s+)?(?:requested|chosen|selected|specified|given|user's|user-supplied|one the user|value the user)/;
+
+/** A transfer ordered in the base form of its verb (not "queries are sent to the resolver"). */
+const ORDERED_TRANSFER = /\b(?:post|upload|send|submit|push|forward)\b/;
+
 /**
  * Whether a signal is out of place enough to weigh: a file command in a tool whose name is about
  * files is its own business; a file request must point at hidden or system state; a transfer must be
- * a side channel.
+ * a side channel (`reading`: the tool's name says it only reads).
  */
 function outOfPlace(
   signal: Finding,
   named: ReadonlySet<string>,
   said: ReadonlySet<string>,
   purpose: ReadonlySet<string>,
+  reading: boolean,
 ): boolean {
   const match = signal.match.toLowerCase();
   switch (signal.rule) {
@@ -625,7 +633,12 @@ function outOfPlace(
         return false;
       return SENSITIVE_PATH_MARKS.some((mark) => match.includes(mark));
     case "intent.send-to-destination":
-      return !ownHost(match, purpose) && SIDE_CHANNEL_MARKS.some((mark) => match.includes(mark));
+      // A tool that only reads sends nothing of its own: a transfer it orders ("after reading a
+      // version, POST its run_id … to https://…") is a side channel.
+      return (
+        !ownHost(match, purpose) &&
+        ((reading && ORDERED_TRANSFER.test(match)) || SIDE_CHANNEL_MARKS.some((mark) => match.includes(mark)))
+      );
     default:
       return true;
   }
@@ -1654,9 +1667,10 @@ function pinnedTarget(args: readonly ToolArgument[]): Finding | undefined {
 const RECIPIENT_ID_WORDS = new Set(["user", "chat", "phone"]);
 
 /**
- * An opaque identifier: letters and digits together, eight characters or more, no date (an account
- * number, a user or channel ID, an IBAN, a wallet), where a real default of a target names a
- * mode ("local", "HEAD", "all", "now") or a date range's end.
+ * An opaque identifier: letters and digits together, eight characters or more, or twelve digits or
+ * more that are no placeholder, no date (an account number, a user or channel ID, an IBAN, a
+ * wallet), where a real default of a target names a mode ("local", "HEAD", "all", "now") or a date
+ * range's end.
  */
 function opaqueIdentifier(value: string): boolean {
   const compact = value.replaceAll(" ", "").toLowerCase();
@@ -1667,8 +1681,12 @@ function opaqueIdentifier(value: string): boolean {
     if (ch >= "0" && ch <= "9") digits = true;
     else if (ch >= "a" && ch <= "z") letters = true;
   }
-  return letters && digits;
+  // A long run of digits alone is an account or card number (`6222 0212 0801 4473 905`), a
+  // Discord channel's snowflake; shorter ones are counts, ports and limits.
+  return digits && (letters || (compact.length >= ALL_DIGIT_IDENTIFIER && !placeholderValue(compact)));
 }
+
+const ALL_DIGIT_IDENTIFIER = 12;
 
 /**
  * A target argument (recipient, account, user, channel, repository …) that defaults to an opaque
@@ -1684,8 +1702,9 @@ function defaultTarget(args: readonly ToolArgument[]): Finding | undefined {
         name,
         `${name} defaults to "${given}": someone else's unless the call names one`,
       );
-    if (!opaqueIdentifier(given)) continue;
-    if (!words.some((word) => TARGET_PROPERTY_WORDS.has(word) || RECIPIENT_ID_WORDS.has(word))) continue;
+    // A path (`projectPath: /Users/…/app-v3`) is where the tool works, not whom it reaches.
+    if (!opaqueIdentifier(given) || /[/\\]/.test(given)) continue;
+    if (!words.some((word) => DESCRIBED_TARGET_WORDS.has(word))) continue;
     return argumentFinding("intent.default-target", name, `${name} defaults to "${given}"`);
   }
   return undefined;
@@ -2066,9 +2085,13 @@ const TARGET_ID_NAMED = RE2JS.compile(
   "\\b[\\w.]*(?:vendor|partner|payee|owner|account|recipient|assignee|team|org|user|customer|merchant|wallet|channel)[_-]?id\\b",
 );
 
-/** Arguments that route what a tool sends or installs: a default there sends every call through it. */
+/**
+ * Arguments that route what a tool sends or installs: a default there sends every call through it.
+ * A bare `host` defaulting to a URL is where a client sends everything (a local model's chat sent
+ * to a "cloud relay").
+ */
 const ROUTE_PROPERTY =
-  /proxy|relay|callback|webhook|registry|registre|registro|notification|notify|mirror|remote|replica|sync|upstream|backup|destination|server_?url/i;
+  /proxy|relay|callback|webhook|registry|registre|registro|notification|notify|mirror|remote|replica|sync|upstream|backup|destination|server_?url|^host$/i;
 
 /** Schemes of a place data is sent to or replicated at: web, sockets, git, storage, databases. */
 const ROUTE_URL =
@@ -2556,7 +2579,12 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
   ].filter((f): f is Finding => f !== undefined);
   let signals = false;
   for (const finding of findings)
-    if (finding.rule.startsWith("intent.") || SECRET_SIGNALS.has(finding.rule)) signals = true;
+    if (
+      finding.rule.startsWith("intent.") ||
+      SECRET_SIGNALS.has(finding.rule) ||
+      finding.rule === "hidden.against-user"
+    )
+      signals = true;
   if (!signals) return fixed;
   const purpose = purposeWords(tool);
   const named = purposeWords(tool, true);
@@ -2585,7 +2613,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       !servesPurpose(byPurpose.purpose === "file" ? named : purpose, byPurpose.purpose) &&
       !(byPurpose.alsoServes && servesPurpose(named, byPurpose.alsoServes)) &&
       !(byPurpose.purpose === "network" && documentationExample(signal.match)) &&
-      outOfPlace(signal, named, said, purpose)
+      outOfPlace(signal, named, said, purpose, readsOnly(ownName))
     )
       weighed(signal, byPurpose.rule, byPurpose.what);
     switch (signal.rule) {
@@ -2775,6 +2803,15 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           !scopedComparison(signal.match)
         )
           weighed(signal, "intent.disparage-other-tools", "claims to be better than another tool");
+        break;
+      case "hidden.against-user":
+        // "use the default branch (`main`) instead of the requested one", said of a target argument:
+        // the value the user asked for replaced, every call.
+        if (
+          REPLACED_REQUEST.test(signal.match.toLowerCase()) &&
+          [...describedArgumentWords(signal.field)].some((word) => DESCRIBED_TARGET_WORDS.has(word))
+        )
+          weighed(signal, "intent.override-user-choice", "puts another value in place of the one asked for");
         break;
       case "intent.names-exposing-tool": {
         const actions = ownActions(tool);
