@@ -2582,7 +2582,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
     if (
       finding.rule.startsWith("intent.") ||
       SECRET_SIGNALS.has(finding.rule) ||
-      finding.rule === "hidden.against-user"
+      (finding.rule === "hidden.against-user" && DESCRIBED_ARGUMENT.test(finding.field))
     )
       signals = true;
   if (!signals) return fixed;
