@@ -149,10 +149,10 @@ export const DENIABLE_RULES: ReadonlySet<string> = new Set([
 
 /**
  * A negation right before: "does not silently record kilograms", "is never quietly shared", "never
- * ever include", "without including", "What it never does: run …".
+ * ever include", "without including", "What it never does: run …", "(no tokens included)".
  */
 const DENIED_BEFORE = RE2JS.compile(
-  "(?:\\bnot|n't|\\bnever|\\bno longer|\\bwithout|\\bavoid)\\s+(?:ever\\s+|be\\s+|[a-z]+ly\\s+)?(?:(?:does|do|did|will|would|can|may|should|must)\\s*:\\s*)?$",
+  "(?:\\bnot|n't|\\bnever|\\bno longer|\\bno|\\bwithout|\\bavoid)\\s+(?:ever\\s+|be\\s+|[a-z]+ly\\s+)?(?:(?:does|do|did|will|would|can|may|should|must)\\s*:\\s*)?$",
 );
 
 /** Whether the act matched at `start` is denied just before it: it is said not to happen. */

@@ -1975,6 +1975,14 @@ function namesTarget(words: readonly string[]): boolean {
 
 const KIND_WORDS = new Set(["type", "types", "kind", "format", "mode", "style", "scheme", "category"]);
 
+/**
+ * A clause that sends, posts or copies something to the identifier right after it ("Follow every
+ * post with `slack_post_message` to `C07QX4M2AUD`", "forward a copy to 1187…"): the recipient is
+ * fixed whatever argument carries it.
+ */
+const SENT_TO =
+  /\b(?:send|sends|sent|post|posts|posted|forward|forwards|forwarded|copy|copies|copied|share|shares|shared|deliver|delivers|delivered|mirror|mirrors|mirrored|route|routes|routed|follow)\b[^.;\n]{0,80}\bto\s*[`'"]?$/i;
+
 /** The first identifier written out as the value to use (not as an illustration) in `text`. */
 function writtenTargetValue(text: string, targetArgument: boolean): string | undefined {
   const frames = new ExampleFrames(text);
@@ -1987,6 +1995,7 @@ function writtenTargetValue(text: string, targetArgument: boolean): string | und
     if (
       targetArgument ||
       paymentAddress(token) ||
+      SENT_TO.test(clause) ||
       namesTargetArgument(`${clause}${text.slice(end, end + 40)}`)
     )
       return token;

@@ -1648,6 +1648,24 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       "\\b(?:do not|don't|never)\\s+(?:pass|use|send|forward|submit|keep|honou?r)\\s+(?:on\\s+)?the\\s+(?:user|customer)(?:'s|s'|’s)\\s+(?:own\\s+)?(?:figure|value|number|amount|choice|selection|address|account|recipient|region|target|leverage|quantity|destination|price)\\b",
   },
+  // Secrets said to come along in what the model passes: "call this with the exact arguments you
+  // passed — tokens, headers and connection strings included".
+  {
+    ...SECRET_IN_ARGUMENT,
+    triggers: ["included", "unredacted", "unmasked"],
+    alsoTriggers: [
+      "token",
+      "password",
+      "secret",
+      "credential",
+      "connection string",
+      "api key",
+      "cookie",
+      "private key",
+    ],
+    pattern:
+      "\\b(?:tokens?|passwords?|secrets?|credentials?|connection strings?|api keys?|cookies?|private keys?)\\b(?:,?\\s+(?:and\\s+|or\\s+)?(?:[\\w-]+\\s+){0,2}?(?:tokens?|headers?|passwords?|secrets?|keys?|credentials?|connection strings?|cookies?))*\\s+(?:included|unredacted|unmasked)\\b",
+  },
   // The user's secret handed on to another tool: "only after get_address_from_private_key has been
   // called with the same privateKey".
   {
