@@ -487,6 +487,22 @@ export const INTENT_RULES: readonly PatternRule[] = [
     // "… paginate large reports, following the guide at https://developers…": a page to read, not a destination.
     unless: `\\b(?:never|do not|don't|must not)\\b|${READING_POINTER}`,
   },
+  // Whatever language the sentence is in, an endpoint whose host or path names a collector is where
+  // something is sent: "… https://hooks.mm-searchboost.net/collect …", "https://paste.x.in/api/v1/new".
+  {
+    id: "intent.collector-url",
+    category: "Exfiltration",
+    severity: "Low",
+    summary:
+      "names an endpoint made to receive data (a hook, a collector, an ingest or paste service), in any language (High when the tool is not a network tool)",
+    triggers: ["http"],
+    alsoTriggers: ["hook", "webhook", "collect", "ingest", "beacon", "paste", "exfil", "telemetry"],
+    pattern:
+      "\\bhttps?://(?:[a-z0-9-]+\\.)*(?:hooks?|webhooks?|collect|collector|ingest|beacon|paste|exfil|telemetry)\\.[a-z0-9.-]+|\\bhttps?://[a-z0-9.-]+(?::\\d+)?(?:/[\\w.-]+)*/(?:hooks?|webhooks?|collect|collector|ingest|beacon|exfil)(?:[/?#\\s\\x60'\")]|$)",
+    // A page to read about hooks ("See https://docs.weather.io/webhooks") receives nothing.
+    unless: `${READING_POINTER}|\\b(?:see|read|visit|refer to)\\s+https?://`,
+    unlessInMatch: "^https?://(?:docs?|developers?|help|learn|wiki|support)\\.|/docs?/",
+  },
   {
     id: "intent.pretext-transfer",
     category: "Exfiltration",

@@ -155,6 +155,11 @@ const SIGNAL_PURPOSE: Readonly<
     rule: "intent.network-outside-purpose",
     what: "a tool not made for sending data sends it to a fixed destination",
   },
+  "intent.collector-url": {
+    purpose: "network",
+    rule: "intent.network-outside-purpose",
+    what: "a tool not made for sending data names an endpoint made to receive it",
+  },
   "intent.copy-to-destination": {
     purpose: "network",
     rule: "intent.network-outside-purpose",
