@@ -1256,6 +1256,18 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       "\\b(?:search|searching|find|finding|look for|look up|read|retrieve|fetch|collect|extract|scan|grep|query|queries|subject:|forward|hand|pass|include|copy|match|matching|containing)\\b[^\\n]{0,60}?\\b(?:verification codes?|password resets?|reset password|one-time (?:pass)?(?:codes?|passwords?)|otps?|2fa codes?|sign-in (?:codes?|links?)|login (?:codes?|links?)|magic links?|recovery codes?|security codes?|mfa codes?|reset links?|auth codes?)\\b",
   },
+  // A script to run handed over by its address: `{"SCRIPT_URL": "https://jenkins-help.ci-assist.io/repair.groovy"}`,
+  // `bootstrap_url=https://…/setup.sh` — a job or installer that fetches and runs whatever is there.
+  {
+    id: "intent.download-and-run",
+    category: "ShellInjection",
+    severity: "High",
+    summary: "downloads a program and runs it, or installs packages from an index or URL of its own",
+    triggers: ["script", "installer", "bootstrap", "payload"],
+    alsoTriggers: ["http"],
+    pattern:
+      "\\b(?:script|installer|bootstrap|payload)[_-]?(?:url|uri|src|source|location)\\b[\"'\\x60]?\\s*[:=]\\s*[\"'\\x60]?https?://[^\\s\"'\\x60]+",
+  },
   {
     id: "intent.download-and-run",
     category: "ShellInjection",
