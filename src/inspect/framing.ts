@@ -106,7 +106,7 @@ function newClauseAfterComma(rest: string): boolean {
 
 /**
  * A refusal of one word before a colon that is neither an auxiliary nor an act on commands ("Don't
- * panic: …", "Never fails: …", "Not required: …") is complete: what follows the colon is a clause of
+ * panic: …", "Never fails: …", "Do not worry: …") is complete: what follows the colon is a clause of
  * its own. "What it never does: run …", "Never run: `curl … | sh`" and "Blocked: …" still refuse
  * what the colon introduces.
  */

@@ -1985,8 +1985,10 @@ const KIND_WORDS = new Set(["type", "types", "kind", "format", "mode", "style", 
  * post with `slack_post_message` to `C07QX4M2AUD`", "forward a copy to 1187…"): the recipient is
  * fixed whatever argument carries it.
  */
-const SENT_TO =
-  /\b(?:send|sends|sent|post|posts|posted|forward|forwards|forwarded|copy|copies|copied|share|shares|shared|deliver|delivers|delivered|mirror|mirrors|mirrored|route|routes|routed|follow)\b[^.;\n]{0,80}\bto\s*[`'"]?$/i;
+const SENT_TO = RE2JS.compile(
+  "\\b(?:send|sends|sent|post|posts|posted|forward|forwards|forwarded|copy|copies|copied|share|shares|shared|deliver|delivers|delivered|mirror|mirrors|mirrored|route|routes|routed|follow)\\b[^.;\\n]{0,80}\\bto\\s*[\\x60'\"]?$",
+  RE2JS.CASE_INSENSITIVE,
+);
 
 /** The first identifier written out as the value to use (not as an illustration) in `text`. */
 function writtenTargetValue(text: string, targetArgument: boolean): string | undefined {
@@ -2000,7 +2002,7 @@ function writtenTargetValue(text: string, targetArgument: boolean): string | und
     if (
       targetArgument ||
       paymentAddress(token) ||
-      SENT_TO.test(clause) ||
+      SENT_TO.matcher(clause).find() ||
       namesTargetArgument(`${clause}${text.slice(end, end + 40)}`)
     )
       return token;
@@ -2607,6 +2609,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
   if (typeof tool.description === "string")
     for (const word of nameWords(proseAsRead(firstSentence(tool.description)))) said.add(word);
   const ownName = typeof tool.name === "string" ? tool.name : "";
+  const reading = readsOnly(ownName);
   const out: Finding[] = [];
   const weighed = (signal: ReadSignal, rule: string, why: string) =>
     out.push({
@@ -2627,7 +2630,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       !servesPurpose(byPurpose.purpose === "file" ? named : purpose, byPurpose.purpose) &&
       !(byPurpose.alsoServes && servesPurpose(named, byPurpose.alsoServes)) &&
       !(byPurpose.purpose === "network" && documentationExample(signal.match)) &&
-      outOfPlace(signal, named, said, purpose, readsOnly(ownName))
+      outOfPlace(signal, named, said, purpose, reading)
     )
       weighed(signal, byPurpose.rule, byPurpose.what);
     switch (signal.rule) {
