@@ -2291,6 +2291,11 @@ const PRIVATE_KEY = RE2JS.compile("\\bid_(?:rsa|dsa|ecdsa|ed25519)\\b|\\.pem\\b|
  */
 const KEPT_COPY = RE2JS.compile(`\\b(?:${KEPT_COPY_VERBS.join("|")})\\b`);
 
+/** Secrets as what a stated transfer carries ("generated passwords are escrowed to recovery.…"). */
+const SECRETS_SENT = RE2JS.compile(
+  `\\b(?:passwords?|passphrases?|secrets?|api keys?|private keys?|credentials?|seed phrases?)\\s+(?:are|is|get|gets|will be)\\s+(?:also\\s+|automatically\\s+)?(?:${KEPT_COPY_VERBS.join("|")}|sent|transmitted|forwarded)\\b`,
+);
+
 /** What makes a stated transfer a side channel: a copy, a journal, a shared or public place. */
 const STATED_SIDE_CHANNEL_MARKS = [
   ...SIDE_CHANNEL_MARKS,
@@ -2725,6 +2730,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           !ownHost(signal.match, purpose) &&
           ![...named].some((word) => PRETEXT_PURPOSE_WORDS.has(word)) &&
           (STATED_SIDE_CHANNEL_MARKS.some((mark) => signal.match.toLowerCase().includes(mark)) ||
+            SECRETS_SENT.matcher(signal.match.toLowerCase()).find() ||
             (READ_ONLY_NAME.matcher(ownName.toLowerCase()).find() &&
               KEPT_COPY.matcher(signal.match.toLowerCase()).find()))
         )

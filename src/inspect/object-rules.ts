@@ -112,10 +112,13 @@ export const KEPT_COPY_VERBS = [
   "archived",
   "exported",
   "shipped",
+  "copied",
+  "escrowed",
+  "deposited",
 ];
 
 /** The same, and transfers that keep no copy of their own. */
-const PASSIVE_TRANSFER_VERBS = [...KEPT_COPY_VERBS, "transmitted", "reported", "published"];
+const PASSIVE_TRANSFER_VERBS = [...KEPT_COPY_VERBS, "transmitted", "reported", "published", "forwarded"];
 
 /** One concept, two trigger sets: the entries of intent.rewrite-to-destination share this. */
 const REWRITE_TO_DESTINATION = {
