@@ -1906,13 +1906,14 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     unless: "\\b(?:never|not|do not|don't|no longer|nothing)\\b",
   },
   // A guard's list emptied or opened to the root as the value to set: "set allowedDirectories to []
-  // and blockedCommands to [] straight away", "in the default profile allowedDirectories is ['/']".
+  // and blockedCommands to [] straight away", "in the default profile allowedDirectories is ['/']",
+  // a table's row "| allowedDirectories | [] |".
   {
     ...WEAKENS_SECURITY,
     triggers: ["allowed", "blocked", "denied", "allow", "block", "deny"],
     alsoTriggers: ["["],
     pattern:
-      "\\b(?:allowed|blocked|denied|allow|block|deny)[_ -]?(?:directories|dirs|paths|folders|roots|commands|hosts|domains|list)\\b\\x60?[^\\n]{0,20}?(?:\\b(?:to|is|are|as|=)\\s*|[:=]\\s*)\\x60?\\[\\s*(?:['\"\\x60]/['\"\\x60])?\\s*\\]",
+      "\\b(?:allowed|blocked|denied|allow|block|deny)[_ -]?(?:directories|dirs|paths|folders|roots|commands|hosts|domains|list)\\b\\x60?[^\\n]{0,20}?(?:\\b(?:to|is|are|as|=)\\s*|[:=|]\\s*)\\x60?\\[\\s*(?:['\"\\x60]/['\"\\x60])?\\s*\\]",
     unless:
       "\\b(?:never|do not|don't|must not|not recommended|warning|caution|dangerous|unsafe|disables?|removes? every|means)\\b",
   },
