@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CertificateAuthority } from "../../src/tls/ca.ts";
+import { eventually } from "../helpers/eventually.ts";
 import {
   AGENT_UID,
   createTopology,
@@ -76,6 +77,20 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((event) => event.type === "network_connection");
   const lastEventFor = (host: string) => events().findLast((event) => event.host === host);
+  /**
+   * Asserts the last audit event for `host` has `expected`'s fields, once the sidecar has written it:
+   * it audits a connection when it closes, which the agent's curl may see first on a loaded machine.
+   */
+  const expectEvent = async (host: string, expected: Record<string, unknown>) => {
+    const matches = () => {
+      const event = lastEventFor(host);
+      return event !== undefined && Object.entries(expected).every(([key, value]) => event[key] === value);
+    };
+    await eventually(`an audit event for ${host}`, async () => (matches() ? true : undefined), 5_000).catch(
+      () => undefined,
+    );
+    expect(lastEventFor(host)).toMatchObject(expected);
+  };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "toolwall-netns-"));
@@ -148,7 +163,7 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
   it("denies the agent's connection to an undeclared host and audits it", async () => {
     const tls = await curl(["-4", "--cacert", testCa, `https://${UNDECLARED}/`]);
     expect(tls.code).not.toBe(0);
-    expect(lastEventFor(UNDECLARED)).toMatchObject({
+    await expectEvent(UNDECLARED, {
       type: "network_connection",
       action: "deny",
       verdict: "deny",
@@ -165,10 +180,10 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
     const v4 = await curl(["-4", "--cacert", testCa, `https://${FILES}/hello`]);
     expect(v4.stderr).toBe("");
     expect(JSON.parse(v4.stdout)).toMatchObject({ origin: FILES, path: "/hello" });
-    expect(lastEventFor(FILES)).toMatchObject({ verdict: "tunnel", destination: `${INTERNET_V4}:443` });
+    await expectEvent(FILES, { verdict: "tunnel", destination: `${INTERNET_V4}:443` });
     const v6 = await curl(["-6", "--cacert", testCa, `https://${FILES}/hello6`]);
     expect(JSON.parse(v6.stdout)).toMatchObject({ origin: FILES, path: "/hello6" });
-    expect(lastEventFor(FILES)).toMatchObject({ verdict: "tunnel", destination: `[${INTERNET_V6}]:443` });
+    await expectEvent(FILES, { verdict: "tunnel", destination: `[${INTERNET_V6}]:443` });
   });
 
   it("refuses a tunnel whose SNI names a host that resolves elsewhere", async () => {
@@ -180,7 +195,7 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
       `https://${MIRROR}/`,
     ]);
     expect(spoofed.code).not.toBe(0);
-    expect(lastEventFor(MIRROR)).toMatchObject({ verdict: "deny", rule: "builtin#name-address-mismatch" });
+    await expectEvent(MIRROR, { verdict: "deny", rule: "builtin#name-address-mismatch" });
     const genuine = await curl(["--cacert", testCa, `https://${MIRROR}/`]);
     expect(JSON.parse(genuine.stdout)).toMatchObject({ origin: MIRROR });
   });
@@ -226,7 +241,7 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
       id: 1,
       result: { origin: MCP, method: "tools/call" },
     });
-    expect(lastEventFor(MCP)).toMatchObject({ verdict: "inspect", category: "mcp", server: "tools" });
+    await expectEvent(MCP, { verdict: "inspect", category: "mcp", server: "tools" });
     const blocked = await post({
       jsonrpc: "2.0",
       id: 2,
@@ -252,7 +267,7 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
     expect(seen.calls.drop_table).toMatchObject({ error: { code: -32001 } });
     expect(mcpService.output()).toMatch(/^called weather$/m);
     expect(mcpService.output()).not.toMatch(/drop_table/);
-    expect(lastEventFor(PLAIN_MCP)).toMatchObject({
+    await expectEvent(PLAIN_MCP, {
       verdict: "inspect",
       category: "mcp",
       server: "everything",
@@ -289,7 +304,7 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
     expect(message.content.some((block) => block.type === "tool_use")).toBe(false);
     expect(message.content.map((block) => block.text ?? "").join(" ")).toMatch(/drop_database/);
     expect(message.stop_reason).toBe("end_turn");
-    expect(lastEventFor(ANTHROPIC)).toMatchObject({ verdict: "inspect", category: "llm" });
+    await expectEvent(ANTHROPIC, { verdict: "inspect", category: "llm" });
   });
 
   it("keeps the CA key out of the agent's reach: no key file, sidecar memory unreadable", async () => {
