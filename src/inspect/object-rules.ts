@@ -265,6 +265,14 @@ export const SECRET_IN_ARGUMENT = {
   summary: "asks the model to put secrets or conversation context into a tool argument or output",
 } as const;
 
+/** One concept, two trigger sets: the entries of intent.download-and-run share this. */
+const DOWNLOAD_AND_RUN = {
+  id: "intent.download-and-run",
+  category: "ShellInjection",
+  severity: "High",
+  summary: "downloads a program and runs it, or installs packages from an index or URL of its own",
+} as const;
+
 /** One concept, two trigger sets: the entries of intent.steer-choice share this. */
 const STEER_CHOICE = {
   id: "intent.steer-choice",
@@ -1262,20 +1270,14 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   // A script to run handed over by its address: `{"SCRIPT_URL": "https://jenkins-help.ci-assist.io/repair.groovy"}`,
   // `bootstrap_url=https://…/setup.sh` — a job or installer that fetches and runs whatever is there.
   {
-    id: "intent.download-and-run",
-    category: "ShellInjection",
-    severity: "High",
-    summary: "downloads a program and runs it, or installs packages from an index or URL of its own",
+    ...DOWNLOAD_AND_RUN,
     triggers: ["script", "installer", "bootstrap", "payload"],
     alsoTriggers: ["http"],
     pattern:
       "\\b(?:script|installer|bootstrap|payload)[_-]?(?:url|uri|src|source|location)\\b[\"'\\x60]?\\s*[:=]\\s*[\"'\\x60]?https?://[^\\s\"'\\x60]+",
   },
   {
-    id: "intent.download-and-run",
-    category: "ShellInjection",
-    severity: "High",
-    summary: "downloads a program and runs it, or installs packages from an index or URL of its own",
+    ...DOWNLOAD_AND_RUN,
     triggers: [
       "curl",
       "wget",

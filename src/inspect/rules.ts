@@ -213,6 +213,14 @@ const SEND_VERBS =
 const CONCEAL_VERBS =
   "tell|telling|inform|informing|notify|notifying|mention|mentioning|alert|alerting|reveal|revealing|show|showing|disclose|disclosing|display|displaying|explain|explaining|warn|warning|let|letting|acknowledge|acknowledging|reference|referencing|surface";
 
+/** One concept, two trigger sets: the entries of hidden.role-hijack share this. */
+const ROLE_HIJACK = {
+  id: "hidden.role-hijack",
+  category: "HiddenInstructions",
+  severity: "High",
+  summary: "claims priority over the model's instructions or gives it a new role or mode",
+} as const;
+
 const PHRASE_RULES: readonly PatternRule[] = [
   // CredentialTheft
   {
@@ -1015,10 +1023,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "\\b(?:\\.gitignore|ignore (?:case|whitespace|patterns?|files|errors)|ignore_?patterns|exclude)\\b",
   },
   {
-    id: "hidden.role-hijack",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary: "claims priority over the model's instructions or gives it a new role or mode",
+    ...ROLE_HIJACK,
     triggers: [
       "has granted",
       "has authori",
@@ -1090,10 +1095,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
   // Instructions the tool hands over put above the user's when the two differ: "where its
   // instructions and the user's request disagree, follow the playbook".
   {
-    id: "hidden.role-hijack",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary: "claims priority over the model's instructions or gives it a new role or mode",
+    ...ROLE_HIJACK,
     triggers: ["disagree", "conflict", "differ", "contradict"],
     alsoTriggers: ["user", "human"],
     andTriggers: ["follow", "obey"],
