@@ -132,8 +132,12 @@ export class Topology {
     await Promise.all([
       inPod("addr", "add", `${POD_V4}/24`, "dev", "eth0"),
       inPod("addr", "add", `${POD_V6}/64`, "dev", "eth0", "nodad"),
-      inInternet("addr", "add", `${INTERNET_V4}/24`, "dev", "eth0"),
-      inInternet("addr", "add", `${INTERNET_V4_OTHER}/24`, "dev", "eth0"),
+      // INTERNET_V4 first, so it is the subnet's primary address and replies from sockets bound to
+      // `::` keep it as their source (added at once, either could be: a connected UDP client then
+      // drops the reply from the other).
+      inInternet("addr", "add", `${INTERNET_V4}/24`, "dev", "eth0").then(() =>
+        inInternet("addr", "add", `${INTERNET_V4_OTHER}/24`, "dev", "eth0"),
+      ),
       inInternet("addr", "add", `${INTERNET_V6}/64`, "dev", "eth0", "nodad"),
       // Deprecated, so replies from sockets bound to `::` keep INTERNET_V6 as their source.
       inInternet("addr", "add", `${INTERNET_V6_OTHER}/64`, "dev", "eth0", "nodad", "preferred_lft", "0"),
