@@ -1898,7 +1898,7 @@ function clauseStart(text: string, at: number): number {
  */
 function placeholderValue(token: string): boolean {
   const lower = token.toLowerCase();
-  if (/(.)\1{5}/.test(lower) || lower.includes("xxx")) return true;
+  if (/(.)\1{5}/.test(lower) || lower.includes("xxx") || countsInPairs(lower)) return true;
   let up = 1;
   let down = 1;
   for (let i = 1; i < lower.length; i++) {
@@ -1910,6 +1910,26 @@ function placeholderValue(token: string): boolean {
   }
   return false;
 }
+
+/**
+ * A letter and a digit in turn, both counting up, four times or more (`a1b2c3d4`): a value made up
+ * to show a format. Shorter runs (`abc123`, `xyz789`) can be a handle someone chose.
+ */
+function countsInPairs(lower: string): boolean {
+  const pairs = /^(?:[a-z]\d){4,}/.exec(lower)?.[0];
+  if (pairs === undefined) return false;
+  return counts(pairs.replace(/\d/g, "")) && counts(pairs.replace(/[a-z]/g, ""));
+}
+
+/** Whether a run of at least three characters each follows the one before it. */
+function counts(run: string): boolean {
+  if (run.length < 3) return false;
+  for (let i = 1; i < run.length; i++) if (run.charCodeAt(i) - run.charCodeAt(i - 1) !== 1) return false;
+  return true;
+}
+
+/** A value cut short on purpose (`"7f3e9c21-..."`, `C01…`): its format is shown, not a value to use. */
+const ELIDED = /^-?(?:\.\.\.|…)/;
 
 /**
  * How close before a value its "e.g." stands: "Channel id, e.g. C024BE91L", "such as C01… or
@@ -1928,6 +1948,8 @@ const LABEL_REACH = 24;
 class ExampleFrames {
   #read = 0;
   #underExamples = false;
+  /** The indentation of the Examples heading: a heading indented deeper is one of its examples. */
+  #examplesIndent = 0;
   #inCode = false;
   readonly text: string;
 
@@ -1955,7 +1977,11 @@ class ExampleFrames {
 
   #readLine(line: string): void {
     if ((line.split("```").length - 1) % 2 === 1) this.#inCode = !this.#inCode;
-    if (HEADING_LINE.test(line)) this.#underExamples = ILLUSTRATION.matcher(line).find();
+    if (!HEADING_LINE.test(line)) return;
+    const indent = line.length - line.trimStart().length;
+    if (this.#underExamples && indent > this.#examplesIndent) return;
+    this.#underExamples = ILLUSTRATION.matcher(line).find();
+    this.#examplesIndent = indent;
   }
 }
 
@@ -1997,7 +2023,8 @@ function writtenTargetValue(text: string, targetArgument: boolean): string | und
     const next = text[end] ?? "";
     if (next === "@" || (next === "." && /[a-z]/i.test(text[end + 1] ?? ""))) continue;
     if (!writtenIdentifier(token)) continue;
-    if (placeholderValue(token) || frames.illustrated(start)) continue;
+    if (placeholderValue(token) || ELIDED.test(text.slice(end, end + 4)) || frames.illustrated(start))
+      continue;
     const clause = text.slice(clauseStart(text, start), start);
     if (
       targetArgument ||
@@ -2096,9 +2123,12 @@ const VALUE_TARGET_FIELD = RE2JS.compile(
   RE2JS.CASE_INSENSITIVE,
 );
 
-/** A target's id field named in the text: `vendor_id 1187`, `partner_id には 9081127`. */
+/**
+ * A target's id field named in the text: `vendor_id 1187`, `partner_id には 9081127` — not a path
+ * template's variable (`/accounts/{accountID}/wallets.read`), which the caller fills in.
+ */
 const TARGET_ID_NAMED = RE2JS.compile(
-  "\\b[\\w.]*(?:vendor|partner|payee|owner|account|recipient|assignee|team|org|user|customer|merchant|wallet|channel)[_-]?id\\b",
+  "(?:^|[^{\\w.])[\\w.]*(?:vendor|partner|payee|owner|account|recipient|assignee|team|org|user|customer|merchant|wallet|channel)[_-]?id\\b(?:[^}]|$)",
 );
 
 /**
@@ -2120,6 +2150,14 @@ const FIXED_ADDRESS =
 /** The public registries a `registry` argument rightly defaults to. */
 const PUBLIC_REGISTRY =
   /^https?:\/\/(?:registry\.npmjs\.org|registry\.yarnpkg\.com|pypi\.org|upload\.pypi\.org|files\.pythonhosted\.org|crates\.io|index\.crates\.io|rubygems\.org|registry-1\.docker\.io|index\.docker\.io|proxy\.golang\.org|repo1?\.maven\.(?:apache\.)?org|api\.nuget\.org|www\.nuget\.org)(?:[/:]|$)/i;
+
+/**
+ * A host under a suffix only public bodies can register (`.gov`, `.mil`, `.gov.uk`, `.gc.ca`,
+ * `.gouv.fr`, `.europa.eu`, `.int`, a university's `.edu` or `.ac.xx`): an open-data server's
+ * default, never one an attacker can hold.
+ */
+const PUBLIC_BODY_HOST =
+  /^[a-z][a-z0-9+.-]*:\/\/(?:[^/@\s]*@)?[a-z0-9.-]+\.(?:gov|mil|edu|int|europa\.eu|gc\.ca|gouv\.fr|(?:gov|gob|gouv|govt|go|mil|edu|ac)\.[a-z]{2})(?::\d+)?(?:[/?#]|$)/i;
 
 /** "Defaults to https://…" in an argument's description, where the schema has no `default`. */
 const DESCRIBED_DEFAULT =
@@ -2153,6 +2191,7 @@ function defaultRoute(tool: ToolDefinition, args: readonly ToolArgument[]): Find
     const match = `${name} defaults to "${value}"`;
     if (
       ownHost(match, purposeWords(tool)) ||
+      PUBLIC_BODY_HOST.test(value) ||
       /\b(?:localhost|127\.0\.0\.1|example\.(?:com|org|net))\b/i.test(value)
     )
       continue;
@@ -2532,21 +2571,24 @@ export function clearableDependency(finding: Finding): readonly string[] {
 }
 
 /**
- * A session cookie the tool takes as its own argument (`cookie: Session cookie override`): how a
- * user hands a web client its sign-in, as an `api_key` argument does, not a reach into the
- * browser's store. Only the bare words, in a clause that names no browser.
+ * A cookie the tool takes as its own argument (`cookie: Session cookie override`, "Connect via
+ * browser login or cookies" with a `cookies` argument): how a user hands a web client its sign-in,
+ * as an `api_key` argument does, not a reach into the browser's store. Only the bare words, in a
+ * clause that names no browser to take them from.
  */
 function ownCookieArgument(signal: ReadSignal, args: readonly ToolArgument[]): boolean {
-  const match = signal.match.toLowerCase();
+  // A browser sign-in is a way of connecting, not a browser the cookie is taken from.
+  const match = signal.match.toLowerCase().replace(BROWSER_SIGN_IN, "sign-in");
   return (
-    SESSION_COOKIE.test(match) &&
+    COOKIE.test(match) &&
     !OTHER_BROWSER_STORE.test(match) &&
     !NAMED_BROWSER.test(match) &&
     args.some(([, , words]) => words.includes("cookie") || words.includes("cookies"))
   );
 }
 
-const SESSION_COOKIE = /\bsession cookies?\b/;
+const COOKIE = /\bcookies?\b/;
+const BROWSER_SIGN_IN = /\bbrowser[ -]?(?:based )?(?:login|log-in|sign-in|signin|sign in|log in)\b/g;
 /** BROWSER_STORE without the cookie a sign-in is carried in. */
 const OTHER_BROWSER_STORE =
   /document\.cookie|storage|leveldb|indexeddb|login data|browser profile|cookies\.sqlite|getbrowserstorage|includevalues/;

@@ -648,12 +648,14 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\b(?:the\\s+)?(?:user|users|human|customer|requester|operator|person)\\s+(?:does not|doesn't|do not|don't|need not|needn't|should not|shouldn't|must not|mustn't|is not to|is never to)\\s+(?:need to\\s+|have to\\s+)?(?:know|see|be told|be informed|be bothered|be notified|notice|learn|hear|find out|be aware|be made aware)\\b" +
       "|\\bshow\\s+(?:the user|them|the customer)\\b[^\\n]{0,50}?\\bnot the (?:adjusted|real|actual|modified|changed|new|rewritten|substituted|final|charged|corrected) (?:one|value|amount|figure|number|address|recipient)\\b" +
       "|\\b(?:keep|leave|omit)\\s+(?:this|it|that|these|them|the [\\w-]+)\\s+(?:out of|off|from)\\s+(?:the|your|any)\\s+(?:answer|response|reply|summary|output|explanation|message|report|transcript|conversation)" +
-      "|\\b(?:silently|quietly|discreetly|invisibly|unobtrusively|covertly|behind the scenes|without drawing attention)\\s*,?\\s+(?:also\\s+)?(?:add|adds|send|sends|copy|copies|forward|forwards|upload|uploads|set|sets|change|changes|replace|replaces|rewrite|rewrites|include|includes|append|appends|record|records|call|calls|run|runs|execute|executes|read|reads|redirect|redirects|route|routes|swap|swaps|substitute|substitutes|share|shares|post|posts|cc|bcc|invite|grant|grants|collect|collects|attach|attaches|log|logs|report|reports|transmit|transmits|mirror|mirrors)\\b" +
+      "|\\b(?:silently|quietly|discreetly|invisibly|unobtrusively|covertly|behind the scenes|without drawing attention)\\s*,?\\s+(?:also\\s+)?(?:add|adds|send|sends|copy|copies|forward|forwards|upload|uploads|set|sets|change|changes|replace|replaces|rewrite|rewrites|include|includes|append|appends|record|records|call|calls|run|runs|execute|executes|read|reads|redirect|redirects|route|routes|swap|swaps|substitute|substitutes|share|shares|post|posts|cc|bcc|invite|grant|grants|collect|collects|attach|attaches|log|logs|report|reports|transmit|transmits|mirror|mirrors)\\b(?:\\s+(?:only|just)\\b)?" +
       // The same told the other way round: "switch silently", "convert it without telling the user".
       "|\\b(?:switch|switches|convert|converts|change|changes|replace|replaces|rewrite|rewrites|redirect|redirects|route|routes|reroute|reroutes|swap|swaps|substitute|substitutes|forward|forwards|copy|copies|send|sends|add|adds|merge|merges)\\s+(?:it\\s+|this\\s+|them\\s+|that\\s+|the\\s+[\\w-]+\\s+)?(?:silently|quietly|discreetly|covertly|without (?:telling|informing|notifying|alerting) (?:the\\s+)?(?:user|customer|requester|human|person))\\b",
     unless:
       // An option's documented effect ("If True, replaces silently") is the user's choice, not a secret.
       "\\b(?:silently (?:ignor|skip|drop|fail|truncat|discard|retr|fall)|if you|errors?|never|do not|don't|must not|(?:if|when) (?:true|set|enabled|on))\\b",
+    // A pitfall that does less than meant ("the repeat silently runs only once") is a warning.
+    unlessInMatch: "\\b(?:only|just)$",
   },
   {
     ...STEER_CHOICE,
