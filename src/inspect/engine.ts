@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { CappedMap, TextMemo } from "../kernel/bounded-map.ts";
+import { calibrated } from "./calibration.ts";
 import {
   CONSENT_RULES,
   claimsSameServer,
@@ -885,7 +886,7 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
               ? { ...f, rule: `${f.rule}.${CLEARINGS.option}`, severity: "Low" as const }
               : f,
         );
-  return dedupe(corroboratePhrasing(judged)).sort(
+  return dedupe(corroboratePhrasing(calibrated(judged))).sort(
     (a, b) => severityRank[b.severity] - severityRank[a.severity],
   );
 }

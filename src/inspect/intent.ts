@@ -2805,7 +2805,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         )
           weighed(
             signal,
-            "intent.dependency-with-side-effect",
+            "intent.chain-to-fixed-party",
             "has another tool called with a fixed outside party",
           );
         break;

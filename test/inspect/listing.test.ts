@@ -12,6 +12,7 @@ import { SessionToolRegistry } from "../../src/registry/registry.ts";
 import { MemoryStore } from "../../src/state/memory.ts";
 import { MemoryAuditSink } from "../../src/telemetry/audit.ts";
 import { loadBenign } from "./corpus.ts";
+import { firedAtOwnVerdict } from "./verdicts.ts";
 
 const readFile: ToolDefinition = {
   name: "read_text_file",
@@ -24,11 +25,11 @@ const postMessage: ToolDefinition = {
   inputSchema: { type: "object", properties: { channel_id: { type: "string" }, text: { type: "string" } } },
 };
 
-/** The High and Critical rules of the tool at `at` of a judged listing (the last by default). */
+/** The rules at their own High verdict (verdicts.ts) of the tool at `at` of a judged listing (the last by default). */
 const high = (listing: ListedTool[], at = -1) =>
   inspectListing(listing)
     .at(at)!
-    .findings.filter((f) => f.severity === "High" || f.severity === "Critical")
+    .findings.filter(firedAtOwnVerdict)
     .map((f) => f.rule);
 
 describe("confusable names", () => {
@@ -362,6 +363,9 @@ describe("a tool judged with its neighbours", () => {
   const KNOWN_LISTING_FALSE_POSITIVES = new Set([
     "comfyui-mcp/install_comfyui",
     "comfyui-mcp/comfy_cli",
+    // Also flagged alone until the severity calibration left its dependency at Medium: `list_templates`
+    // (an action of its own `list_packs`) is a tool of @codefuturist/email-mcp.
+    "comfyui-mcp/enqueue_workflow",
     // Two database servers of development round 8 describe inserting a row in the same words, one
     // under `insert`, the other under `insert-record`: read as an impersonation.
     "mcp-server-sqlite/insert-record",
