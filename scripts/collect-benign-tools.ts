@@ -3328,30 +3328,31 @@ const blind13Servers: ServerSpec[] = [
 // the number listed is recorded as `listedTools` (zscaler-mcp 254, freebox-mcp 226, automox-mcp 129,
 // marketplaces-mcp-ru 126, kratos-mcp-server 113, gladekit-mcp 97, xdarkzx-fmod-studio-mcp 91, etabs-mcp 71, aeso-mcp
 // 57, archicad-mcp-server 53, opentoonz-mcp 52, essencestudy-teacher-mcp 46, chimerax-mcp 39, luxembourg-mcp 38,
-// grubhub-mcp 36, sarvam-mcp 36, migadu-mcp 35, genealogy-mcp 31, puntersedge-mcp 31). Every file of this round also
-// records `listedNames`, the names of all the tools its server listed, in listing order (the `listedNames` option of
-// the target, new in this round).
-// Ecosystems: 1 package (5 tools) comes from npm, 1 (11 tools) from crates.io and 51 (949 tools) from PyPI; 53
-// packages, 965 tools. Fewer than a fifth come from outside PyPI because the registries here have no more to give: the
+// grubhub-mcp 36, sarvam-mcp 36, migadu-mcp 35, rust-mcp-server 33, genealogy-mcp 31, puntersedge-mcp 31). Every file
+// of this round also records `listedNames`, the names of all the tools its server listed, in listing order (the
+// `listedNames` option of the target, new in this round).
+// Ecosystems: 1 package (5 tools) comes from npm, 2 (41 tools) from crates.io and 51 (949 tools) from PyPI; 54
+// packages, 995 tools. Fewer than a fifth come from outside PyPI because the registries here have no more to give: the
 // npm package list on this machine still names no MCP server package beyond the lists above (SDKs, frameworks, proxies,
 // plugins, per-platform builds and forks of servers already collected or left out), and of the command-line tools on it
 // looked at only Google's clasp has an MCP server mode that lists tools here (`clasp mcp`). No TypeScript SDK generated
 // with an MCP bin was taken this round. crates.io serves crates by name (`cargo search` is refused): rust-analyzer-mcp
-// is built with `cargo install`. The Go module proxy still refuses (403) gitea.com/gitea/gitea-mcp and
-// github.com/VictoriaMetrics-Community/mcp-victoriametrics; it serves github.com/stacklok/toolhive, not looked into.
+// and rust-mcp-server are built with `cargo install`. The Go module proxy still refuses (403) gitea.com/gitea/gitea-mcp
+// and github.com/VictoriaMetrics-Community/mcp-victoriametrics; it serves github.com/stacklok/toolhive, not looked
+// into.
 // No PyPI package was trimmed to raise the share outside PyPI: even at 40 packages it would stay under a tenth.
-// Chosen across domains: developer tools (clasp, rust-analyzer, PostgreSQL CVEs, YugabyteDB, Looker), security and IT
-// (Zscaler, Automox and Action1 endpoint management, in Portuguese), cloud and hosting (Migadu email hosting, the
-// Freebox OS API), business SaaS (Cadence meeting notes, EssenceStudy teaching, Hong Kong company filings), e-commerce
-// (Wildberries, Ozon, Yandex Market and Avito sellers in Russian, Grubhub orders), finance (ISO 20022 bank statements,
-// comdirect banking, Delta Exchange, the Saudi market through SAHMK, Zerodha Kite, BitOasis, OptionContext, PuntersEdge
-// racing odds), science and engineering (ChimeraX, pulsar astronomy, CZ CELLxGENE Census, Kratos Multiphysics,
-// DualSPHysics, ETABS, Archicad, genealogy research, JabRef bibliographies), AI media (Sarvam's Indic speech and
-// translation, Cartesia voices, Reka video understanding, Muzaic music), media and games (SoundCloud, OpenToonz
-// animation, FMOD Studio audio, Unity through GladeKit, Cities: Skylines II modding, PlayStation Network history,
-// Nightbot for Twitch), social (TikTok posting), home (Grocy household stock), government and open data (Luxembourg,
-// Uruguay, Mexico's Banxico and INEGI, US and Canadian local-government meetings, Danish phone numbers, Turkey's air
-// quality, UK bus open data, Alberta's electricity market).
+// Chosen across domains: developer tools (clasp, rust-analyzer, Rust toolchain commands, PostgreSQL CVEs, YugabyteDB,
+// Looker), security and IT (Zscaler, Automox, Action1 in Portuguese), cloud and hosting (Migadu
+// email hosting, the Freebox OS API), business SaaS (Cadence meeting notes, EssenceStudy teaching, Hong Kong company
+// filings), e-commerce (Wildberries, Ozon, Yandex Market and Avito sellers in Russian, Grubhub orders), finance (ISO
+// 20022 bank statements, comdirect banking, Delta Exchange, the Saudi market through SAHMK, Zerodha Kite, BitOasis,
+// OptionContext, PuntersEdge racing odds), science and engineering (ChimeraX, pulsar astronomy, CZ CELLxGENE Census,
+// Kratos Multiphysics, DualSPHysics, ETABS, Archicad, genealogy research, JabRef bibliographies), AI media (Sarvam's
+// Indic speech and translation, Cartesia voices, Reka video understanding, Muzaic music), media and games (SoundCloud,
+// OpenToonz animation, FMOD Studio audio, Unity through GladeKit, Cities: Skylines II modding, PlayStation Network
+// history, Nightbot for Twitch), social (TikTok posting), home (Grocy household stock), government and open data
+// (Luxembourg, Uruguay, Mexico's Banxico and INEGI, US and Canadian local-government meetings, Danish phone numbers,
+// Turkey's air quality, UK bus open data, Alberta's electricity market).
 // Interpreters: the PyPI packages run on Python 3.12, cartesia-mcp, migadu-mcp and aeso-mcp on 3.13 (from pyenv here).
 // Their venvs were made here with uv at the same pins.
 // Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK (looker-mcp, kite-mcp,
@@ -3359,9 +3360,9 @@ const blind13Servers: ServerSpec[] = [
 // marketplaces-mcp-ru is started with its script that serves every marketplace (it also ships one per marketplace).
 // Tried and left out:
 // - npm: @augmentcode/auggie (its --mcp mode exits without a login), @mintlify/cli (a dependency's version is not
-//   served).
-// - crates.io: bevy_brp_mcp (0.23.0 needs rustc 1.97.1, newer than this machine's 1.95; 0.17.0 was still building when
-//   this round was committed); not served: iggy-mcp, surrealmcp.
+//   served), @toolbox-sdk/server-linux-x64 (the npm build of Google's genai-toolbox, named in round 13's comment).
+// - crates.io: bevy_brp_mcp (0.23.0 needs rustc 1.97.1, newer than this machine's 1.95; 0.17.0 builds, but the SDK
+//   client rejects its tools/list answer: its output schemas do not validate); not served: iggy-mcp, surrealmcp.
 // - PyPI, by vendor: nara-catalog-mcp, polish-archives-mcp and snac-archives-mcp (Ian Anderson's, whose tool habits, a
 //   cache_status tool among them, are norway-archives-mcp's in blind round 8), labmcp-epics (K-Dense's, like
 //   labmcp-modbus above), openfoodfacts-mcp-server (AiAgentKarl's), fastmail-blade-mcp (the *-blade-mcp family).
@@ -3385,6 +3386,7 @@ const blind14Servers: ServerSpec[] = [
   { package: "@google/clasp", version: "3.4.1", args: ["mcp"] },
   // crates.io, built with `cargo install`.
   { package: "rust-analyzer-mcp", cargo: { version: "0.4.0" } },
+  { package: "rust-mcp-server", cargo: { version: "0.4.1" } },
   // PyPI.
   {
     package: "zscaler-mcp",
