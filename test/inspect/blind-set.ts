@@ -31,9 +31,10 @@ export const BLIND_ROUNDS = [
   "blind-11",
   "blind-12",
   "blind-13",
+  "blind-14",
 ] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
-export const LATEST_BLIND_ROUND: BlindRound = "blind-13";
+export const LATEST_BLIND_ROUND: BlindRound = "blind-14";
 
 export function blindRoundDir(round: BlindRound): string {
   return join(import.meta.dirname, round);
