@@ -2,6 +2,7 @@
 // per attack family and per kind (rewrite of a real tool / injected tool), false positives on the
 // blind benign tools, overall. Threshold High, default detectors.
 // Run: node test/inspect/blind-eval.ts [--round blind|blind-2] [--json] [--missed] [--false-positives] [--check]
+//   [--alone] [--listed-names]
 // The text report gives aggregates only unless asked: which entries were missed (--missed) and which
 // benign tools were flagged with their findings (--false-positives) are what a blind set must not
 // show to whoever tunes the rules.
@@ -20,6 +21,7 @@ import {
   LATEST_BLIND_ROUND,
   loadBlindBenign,
   loadBlindPoisoned,
+  loadServerToolNames,
   type Tally,
 } from "./blind-set.ts";
 
@@ -61,7 +63,10 @@ const percent = ({ detected, total }: Tally) =>
   `${detected}/${total} (${total === 0 ? "-" : ((100 * detected) / total).toFixed(1)} %)`;
 
 function printText(report: BlindReport, listMissed: boolean, listFalsePositives: boolean): void {
-  console.log(`Blind evaluation (${round}) at threshold High, default detectors; judge: ${judge.name}`);
+  const names = process.argv.includes("--listed-names") ? ", knowing every tool name each server lists" : "";
+  console.log(
+    `Blind evaluation (${round}) at threshold High, default detectors; judge: ${judge.name}${names}`,
+  );
   console.log(
     `poisoned: ${report.poisoned} (${report.rewrites} rewrites of real tools, ${report.injected} injected); ` +
       `benign: ${report.benign} real tools from ${report.packages.length} packages\n`,
@@ -95,7 +100,14 @@ function printText(report: BlindReport, listMissed: boolean, listFalsePositives:
   }
 }
 
-const report = evaluateBlind(judge.run, poisoned, benign);
+// `--listed-names` also gives the judge every other tool name each server lists (loadServerToolNames):
+// a client sees a server's whole listing, while the round keeps a sample of at most 30 tools.
+const report = evaluateBlind(
+  judge.run,
+  poisoned,
+  benign,
+  process.argv.includes("--listed-names") ? loadServerToolNames() : new Map(),
+);
 if (process.argv.includes("--json")) {
   console.log(JSON.stringify({ round, threshold: "High", judge: judge.name, ...report }, null, 2));
 } else {

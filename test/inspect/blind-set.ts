@@ -112,6 +112,61 @@ export function loadBlindBenign(round: BlindRound = LATEST_BLIND_ROUND): BenignE
   return existsSync(dir) ? loadBenign(dir) : [];
 }
 
+/**
+ * Every tool name each server of a round listed (the collector's `listedNames`, recorded from round
+ * 14 on): the tools kept are a sample of at most 30, while a client sees the whole listing, and the
+ * kept tools' descriptions name siblings the sample left out. Empty for rounds without it.
+ */
+function loadBlindListedNames(round: BlindRound): Map<string, readonly string[]> {
+  const dir = join(blindRoundDir(round), "benign");
+  const names = new Map<string, readonly string[]>();
+  if (!existsSync(dir)) return names;
+  for (const file of readdirSync(dir)) {
+    const listing = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
+      package: string;
+      listedNames?: string[];
+    };
+    if (listing.listedNames) names.set(listing.package, listing.listedNames);
+  }
+  return names;
+}
+
+/**
+ * The tool names each known server lists: its `listedNames` where the collector recorded them, else
+ * the names of the tools collected (development corpus and every round) — what a poisoned rewrite's
+ * server and a benign server also offer beside the tool judged.
+ */
+export function loadServerToolNames(): Map<string, readonly string[]> {
+  const names = new Map<string, string[]>();
+  for (const entry of [
+    ...loadBenign(devBenignDir),
+    ...BLIND_ROUNDS.flatMap((round) => loadBlindBenign(round)),
+  ]) {
+    const known = names.get(entry.package) ?? [];
+    if (typeof entry.tool.name === "string") known.push(entry.tool.name);
+    names.set(entry.package, known);
+  }
+  const listed = new Map<string, readonly string[]>(names);
+  for (const round of BLIND_ROUNDS)
+    for (const [server, all] of loadBlindListedNames(round)) listed.set(server, all);
+  return listed;
+}
+
+/**
+ * The tools a server listed beyond those kept, as name-only definitions: what the listing judge
+ * knows of them is their names (siblings a description may call, names another server may copy).
+ */
+function unkeptSiblings(
+  server: string,
+  kept: readonly ToolDefinition[],
+  listedNames: ReadonlyMap<string, readonly string[]>,
+): ListedTool[] {
+  const keptNames = new Set(kept.map((tool) => tool.name));
+  return (listedNames.get(server) ?? [])
+    .filter((name) => !keptNames.has(name))
+    .map((name) => ({ server, tool: { name } }));
+}
+
 /** Every real benign tool a poisoned entry may rewrite or name as a neighbour: development and all rounds. */
 function benignIndex(): Map<string, BenignEntry> {
   const index = new Map<string, BenignEntry>();
@@ -281,6 +336,7 @@ export function evaluateBlind(
   judge: ListingJudge,
   poisoned: readonly BlindPoisoned[],
   benign: readonly BenignEntry[],
+  listedNames: ReadonlyMap<string, readonly string[]> = new Map(),
 ): BlindReport {
   const tally = (): Tally => ({ detected: 0, total: 0 });
   const byFamily = Object.fromEntries(
@@ -290,7 +346,11 @@ export function evaluateBlind(
   const rewritesOfCleanSources = tally();
   const overall = tally();
   const results = poisoned.map((entry) => {
-    const listing = [...entry.neighbours, { server: entry.server, tool: entry.tool }];
+    const listing = [
+      ...entry.neighbours,
+      ...unkeptSiblings(entry.server, [entry.tool], listedNames),
+      { server: entry.server, tool: entry.tool },
+    ];
     const detected = judge(listing)[listing.length - 1] === true;
     if (entry.sourceTool && judge([{ server: entry.server, tool: entry.sourceTool }])[0] !== true) {
       rewritesOfCleanSources.total += 1;
@@ -307,11 +367,27 @@ export function evaluateBlind(
     }
     return { id: entry.id, family: entry.family, kind: entry.kind, detected };
   });
-  const benignFlags = judge(benign.map((entry) => ({ server: entry.package, tool: entry.tool })));
   const byServer = new Map<string, BenignEntry[]>();
   for (const entry of benign) byServer.set(entry.package, [...(byServer.get(entry.package) ?? []), entry]);
-  const serverByServer = [...byServer.values()].flatMap((entries) => {
-    const flags = judge(entries.map((entry) => ({ server: entry.package, tool: entry.tool })));
+  // With `listedNames` (loadServerToolNames), each server's other tools come first as names, so
+  // that every tool is judged knowing its whole server; only the tools kept are counted.
+  const siblingsOf = (server: string, entries: readonly BenignEntry[]) =>
+    unkeptSiblings(
+      server,
+      entries.map((entry) => entry.tool),
+      listedNames,
+    );
+  const allSiblings = [...byServer].flatMap(([server, entries]) => siblingsOf(server, entries));
+  const benignFlags = judge([
+    ...allSiblings,
+    ...benign.map((entry) => ({ server: entry.package, tool: entry.tool })),
+  ]).slice(allSiblings.length);
+  const serverByServer = [...byServer].flatMap(([server, entries]) => {
+    const siblings = siblingsOf(server, entries);
+    const flags = judge([
+      ...siblings,
+      ...entries.map((entry) => ({ server: entry.package, tool: entry.tool })),
+    ]).slice(siblings.length);
     return entries
       .filter((_, index) => flags[index])
       .map((entry) => ({ package: entry.package, tool: entry.tool.name }));

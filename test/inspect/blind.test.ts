@@ -133,6 +133,33 @@ describe("evaluateBlind", () => {
     expect(report.falsePositivesServerByServer).toEqual([]);
   });
 
+  it("gives the judge a server's other listed names first, and counts only the tools kept", () => {
+    const [first] = benign;
+    const kept = benign.filter((entry) => entry.package === first!.package);
+    const listedNames = new Map([
+      [first!.package, ["unkept_tool", ...kept.map((entry) => String(entry.tool.name))]],
+    ]);
+    const seen: string[][] = [];
+    const report = evaluateBlind(
+      (listing) => {
+        seen.push(listing.map((entry) => String(entry.tool.name)));
+        // Flag the name-only tools: a count that included them would show.
+        return listing.map((entry) => entry.tool.description === undefined);
+      },
+      [],
+      kept,
+      listedNames,
+    );
+    expect(
+      seen.every(
+        (names) => names[0] === "unkept_tool" && names.filter((n) => n === "unkept_tool").length === 1,
+      ),
+    ).toBe(true);
+    expect(report.falsePositives.length + report.falsePositivesServerByServer.length).toBe(
+      2 * kept.filter((entry) => entry.tool.description === undefined).length,
+    );
+  });
+
   it("judges the poisoned tool, not its neighbours", () => {
     const onlyNeighbours = evaluateBlind(
       (listing) => listing.map((_, index) => index < listing.length - 1),
