@@ -1,5 +1,6 @@
 // Prints the rule table and the corpus detection / false-positive figures of docs/inspection.md.
 // Run: node scripts/inspection-report.ts
+import { CALIBRATED_TO_MEDIUM } from "../src/inspect/calibration.ts";
 import { HIDDEN_TEXT_RULES } from "../src/inspect/normalize.ts";
 import { COMPOUND_RULES, PATTERN_RULES } from "../src/inspect/rules.ts";
 import { SEVERITIES } from "../src/inspect/types.ts";
@@ -22,7 +23,8 @@ const listed = new Set<string>();
 for (const rule of PATTERN_RULES) {
   if (listed.has(rule.id)) continue;
   listed.add(rule.id);
-  console.log(`| \`${rule.id}\` | ${rule.category} | ${rule.severity} | ${rule.summary} |`);
+  const severity = CALIBRATED_TO_MEDIUM.has(rule.id) ? "Medium (calibrated)" : rule.severity;
+  console.log(`| \`${rule.id}\` | ${rule.category} | ${severity} | ${rule.summary} |`);
 }
 console.log(
   "| `credential.secret-file-as-value` | CredentialTheft | High | a secret-bearing path as a default/const/enum/example value |",
