@@ -265,7 +265,12 @@ describeNetns("toolwall sidecar behind toolwall init", () => {
     expect(seen.tools).not.toContain("drop_table");
     expect(seen.calls.weather).toMatchObject({ content: [{ type: "text", text: "Sunny in Paris" }] });
     expect(seen.calls.drop_table).toMatchObject({ error: { code: -32001 } });
-    expect(mcpService.output()).toMatch(/^called weather$/m);
+    // The service's log line travels its own pipe: it can arrive after the agent has its answer.
+    await eventually(
+      "the MCP service's log of the weather call",
+      async () => (/^called weather$/m.test(mcpService.output()) ? true : undefined),
+      5_000,
+    );
     expect(mcpService.output()).not.toMatch(/drop_table/);
     await expectEvent(PLAIN_MCP, {
       verdict: "inspect",
