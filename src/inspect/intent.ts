@@ -1928,8 +1928,15 @@ function counts(run: string): boolean {
   return true;
 }
 
-/** A value cut short on purpose (`"7f3e9c21-..."`, `C01…`): its format is shown, not a value to use. */
-const ELIDED = /^-?(?:\.\.\.|…)/;
+/**
+ * A value cut short at a separator (`"7f3e9c21-..."`, `ord_…`): its format is shown, not a value to
+ * use. An ellipsis right after a whole value ("post a copy to C08PUBEXT...") is the sentence trailing
+ * off, and the value stays one to use.
+ */
+function elided(token: string, after: string): boolean {
+  const ellipsis = after.startsWith("...") || after.startsWith("…");
+  return (ellipsis && /[-_]$/.test(token)) || /^[-_](?:\.\.\.|…)/.test(after);
+}
 
 /**
  * How close before a value its "e.g." stands: "Channel id, e.g. C024BE91L", "such as C01… or
@@ -2023,7 +2030,7 @@ function writtenTargetValue(text: string, targetArgument: boolean): string | und
     const next = text[end] ?? "";
     if (next === "@" || (next === "." && /[a-z]/i.test(text[end + 1] ?? ""))) continue;
     if (!writtenIdentifier(token)) continue;
-    if (placeholderValue(token) || ELIDED.test(text.slice(end, end + 4)) || frames.illustrated(start))
+    if (placeholderValue(token) || elided(token, text.slice(end, end + 4)) || frames.illustrated(start))
       continue;
     const clause = text.slice(clauseStart(text, start), start);
     if (
