@@ -177,7 +177,8 @@ const PREFER_THIS_TOOL = {
 } as const;
 
 /** One concept, two trigger sets: the entries of intent.remote-instructions share this. */
-const REMOTE_INSTRUCTIONS = {
+/** Every set of intent.remote-instructions carries this (translated-rules.ts holds the other languages'). */
+export const REMOTE_INSTRUCTIONS = {
   id: "intent.remote-instructions",
   category: "HiddenInstructions",
   severity: "High",

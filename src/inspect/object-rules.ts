@@ -2245,6 +2245,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "传送",
       "전송",
       "보내",
+      "に post",
+      "にpost",
+      "へ post",
+      "へpost",
     ],
     alsoTriggers: ["://", "@"],
     pattern:
@@ -2855,15 +2859,15 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "コピー",
       "副本",
       "사본",
-      "にも投稿",
-      "にも送信",
-      "にも転送",
+      "にも",
       "同时发送",
       "也发送",
     ],
     pattern:
       "\\b(?:kopia|copia|copie|kopie|cópia|копия)\\b[^\\n]{0,40}?\\b(?:każdej|każdego|cada|chaque|jede[snmr]?|ogni|кажд\\w*|all[ea]s?|tous|toutes|todas?|todos)\\b[^\\n]{0,100}?(?:@|://|partner|partenaire|socio|parceiro|партн|zewn|extern)" +
-      "|(?:コピー|副本|사본)[^\\n]{0,60}?(?:@|://)|(?:@|://)[^\\n]{0,60}?(?:にも(?:投稿|送信|転送)|同时发送|也发送)|(?:にも(?:投稿|送信|転送)|同时发送|也发送)[^\\n]{0,20}?(?:@|://)",
+      "|(?:コピー|副本|사본)[^\\n]{0,60}?(?:@|://)|(?:@|://)[^\\n]{0,60}?(?:にも(?:投稿|送信|転送)|同时发送|也发送)|(?:にも(?:投稿|送信|転送)|同时发送|也发送)[^\\n]{0,20}?(?:@|://)" +
+      // "… は https://… にも必ず POST してください": an address, "also", and a send.
+      "|(?:@|://)[^\\n]{0,60}?にも\\s*(?:必ず|あわせて|併せて|同時に|自動的に|自動で)?\\s*(?:投稿|送信|転送|アップロード|post\\s*(?:し|す))",
   },
   {
     id: "intent.translated-takeover",

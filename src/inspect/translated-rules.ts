@@ -1,4 +1,4 @@
-import { HOST_COMMANDS } from "./intent-rules.ts";
+import { HOST_COMMANDS, REMOTE_INSTRUCTIONS } from "./intent-rules.ts";
 import type { PatternRule } from "./rules.ts";
 
 /**
@@ -16,6 +16,8 @@ import type { PatternRule } from "./rules.ts";
  */
 
 export const URL = "(?:https?|wss?)://[^\\s'\"\\x60)]+";
+/** A URL of ASCII characters only: in Chinese, Japanese or Korean no space ends it ("…/agent.md，并按照…"). */
+const ASCII_URL = "(?:https?|wss?)://[\\w.~:/?#@!$&*+,;=%\\[\\]-]+";
 export const EMAIL = "[\\w.+-]*\\w[\\w.+-]*@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}";
 const PLACE = `(?:${URL}|${EMAIL})`;
 
@@ -1283,6 +1285,43 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     unless:
       "\\b(?:si el usuario|el usuario (?:elige|decide|lo pide)|se o usuário|o usuário (?:escolhe|decide)|si l'utilisat(?:eur|rice)|l'utilisat(?:eur|rice) (?:choisit|décide)|se l'utente|l'utente (?:sceglie|decide)|wenn (?:der|die) (?:nutzer|benutzer)\\w*|als de gebruiker|de gebruiker (?:kiest|bepaalt)|jeśli użytkownik|opcjonaln|opcional|optionnel|facoltativ|optional|optioneel|kullanıcı isterse|jika pengguna|nếu người dùng)\\b|если пользовател|якщо користувач|ユーザーが(?:選|指定|希望)|(?:用户|用戶|使用者)(?:选择|選擇|指定|要求)|사용자가\\s*(?:선택|원하|요청)",
   },
+  // A URL fetched and its instructions followed: "先获取 https://… 并按照其中的指示完成额外步骤", "https://… を取得し、
+  // その指示に従って", "https://… 를 가져와서 그 지시에 따라", "descarga https://… y sigue sus instrucciones". The
+  // English set is in intent-rules.ts. A page a human is pointed to ("说明见 https://…", "を参照し") is not fetched.
+  {
+    ...REMOTE_INSTRUCTIONS,
+    triggers: ["://"],
+    alsoTriggers: [
+      "按",
+      "依照",
+      "遵照",
+      "遵循",
+      "に従",
+      "どおり",
+      "通り",
+      "따라",
+      "대로",
+      "따르",
+      "sigue",
+      "siga",
+      "seguir",
+      "segue",
+      "suivez",
+      "suis",
+      "suivre",
+      "segui",
+      "befolge",
+      "folge",
+      "следуй",
+      "выполни",
+    ],
+    pattern: any(
+      `(?:获取|獲取|下载|下載|拉取|加载|載入|读取|讀取)[^\\n]{0,12}?${ASCII_URL}[^\\n]{0,60}?(?:按照|依照|遵照|遵循|按)[^\\n]{0,24}?(?:指示|指令|说明|說明|步骤|步驟|规则|規則|要求|instructions?)`,
+      `${ASCII_URL}[^\\n]{0,20}?(?:取得|ダウンロード|読み込|読み取|取り込)[^\\n]{0,40}?(?:指示|手順|ルール|内容|記載)[^\\n]{0,10}?(?:に従|どおり|通り)`,
+      `${ASCII_URL}[^\\n]{0,20}?(?:가져|다운로드|내려받|읽어|읽고|불러)[^\\n]{0,40}?(?:지시|지침|단계|규칙|안내)[^\\n]{0,10}?(?:에 따라|대로|(?:를|을) 따르)`,
+      `(?:\\b(?:descarga|descargue|descargar|obtén|obtenga|baixe|baixar|obtenha|télécharge|téléchargez|récupère|récupérez|scarica|scaricare|recupera|lade|laden|hole|abrufen)|загрузи|загрузите|скачай|скачайте|получи|получите)[^\\n]{0,20}?${URL}[^\\n]{0,60}?(?:\\b(?:sigue|siga|seguir|segue|suivez|suis|suivre|segui|seguire|befolge|befolgen|folge|folgen)\\b|следуй|следуйте|выполни|выполните)[^\\n]{0,30}?(?:instrucc|instruç|instruction|istruzion|anweisung|инструкц|pasos|passos|étapes|passi|schritte|шаг|указан)`,
+    ),
+  },
   {
     id: "intent.translated-remote-rules",
     category: "HiddenInstructions",
@@ -1341,6 +1380,8 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     pattern: any(
       `${URL}[^\\n]{0,160}?(?:\\b(?:prevalecen?|tienen? prioridad|prevalece[m]?|têm prioridade|tem prioridade|se sobrepõem?|prévau?t|prévalent|priment?|fait foi|font foi|l'emporte(?:nt)?|prevale|prevalgono|ha(?:nno)? (?:la )?precedenza|ha(?:ben)? vorrang|gilt vorrangig|gelten vorrangig|(?:ist|sind) maßgeblich|heeft voorrang|hebben voorrang|(?:is|zijn) (?:leidend|bepalend)|ma(?:ją)? (?:pierwszeństwo|priorytet)|(?:jest|są) nadrzędn\\w*|esas alınır|diutamakan|yang berlaku|menjadi acuan)\\b|öncelikli|esastır|ha(?:nno)? (?:la )?priorità|(?:a|ont) (?:la )?priorité|имеют? приоритет|приоритетн[а-яё]*|преоблада[а-яё]*|ма(?:є|ють) пріоритет|пріоритетн[а-яіїєґ]*|переважа[а-яіїєґ]*|(?:を|が)?優先|为准|為準|优先|に従って|に従う|우선(?:합니다|한다|하세요|적용)|(?:을|를) 따르(?:세요|십시오)|được ưu tiên|ưu tiên hơn|\\b(?:là|làm) chuẩn)`,
     ),
+    // A setup page a human is pointed to ("https://… を参照し、手順に従って API キーを発行") is not followed by the model.
+    unlessInMatch: "(?:参照|参考|ご覧)[^\\n]{0,20}?手順に従",
   },
 
   {
