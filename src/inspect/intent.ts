@@ -1762,6 +1762,9 @@ const DESCRIBED_TARGET_WORDS = new Set([
   "reviewers",
   "receiver",
   "dest",
+  // A chat's room is where a message goes, as a channel is (`room_id`).
+  "room",
+  "rooms",
 ]);
 
 /** Whether a tool's name says it reads (get, list, search …) and nothing more (create, send, export …). */
