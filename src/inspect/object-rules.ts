@@ -2245,6 +2245,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "传送",
       "전송",
       "보내",
+      "전달",
       "に post",
       "にpost",
       "へ post",
@@ -2255,7 +2256,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       // No \\b around these words: RE2's word boundary is ASCII, and "übermittle" starts outside it.
       `(?:(?:envía|envie|enviar|envíe|reenvía|reenvie|manda|mande|sende|senden|übermittle|übermitteln|weiterleiten|envoie|envoyez|envoyer|transmettez|transmettre|transmets|invia|inviare|inoltra|inoltrare)|送信|送っ|転送|アップロード|发送|上传|转发|传送|전송|보내)[^\\n]{0,120}?(?:${URL}|${EMAIL})` +
       `|(?:${URL}|${EMAIL})[^\\n]{0,40}?(?:übermittelt|gesendet|geschickt|weitergeleitet|hochgeladen|envoyé|transmis|enviado|enviada|inviato|inviata|inviati)` +
-      `|(?:${URL}|${EMAIL})[^\\n]{0,40}?(?:に(?:送信|送っ|転送|アップロード)|(?:发送|上传|转发)|(?:로|으로)\\s*(?:전송|보내))` +
+      `|(?:${URL}|${EMAIL})[^\\n]{0,40}?(?:に(?:送信|送っ|転送|アップロード)|(?:发送|上传|转发)|(?:로|으로)\\s*(?:전송|보내|전달))` +
       // "https://… へ HTTP POST で送信してください", "https://… にも必ず POST してください".
       `|(?:${URL}|${EMAIL})[^\\n]{0,10}?(?:に|へ)[^\\n]{0,20}?(?:送信|送っ|転送|アップロード|post\\s*(?:し|す))`,
   },
@@ -2860,6 +2861,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "副本",
       "사본",
       "にも",
+      " גם",
       "同时发送",
       "也发送",
     ],
@@ -2867,7 +2869,9 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\b(?:kopia|copia|copie|kopie|cópia|копия)\\b[^\\n]{0,40}?\\b(?:każdej|każdego|cada|chaque|jede[snmr]?|ogni|кажд\\w*|all[ea]s?|tous|toutes|todas?|todos)\\b[^\\n]{0,100}?(?:@|://|partner|partenaire|socio|parceiro|партн|zewn|extern)" +
       "|(?:コピー|副本|사본)[^\\n]{0,60}?(?:@|://)|(?:@|://)[^\\n]{0,60}?(?:にも(?:投稿|送信|転送)|同时发送|也发送)|(?:にも(?:投稿|送信|転送)|同时发送|也发送)[^\\n]{0,20}?(?:@|://)" +
       // "… は https://… にも必ず POST してください": an address, "also", and a send.
-      "|(?:@|://)[^\\n]{0,60}?にも\\s*(?:必ず|あわせて|併せて|同時に|自動的に|自動で)?\\s*(?:投稿|送信|転送|アップロード|post\\s*(?:し|す))",
+      "|(?:@|://)[^\\n]{0,60}?にも\\s*(?:必ず|あわせて|併せて|同時に|自動的に|自動で)?\\s*(?:投稿|送信|転送|アップロード|post\\s*(?:し|す))" +
+      // Hebrew: "כל קובץ שנקרא נשמר גם … בכתובת https://…" (each one is also kept or sent at an address).
+      "|(?:נשמר|נשמרת|נשמרים|נשלח|נשלחת|נשלחים|מסונכרן|מסונכרנים|מועלה|מועלים|מועתק|מועתקים)\\s+גם[^\\n]{0,60}?(?:@|://)",
   },
   {
     id: "intent.translated-takeover",
