@@ -4,9 +4,10 @@ import type { Finding } from "./types.ts";
  * Rules whose High verdict, alone, was wrong more often than right on real tools never seen before:
  * measured on the seven blind rounds (7–13) each as it stood when the round was fresh — the rules of
  * the session's start, before anything was tuned on it — 1 400 poisoned definitions and 7 227 real
- * tools (`node scripts/calibrate-severity.ts`). Kept at Medium, they cost 5 of 1 116 detections and clear 89 of 172 false positives on that
- * data (docs/inspection.md, "Severity calibrated on fresh rounds"). Each still shows, corroborates a
- * phrasing score and joins compound rules; a policy at threshold Medium blocks on it.
+ * tools (`node scripts/calibrate-severity.ts`). Kept at Medium, they cost 5 of 1 116 detections and
+ * clear 89 of 172 false positives on that data (docs/inspection.md, "Severity calibrated on fresh
+ * rounds"). Each still shows, corroborates a phrasing score and joins compound rules; a policy at
+ * threshold Medium blocks on it.
  */
 export const CALIBRATED_TO_MEDIUM: ReadonlySet<string> = new Set([
   // A workflow naming the server's other tools ("use get_history for those") is how real servers document themselves.
