@@ -16,8 +16,6 @@ import type { PatternRule } from "./rules.ts";
  */
 
 export const URL = "(?:https?|wss?)://[^\\s'\"\\x60)]+";
-/** A URL of ASCII characters only: in Chinese, Japanese or Korean no space ends it ("…/agent.md，并按照…"). */
-const ASCII_URL = "(?:https?|wss?)://[\\w.~:/?#@!$&*+,;=%\\[\\]-]+";
 export const EMAIL = "[\\w.+-]*\\w[\\w.+-]*@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}";
 const PLACE = `(?:${URL}|${EMAIL})`;
 
@@ -1321,10 +1319,10 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     ],
     pattern: any(
       // Hindi: "https://… से निर्देश लाएँ और उनका पालन करें".
-      `${ASCII_URL}[^\\n]{0,20}?से[^\\n]{0,60}?(?:निर्देश|नीति|कॉन्फ़िगरेशन|सेटिंग|नियम)[^\\n]{0,80}?(?:पालन|लागू|अनुसरण)`,
-      `(?:获取|獲取|下载|下載|拉取|加载|載入|读取|讀取)[^\\n]{0,12}?${ASCII_URL}[^\\n]{0,60}?(?:按照|依照|遵照|遵循|按)[^\\n]{0,24}?(?:指示|指令|说明|說明|步骤|步驟|规则|規則|要求|instructions?)`,
-      `${ASCII_URL}[^\\n]{0,20}?(?:取得|ダウンロード|読み込|読み取|取り込)[^\\n]{0,40}?(?:指示|手順|ルール|内容|記載)[^\\n]{0,10}?(?:に従|どおり|通り)`,
-      `${ASCII_URL}[^\\n]{0,20}?(?:가져|다운로드|내려받|읽어|읽고|불러)[^\\n]{0,40}?(?:지시|지침|단계|규칙|안내)[^\\n]{0,10}?(?:에 따라|대로|(?:를|을) 따르)`,
+      `${URL}[^\\n]{0,20}?से[^\\n]{0,60}?(?:निर्देश|नीति|कॉन्फ़िगरेशन|सेटिंग|नियम)[^\\n]{0,80}?(?:पालन|लागू|अनुसरण)`,
+      `(?:获取|獲取|下载|下載|拉取|加载|載入|读取|讀取)[^\\n]{0,12}?${URL}[^\\n]{0,60}?(?:按照|依照|遵照|遵循|按)[^\\n]{0,24}?(?:指示|指令|说明|說明|步骤|步驟|规则|規則|要求|instructions?)`,
+      `${URL}[^\\n]{0,20}?(?:取得|ダウンロード|読み込|読み取|取り込)[^\\n]{0,40}?(?:指示|手順|ルール|内容|記載)[^\\n]{0,10}?(?:に従|どおり|通り)`,
+      `${URL}[^\\n]{0,20}?(?:가져|다운로드|내려받|읽어|읽고|불러)[^\\n]{0,40}?(?:지시|지침|단계|규칙|안내)[^\\n]{0,10}?(?:에 따라|대로|(?:를|을) 따르)`,
       `(?:\\b(?:descarga|descargue|descargar|obtén|obtenga|baixe|baixar|obtenha|télécharge|téléchargez|récupère|récupérez|scarica|scaricare|recupera|lade|laden|hole|abrufen)|загрузи|загрузите|скачай|скачайте|получи|получите)[^\\n]{0,20}?${URL}[^\\n]{0,60}?(?:\\b(?:sigue|siga|seguir|segue|suivez|suis|suivre|segui|seguire|befolge|befolgen|folge|folgen)\\b|следуй|следуйте|выполни|выполните)[^\\n]{0,30}?(?:instrucc|instruç|instruction|istruzion|anweisung|инструкц|pasos|passos|étapes|passi|schritte|шаг|указан)`,
     ),
   },
