@@ -3666,9 +3666,9 @@ const blind14Servers: ServerSpec[] = [
 // - PyPI, failing here: cloud-bicep-mcp-server, ceph-mcp, league-data-mcp and zapcap-mcp-server (pip could not
 //   install them), debsecan-mcp (fetches Debian's security data at start), ontario-data-mcp (imports a fastmcp module
 //   its fastmcp lacks), sitebay-mcp (likewise), dopesecurity-mcp-server, codemagicmcp, mcp-server-tuya,
-//   mcp-oraclefusion, oura-mcp, amazon-ads-mcp, ars-slack-lists-mcp and deepset-mcp (exit at start with no or
-//   placeholder settings; not looked into further), futu-stock-mcp-server and mcp-nbim (no answer to tools/list within
-//   40 seconds), doris-mcp-server (not tried).
+//   mcp-oraclefusion, oura-mcp, amazon-ads-mcp, ars-slack-lists-mcp, deepset-mcp and doris-mcp-server (exit at start
+//   with no or placeholder settings; not looked into further), futu-stock-mcp-server and mcp-nbim (no answer to
+//   tools/list within 40 seconds).
 // - PyPI, installed and listing but left out: bitbucket-server-mcp (Bitbucket Server is in blind round 6).
 // - not pursued: mcp-server-digitalocean (DigitalOcean's own server is in the development corpus), servers for
 //   platforms earlier rounds already cover (QWeather, Taiwan's weather service, Steam, chess, Godot, Piazza, Home
