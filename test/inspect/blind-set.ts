@@ -138,10 +138,7 @@ function loadBlindListedNames(round: BlindRound): Map<string, readonly string[]>
  */
 export function loadServerToolNames(): Map<string, readonly string[]> {
   const names = new Map<string, string[]>();
-  for (const entry of [
-    ...loadBenign(devBenignDir),
-    ...BLIND_ROUNDS.flatMap((round) => loadBlindBenign(round)),
-  ]) {
+  for (const entry of everyBenign()) {
     const known = names.get(entry.package) ?? [];
     if (typeof entry.tool.name === "string") known.push(entry.tool.name);
     names.set(entry.package, known);
@@ -167,15 +164,15 @@ function unkeptSiblings(
     .map((name) => ({ server, tool: { name } }));
 }
 
-/** Every real benign tool a poisoned entry may rewrite or name as a neighbour: development and all rounds. */
+/** Every real benign tool of the development corpus and of all rounds. */
+function everyBenign(): BenignEntry[] {
+  return [...loadBenign(devBenignDir), ...BLIND_ROUNDS.flatMap((round) => loadBlindBenign(round))];
+}
+
+/** Every real benign tool a poisoned entry may rewrite or name as a neighbour, by package and name. */
 function benignIndex(): Map<string, BenignEntry> {
   const index = new Map<string, BenignEntry>();
-  for (const entry of [
-    ...loadBenign(devBenignDir),
-    ...BLIND_ROUNDS.flatMap((round) => loadBlindBenign(round)),
-  ]) {
-    index.set(`${entry.package}\u0000${entry.tool.name}`, entry);
-  }
+  for (const entry of everyBenign()) index.set(`${entry.package}\u0000${entry.tool.name}`, entry);
   return index;
 }
 
