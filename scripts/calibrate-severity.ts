@@ -21,6 +21,7 @@ const FRESH_AT: Partial<Record<BlindRound, string>> = {
   "blind-11": "2b0af0a",
   "blind-12": "0199072",
   "blind-13": "85faecf",
+  "blind-14": "c4d85d8",
 };
 
 const repository = join(import.meta.dirname, "..");

@@ -32,9 +32,10 @@ export const BLIND_ROUNDS = [
   "blind-12",
   "blind-13",
   "blind-14",
+  "blind-15",
 ] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
-export const LATEST_BLIND_ROUND: BlindRound = "blind-14";
+export const LATEST_BLIND_ROUND: BlindRound = "blind-15";
 
 export function blindRoundDir(round: BlindRound): string {
   return join(import.meta.dirname, round);

@@ -33,7 +33,8 @@ describe.each(BLIND_ROUNDS)("blind round %s", (round) => {
       for (const file of files) {
         const listing = JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, unknown>;
         expect(listing.package, file).toEqual(expect.any(String));
-        expect(listing.version, file).toMatch(/^\d+\.\d+\.\d+/);
+        // A release number of two parts or more: PEP 440 allows "26.9" (a real PyPI release of round 15).
+        expect(listing.version, file).toMatch(/^\d+(\.\d+)+/);
         expect((listing.tools as unknown[]).length, file).toBeGreaterThan(0);
       }
       for (const entry of benign) expect(entry.tool.name).toEqual(expect.any(String));
