@@ -15,13 +15,18 @@ import {
 } from "./framing.ts";
 import { optionFindings, ownPurposeFindings, weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
-import { type Channel, normalize, readPieces, withContext } from "./normalize.ts";
+import { type Channel, CONTEXT, normalize, readPieces, withContext } from "./normalize.ts";
 import {
   bestSentence,
+  hasOtherScript,
+  isLatinProse,
+  PHRASING_DOCUMENTATION,
   PHRASING_HIGH,
   PHRASING_MEDIUM,
   type PhrasingModel,
   type PhrasingScore,
+  readsAsEnglish,
+  scoreSentence,
   scoreWithout,
   shippedPhrasingModel,
 } from "./phrasing.ts";
@@ -573,6 +578,7 @@ const CLEARINGS = {
   sameServer: "same-server",
   ownPurpose: "own-purpose",
   option: "option",
+  documentation: "documentation",
 } as const;
 type Clearing = (typeof CLEARINGS)[keyof typeof CLEARINGS];
 
@@ -886,7 +892,7 @@ function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Fi
               ? { ...f, rule: `${f.rule}.${CLEARINGS.option}`, severity: "Low" as const }
               : f,
         );
-  return dedupe(corroboratePhrasing(calibrated(judged))).sort(
+  return dedupe(readAsDocumentation(compiled, tool, corroboratePhrasing(calibrated(judged)))).sort(
     (a, b) => severityRank[b.severity] - severityRank[a.severity],
   );
 }
@@ -913,6 +919,146 @@ function corroboratePhrasing(findings: Finding[]): Finding[] {
   if (!medium || !findings.some(corroboratesPhrasing)) return findings;
   return findings.map((f) =>
     f.rule === PHRASING_RULE && f.severity === "Medium" ? { ...f, severity: "High" as const } : f,
+  );
+}
+
+const DOCUMENTATION_SUFFIX = `.${CLEARINGS.documentation}`;
+/**
+ * The rules a documentation reading may overrule: those that weigh what an instruction asks against
+ * what the tool is for (`intent.*`), and the two that read a claim of authority from words ("this
+ * policy will override any existing policies", "overrides the list view"), wrong alone on every
+ * fresh false positive they made (scripts/calibrate-severity.ts). Not the rules that find a concrete
+ * object (a secret, a command, a sink, hidden characters), concealment from the user, what only the
+ * listing knows, a policy's own patterns or the model judge.
+ */
+function readsIntent(rule: string): boolean {
+  return (
+    rule.startsWith("intent.") || rule === "hidden.role-hijack" || rule === "hidden.override-instructions"
+  );
+}
+
+/**
+ * A rule alone at High on sentences the phrasing model reads as ordinary documentation stays at
+ * Medium, as `<rule>.documentation`: the two readings disagree, and on real tools never seen before
+ * the rule was then more often wrong than right (scripts/calibrate-severity.ts, docs/inspection.md).
+ * Only when that rule is the tool's one High finding (a second rule, or the model itself, agrees
+ * with it otherwise), only for rules of the built-in set (not a policy's own patterns, not the
+ * model judge), and only where every sentence the rule matched is English prose the model reads
+ * (another language, a name, a default value or a match the rule composed is no sentence it can
+ * vouch for). Applied again to a tool's own findings once its listing adds some (withFindings):
+ * what is lone alone may not be next to its neighbours.
+ */
+export function readAsDocumentation(
+  compiled: CompiledInspection,
+  tool: ToolDefinition,
+  findings: readonly Finding[],
+): Finding[] {
+  const readBefore = (f: Finding) =>
+    f.rule.endsWith(DOCUMENTATION_SUFFIX) && readsIntent(f.rule.slice(0, -DOCUMENTATION_SUFFIX.length));
+  const restored = findings.some(readBefore)
+    ? findings.map((f) =>
+        readBefore(f)
+          ? { ...f, rule: f.rule.slice(0, -DOCUMENTATION_SUFFIX.length), severity: "High" as const }
+          : f,
+      )
+    : (findings as Finding[]);
+  const high = restored.filter((f) => f.severity === "High" || f.severity === "Critical");
+  const rule = high[0]?.rule;
+  const lone =
+    rule !== undefined && readsIntent(rule) && high.every((f) => f.rule === rule && f.severity === "High");
+  if (!lone || !high.every((f) => documentationSentence(compiled, tool, f))) return restored;
+  return restored.map((f) =>
+    f.rule === rule && f.severity === "High"
+      ? { ...f, rule: `${rule}${DOCUMENTATION_SUFFIX}`, severity: "Medium" as const }
+      : f,
+  );
+}
+
+/**
+ * What a match may name that no reading of its sentence makes ordinary: a mailbox, a URL, a host, a
+ * password, token or other secret.
+ */
+const CONCRETE_OBJECT =
+  /[a-z0-9._-]@[a-z0-9-]+\.[a-z]|:\/\/|\b[a-z0-9-]+\.(?:com|net|org|io|dev|app|cloud|ai|co|xyz|sh|me|cc)\b|\b(?:password|passwd|token|secret|credential|api[ _-]?key|private[ _-]?key)s?\b/;
+
+/** How a finding's quoted match is found again in its field's reading (documentationSentence). */
+const QUOTE_PIECE = 12;
+
+/**
+ * Whether a finding's match lies in English prose sentences of its field that all score at or
+ * below PHRASING_DOCUMENTATION. The match is found again in the field's reading from its quoted
+ * text: the quote's pieces of QUOTE_PIECE characters, at least two of them agreeing on where it
+ * starts; the CONTEXT characters the quote adds around the match (when it was cut, "…") are left
+ * out of the span whose sentences are read. Not found: no sentence vouches for it.
+ */
+function documentationSentence(
+  compiled: CompiledInspection,
+  tool: ToolDefinition,
+  finding: Finding,
+): boolean {
+  let quoted = finding.match.toLowerCase().replace(/ \([^()]*\)$/, "");
+  const cutBefore = quoted.startsWith("…");
+  const cutAfter = quoted.endsWith("…");
+  quoted = quoted.slice(cutBefore ? 1 : 0, cutAfter ? -1 : undefined);
+  if (quoted.length < 2 * QUOTE_PIECE) return false;
+  let located = false;
+  let documentation = true;
+  visitStrings(tool, (text, identifier, _value, path) => {
+    if (identifier || located || pathString(path) !== finding.field) return;
+    const normalized = normalize(text.length > MAX_SCANNED_LENGTH ? text.slice(0, MAX_SCANNED_LENGTH) : text);
+    for (const piece of readPieces(normalized)) {
+      const { lower, ends } = readForRules(compiled, piece);
+      const start = quoteStart(lower, quoted);
+      if (start === undefined) continue;
+      located = true;
+      const from = start + (cutBefore ? CONTEXT : 0);
+      const to = Math.max(from + 1, start + quoted.length - (cutAfter ? CONTEXT : 0));
+      // A match in another script inside an English sentence is read by the model as the English
+      // around it; an address or a secret in the match is a fact the model's reading cannot outweigh.
+      if (hasOtherScript(lower, from, to) || CONCRETE_OBJECT.test(lower.slice(from, to)))
+        documentation = false;
+      let sentenceStart = 0;
+      for (const end of ends) {
+        if (end > from && sentenceStart < to && !readAsPlainDocumentation(lower, sentenceStart, end))
+          documentation = false;
+        sentenceStart = end;
+      }
+      return;
+    }
+  });
+  return located && documentation;
+}
+
+/**
+ * Where `quoted` starts in `lower`: the offset most of its pieces agree on (within a few characters),
+ * two at least; a piece found at several places counts at each.
+ */
+function quoteStart(lower: string, quoted: string): number | undefined {
+  const starts: number[] = [];
+  for (let at = 0; at + QUOTE_PIECE <= quoted.length; at += QUOTE_PIECE / 2) {
+    const piece = quoted.slice(at, at + QUOTE_PIECE);
+    for (let found = lower.indexOf(piece); found >= 0; found = lower.indexOf(piece, found + 1))
+      starts.push(found - at);
+  }
+  starts.sort((a, b) => a - b);
+  let best: number | undefined;
+  let bestCount = 1;
+  for (let i = 0, j = 0; i < starts.length; i++) {
+    while (starts[j]! < starts[i]! - 8) j++;
+    if (i - j + 1 > bestCount) {
+      bestCount = i - j + 1;
+      best = Math.max(0, starts[j]!);
+    }
+  }
+  return best;
+}
+
+/** An English prose sentence the phrasing model scores at or below PHRASING_DOCUMENTATION. */
+function readAsPlainDocumentation(lower: string, start: number, end: number): boolean {
+  return (
+    isLatinProse(lower, start, end) &&
+    readsAsEnglish(lower, start, end) &&
+    scoreSentence(shippedPhrasingModel(), lower, start, end) <= PHRASING_DOCUMENTATION
   );
 }
 
@@ -1032,6 +1178,7 @@ export function withFindings(
   extra: readonly Finding[],
   config?: InspectionConfig | CompiledInspection,
   cleared: readonly Finding[] = [],
+  tool?: ToolDefinition,
 ): InspectionResult {
   const compiled = resolveCompiled(config);
   const kept = compiled.enabled
@@ -1046,7 +1193,10 @@ export function withFindings(
           (f) => !cleared.some((c) => c.rule === f.rule && c.field === f.field && c.match === f.match),
         );
   if (kept.length === 0 && own.length === result.findings.length) return result;
-  const findings = [...own, ...kept].sort((a, b) => severityRank[b.severity] - severityRank[a.severity]);
+  const combined = [...own, ...kept];
+  const findings = (tool ? readAsDocumentation(compiled, tool, combined) : combined).sort(
+    (a, b) => severityRank[b.severity] - severityRank[a.severity],
+  );
   return resultOf(compiled, result.hash, findings);
 }
 

@@ -712,6 +712,7 @@ export function inspectListing(
       extra,
       compiled,
       explainedByOwnServer(result.findings, entry.server, siblings, elsewhere),
+      entry.tool,
     );
   });
 }

@@ -124,7 +124,7 @@ const HOMOGLYPHS: Record<string, string> = {
   ց: "g",
 };
 
-const CONTEXT = 40;
+export const CONTEXT = 40;
 
 /** `…before[match]after…` around [start, end) of `text`, on one line. */
 export function withContext(text: string, start: number, end: number, context = CONTEXT): string {

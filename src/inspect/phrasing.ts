@@ -42,6 +42,13 @@ export interface PhrasingScore {
 export const PHRASING_MEDIUM = 4;
 export const PHRASING_HIGH = 4.5;
 
+/**
+ * At or below this score the model reads an English sentence as ordinary documentation: a rule alone
+ * on such a sentence is not enough for High (engine.ts, readAsDocumentation). Chosen on the fresh
+ * blind rounds (scripts/calibrate-severity.ts).
+ */
+export const PHRASING_DOCUMENTATION = -4;
+
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const NUMBER_TOKEN = 0x6e756d62;
@@ -205,6 +212,44 @@ export function isLatinProse(text: string, start: number, end: number): boolean 
     } else if (isWordCode(code)) other++;
   }
   return tokens >= 2 && latin > 2 * other && latin >= marks;
+}
+
+/** Whether text[start, end) has more letters of other scripts than a fifth of its Latin ones. */
+export function hasOtherScript(text: string, start: number, end: number): boolean {
+  let latin = 0;
+  let other = 0;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x250) {
+      if ((code >= 0x61 && code <= 0x7a) || code >= 0xc0) latin++;
+    } else if (isWordCode(code)) other++;
+  }
+  return other * 5 > latin;
+}
+
+/**
+ * Words English sentences are held together by. The model learned from English prose: what it scores
+ * in another Latin-script language ("relié à un nœud HTTP Request POST vers …") it scores by the
+ * shape of its tokens, not by what it asks.
+ */
+const ENGLISH_FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  "a an the to of and or is are was be been in on at for with by from as this that these it its if when then than not no you your we our will can may must should each all any which who".split(
+    " ",
+  ),
+);
+
+/**
+ * Whether text[start, end) reads as an English sentence: at least two function words, and one word
+ * in five at least.
+ */
+export function readsAsEnglish(text: string, start: number, end: number): boolean {
+  let words = 0;
+  let functionWords = 0;
+  for (const word of text.slice(start, end).match(/[a-z\u00c0-\u024f]+/g) ?? []) {
+    words++;
+    if (ENGLISH_FUNCTION_WORDS.has(word)) functionWords++;
+  }
+  return functionWords >= 2 && functionWords * 5 >= words;
 }
 
 /** The best-scoring sentence of `text`, given the end offsets of its sentences (the last is text.length). */

@@ -167,7 +167,6 @@ describe("development set of the intent and listing analysis (tuning data, not a
       "a CI shell tool's example `curl … | python3 -`: piping a download into an interpreter is flagged",
     ],
     ["dev9-benign-17", "returns a trycloudflare.com URL: tunnel hosts are known exfiltration sinks"],
-    ["dev10-benign-19", "says where a variable was read from, a .env file: secret files read are flagged"],
     [
       "dev13-benign-15",
       "lists files shared with 'Anyone with the link' and tells how to call another server's remove_permission with arguments",

@@ -211,7 +211,7 @@ export class ToolCatalog {
       if (added.length === 0 && cleared.length === 0) return;
       inspection.results = inspection.results.map(({ policy, result }) => ({
         policy,
-        result: withFindings(result, added, compileInspection(policy.spec.inspection), cleared),
+        result: withFindings(result, added, compileInspection(policy.spec.inspection), cleared, tools[i]),
       }));
     });
   }
