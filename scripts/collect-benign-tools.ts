@@ -4,17 +4,17 @@
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
 // --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11 | --blind-12 |
-// --blind-13 | --blind-14 | --blind-15] [package-name …]. With no flag it collects the development
+// --blind-13 | --blind-14 | --blind-15 | --blind-16] [package-name …]. With no flag it collects the development
 // corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from PyPI) into
 // test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn (yet). --blind, --blind-2, --blind-3, --blind-4,
-// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14 and --blind-15 collect a
+// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14, --blind-15 and --blind-16 collect a
 // round of the blind evaluation set
 // instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
 // test/inspect/blind-3/benign/, test/inspect/blind-4/benign/, test/inspect/blind-5/benign/,
 // test/inspect/blind-6/benign/, test/inspect/blind-7/benign/, test/inspect/blind-8/benign/,
 // test/inspect/blind-9/benign/, test/inspect/blind-10/benign/, test/inspect/blind-11/benign/,
-// test/inspect/blind-12/benign/, test/inspect/blind-13/benign/, test/inspect/blind-14/benign/ and
-// test/inspect/blind-15/benign/).
+// test/inspect/blind-12/benign/, test/inspect/blind-13/benign/, test/inspect/blind-14/benign/,
+// test/inspect/blind-15/benign/ and test/inspect/blind-16/benign/).
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -3895,6 +3895,236 @@ const blind15Servers: ServerSpec[] = [
   },
 ];
 
+// Round 16 of the blind evaluation (test/inspect/blind-16/benign/), collected on 2026-11-29 before any tuning on it:
+// real servers from packages in none of the lists or comments above, none a fork, port or rename of a package named
+// there, and with no tool description word for word equal to one in the development corpus or an earlier blind round
+// (checked over every file of test/inspect/corpus/benign*/ and test/inspect/blind*/benign/; no two packages of this
+// round share a description either). Every package is pinned. Every vendor, organisation or author is new to these
+// lists as far as the packages' metadata tells, and no two packages come from one. At most 30 tools come from one
+// package: where a server lists more, an evenly spaced selection in listing order is kept and the number listed is
+// recorded as `listedTools` (@dmytro-yemelianov/raps-cli-linux-x64 114, marlo-mcp 68, energyscope-mcp 65, billit-mcp
+// 44, rowan-mcp 41, blenderlens-mcp 40, daleads-mcp 36, ble-mcp-server 35, @optave/codegraph 34, codeocean-mcp-server
+// 32, baseball-stats-mcp 32, parlaibero-mcp 31). Every file of this round records `listedNames`, the names of all the
+// tools its server listed, in listing order.
+// Ecosystems: 8 packages (136 tools) come from npm and 32 (577 tools) from PyPI; 40 packages, 713 tools, a fifth of
+// the packages from outside PyPI. The npm ones are the MCP modes of command-line tools that the npm package list on
+// this machine names without saying MCP: three run on Node (Ant Design's `antd mcp`, Mockoon's `mockoon-cli mcp`,
+// codegraph's `codegraph mcp`) and five are per-platform builds started directly (`binary`): Codemod's and RAPS'
+// (Autodesk Platform Services) Rust builds, and WAFtester's, omnify's and xsql's Go builds. No TypeScript SDK generated
+// with an MCP bin was taken. PyPI was trimmed to 32 packages to keep that fifth (see below).
+// - Go: the module proxy still refuses (403) every module asked for: github.com/go-delve/mcp-dap-server,
+//   github.com/rusq/slackdump/v3, github.com/neo4j/mcp, github.com/weaviate/mcp-server-weaviate, github.com/algolia/mcp
+//   and github.com/harness/mcp-server.
+// - Maven Central: it has no metadata for io.quarkiverse.mcp.servers:mcp-server-jdbc nor for
+//   org.apache.camel:camel-jbang-mcp (and this script has no Maven source kind).
+// - crates.io: not tried this round (no crate with an MCP server was known here beyond those the comments above name,
+//   and crates are served by name only).
+// Chosen across domains: developer tools (Ant Design's docs, Mockoon API mocks, codegraph code graphs, Codemod,
+// omnify schemas, xsql databases, Arduino CLI), cloud (CAST AI Kubernetes costs, Code Ocean, Autodesk Platform
+// Services), security (WAFtester, adversary code scanning), science (NOAA CO-OPS tides and currents, Seestar
+// telescopes, Scigantic data archives and patent chemistry, Rowan computational chemistry, GDSFactory+ photonic
+// chips), government and law (Malaysian elections, Taiwan's Legislative Yuan in Chinese, Italian municipalities, Dutch
+// CBS statistics, Ibero-American parliaments, Atatürk's speeches in Turkish, California case law), religion and
+// language (the Hebrew Bible, the Quran), finance and business (Manager.io and Billit bookkeeping and invoicing,
+// Japanese consumption tax and invoices, energy market data), e-commerce and logistics (Easyship, Amazon product data,
+// Marlo voyage management), real estate (Australian development applications), making and home (Bluetooth Low Energy
+// devices, Anycubic 3D printers), games, media and sports (Blender game assets, ChatCut video editing, MusicXML score
+// comparison, baseball statistics). No messaging or health server that could be had here passed.
+// Interpreters: every PyPI package runs on Python 3.12 (from pyenv here). Their venvs were made here with uv at the
+// same pins.
+// Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK (gfp-mcp, mcp-tw-ly,
+// italy-opendata-mcp, bht-mcp, alfanous3-mcp, jp-invoice-tax-mcp, energyscope-mcp, marlo-mcp, arduino-cli-mcp,
+// anycubic-cloud-mcp, chatcut-mcp-server, baseball-stats-mcp), and pydantic<2.12 for billit-mcp (its old mcp imports a
+// pydantic internal since removed).
+// Placeholder files: @waftester/linux-x64 gets a payloads folder with one empty payload file in the cache folder (its
+// MCP server exits without a payload folder).
+// Tried and left out:
+// - npm, no MCP server mode in their help: checkly, @knocklabs/cli, @asyncapi/cli, @nuxt/cli, @code-pushup/cli,
+//   @plasmicapp/cli, @shopify/cli, @datadog/datadog-ci, @medusajs/cli, @wix/cli, @webflow/webflow-cli, eas-cli,
+//   contentful-cli, @tinacms/cli, @seqera/cli-linux-x64, @memvid/cli-linux-x64, @graphox/linux-x64,
+//   @traces-sh/traces-linux-x64, @sandbox-agent/cli-linux-x64, @cubic-dev-ai/cli-linux-x64, @rev-dep/linux-x64,
+//   @stdy/cli-linux-x64, @sylphai/adal-cli-linux-x64, @grafeo-db/cli-linux-x64, @yaakapp/cli-linux-x64,
+//   @screenpipe/cli-linux-x64, @shellfirm/cli-linux-x64, @superdoc-dev/cli-linux-x64; an mcp command that only manages
+//   or configures clients' servers: @juspay/neurolink, @embedder/embedder-linux-x64, @factory/cli-linux-x64,
+//   @synsci/cli-linux-x64, codeblog-app-linux-x64; @thebushidocollective/han-linux-x64 (one tool),
+//   @inboxapi/cli-linux-x64 (a proxy to its vendor's endpoint), @everyonce/factbase-linux-x64 and
+//   @devboy-tools/linux-x64 (need a newer glibc than this machine's), inigo-linux-amd64 (a library), agnix (its wrapper
+//   finds no binary), @d3k/linux-x64 (starts a Next.js server), @apteva/agent-linux-x64, @pizzapi/cli-linux-x64 and
+//   @astrotask/core (not looked into further).
+// - PyPI, by vendor or family: atomica-mcp (longevity-genie's, whose gget-mcp is in blind round 15), ansible-tower-mcp
+//   (Knuckles Team's), fanar-mcp (Blade Labs', the *-blade-mcp family), itu-mcp (one of its descriptions is word for
+//   word ninova-mcp's, in blind round 10; it ships ninova-mcp), legalize-mcp (one of its descriptions is word for word
+//   us-eli-mcp's, the *-eli-mcp family), mcp-ezpay-einvoice and mcp-tdcc (Asgard AI Platform's, whose mcp-tw-ly is
+//   here), ant-intl-antom-mcp (Ant International's; Ant Design's CLI is here), anki-note-mcp (its console script is
+//   named like anki-mcp in the PyPI corpus).
+// - PyPI, failing here: planetary-computer-mcp (fetches its STAC catalogue at start), ol-dwsim-mcp-server (imports an
+//   mcp name its SDK lacks), mcp-delonghi-ecam (imports httpx, which it does not depend on), coffee-roaster-mcp (exits
+//   at start), bambuddy-mcp (fetches its OpenAPI document from a local server at start), ballstreet-mcp and academy-mcp
+//   (call their API at start), eg4-mcp-server, contractscan-mcp and doorvault-mcp (their entry points import modules
+//   they do not ship), google-photos-mcp and mcp-nb (serve HTTP; not looked into further), fujixcam-mcp, baas-sms-mcp
+//   and gridoxide-mcp (no console script), mcp-score-server (requires Python 3.14), modbus-mcp, aseprite-mcp and
+//   amazing-slack-mcp (require Python 3.13; not retried).
+// - PyPI, fewer than three tools: hooktheory-mcp, anki-multidefine-mcp, mcp-local-music-analysis.
+// - PyPI, installed and listing but trimmed to keep a fifth of the round outside PyPI: idfkit-mcp (its installed
+//   metadata gives its version with a leading v), novomcp-lite, irail-mcp, axonn-mcp, battery-mcp, e-invoice-mcp,
+//   mcp-open-data-hk, basedosdados-mcp, casual-mcp-server-words and parcelapp-mcp.
+// - not pursued: the swiss-* and malkreide-like Swiss servers (parlament-mcp, openlex-mcp, bakom-mcp,
+//   sbb-opendata-mcp), the Kenyan civic-data family (afya-mcp, historia-mcp, familia-mcp …), the "Plain-English
+//   access" Australian statistics family (aihw-mcp, aemo-mcp, apra-mcp), the CSOAI family, and the families named
+//   above.
+// Collected with HOME set to a scratch folder.
+const blind16Servers: ServerSpec[] = [
+  // npm: the MCP modes of command-line tools (Ant Design's, Mockoon's, codegraph's) and per-platform builds of
+  // command-line tools with an MCP mode (Codemod's and RAPS' Rust builds, WAFtester's, omnify's and xsql's Go builds).
+  { package: "@ant-design/cli", version: "6.6.5", bin: "antd", args: ["mcp"] },
+  { package: "@mockoon/cli", version: "9.9.0", bin: "mockoon-cli", args: ["mcp"] },
+  { package: "@optave/codegraph", version: "3.11.2", bin: "codegraph", args: ["mcp"] },
+  { package: "@codemod.com/cli-linux-x64-gnu", version: "1.18.3", binary: "codemod", args: ["mcp"] },
+  { package: "@dmytro-yemelianov/raps-cli-linux-x64", version: "5.7.0", binary: "raps", args: ["mcp"] },
+  {
+    package: "@waftester/linux-x64",
+    version: "2.9.49",
+    binary: "bin/waf-tester",
+    args: ["mcp"],
+    files: { "payloads/placeholder.json": "[]\n" },
+  },
+  { package: "@omnifyjp/omnify-linux-x64", version: "6.3.13", binary: "bin/omnify", args: ["mcp"] },
+  { package: "@zx06/xsql-cli-linux-x64", version: "1.20.3", binary: "bin/xsql", args: ["mcp", "server"] },
+  // PyPI.
+  {
+    package: "coops-mcp",
+    pypi: { version: "0.1.1", script: "coops-mcp", python: "python3.12" },
+  },
+  {
+    package: "seestar-mcp",
+    pypi: { version: "0.2.0b0", script: "seestar-mcp", python: "python3.12" },
+  },
+  {
+    package: "scigantic-mcp",
+    pypi: { version: "0.3.0", script: "scigantic-mcp", python: "python3.12" },
+  },
+  {
+    package: "rowan-mcp",
+    pypi: { version: "2.3.2", script: "rowan-mcp", python: "python3.12" },
+    env: { ROWAN_API_KEY: "placeholder" },
+  },
+  {
+    package: "codeocean-mcp-server",
+    pypi: { version: "0.13.1", script: "codeocean-mcp-server", python: "python3.12" },
+    env: { CODEOCEAN_DOMAIN: "https://placeholder.codeocean.com", CODEOCEAN_TOKEN: "placeholder" },
+  },
+  {
+    package: "gfp-mcp",
+    pypi: { version: "0.4.1", script: "gfp-mcp-serve", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "electiondata-my-mcp",
+    pypi: { version: "0.3.0", script: "electiondata-my-mcp", python: "python3.12" },
+  },
+  {
+    package: "mcp-tw-ly",
+    pypi: { version: "0.1.0", script: "mcp-tw-ly", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "italy-opendata-mcp",
+    pypi: { version: "1.0.2", script: "italy-opendata-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "nl-opendata-mcp",
+    pypi: { version: "1.1.2", script: "nl-opendata-mcp", python: "python3.12" },
+  },
+  {
+    package: "caselegis-mcp",
+    pypi: { version: "0.1.0", script: "caselegis-mcp", python: "python3.12" },
+    env: { CASELEGIS_API_KEY: "placeholder" },
+  },
+  {
+    package: "parlaibero-mcp",
+    pypi: { version: "0.6.0", script: "parlaibero-mcp", python: "python3.12" },
+  },
+  {
+    package: "ataturk-mcp",
+    pypi: { version: "0.1.2", script: "ataturk-mcp", python: "python3.12" },
+  },
+  {
+    package: "bht-mcp",
+    pypi: { version: "0.3.2", script: "bht-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "alfanous3-mcp",
+    pypi: { version: "1.9.4", script: "alfanous-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "manager-mcp",
+    pypi: { version: "0.2.6", script: "manager-mcp", python: "python3.12" },
+  },
+  {
+    package: "billit-mcp",
+    pypi: { version: "0.2.20", script: "billit-mcp", python: "python3.12", requires: ["pydantic<2.12"] },
+  },
+  {
+    package: "jp-invoice-tax-mcp",
+    pypi: { version: "0.1.0", script: "jp-invoice-tax-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "energyscope-mcp",
+    pypi: { version: "2.13.0", script: "energyscope-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "castai-mcp-server",
+    pypi: { version: "0.2.8", script: "castai-mcp-server", python: "python3.12" },
+    env: { CASTAI_API_KEY: "placeholder" },
+  },
+  {
+    package: "easyship-mcp",
+    pypi: { version: "0.6.6", script: "easyship-mcp", python: "python3.12" },
+  },
+  {
+    package: "marlo-mcp",
+    pypi: { version: "0.1.20", script: "marlo-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "apiguru-mcp",
+    pypi: { version: "1.1.57", script: "apiguru-mcp", python: "python3.12" },
+  },
+  {
+    package: "daleads-mcp",
+    pypi: { version: "0.4.1", script: "daleads-mcp", python: "python3.12" },
+  },
+  {
+    package: "ble-mcp-server",
+    pypi: { version: "0.3.0", script: "ble_mcp", python: "python3.12" },
+  },
+  {
+    package: "arduino-cli-mcp",
+    pypi: { version: "0.1.6", script: "arduino-cli-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "anycubic-cloud-mcp",
+    pypi: { version: "0.2.6", script: "anycubic-cloud-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "blenderlens-mcp",
+    pypi: { version: "0.2.0", script: "blenderlens-mcp", python: "python3.12" },
+  },
+  {
+    package: "chatcut-mcp-server",
+    pypi: { version: "0.2.1", script: "chatcut-mcp-server", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "comparer-mcp",
+    pypi: { version: "0.2.1", script: "comparer-mcp", python: "python3.12" },
+  },
+  {
+    package: "adversary-mcp-server",
+    pypi: { version: "1.11.1", script: "adversary-mcp-server", python: "python3.12" },
+  },
+  {
+    package: "baseball-stats-mcp",
+    pypi: { version: "1.0.1", script: "baseball-stats-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 interface Target {
   servers: ServerSpec[];
@@ -3936,6 +4166,12 @@ const targets = {
     maxTools: 30,
     listedNames: true,
   },
+  "--blind-16": {
+    servers: blind16Servers,
+    outDir: join("blind-16", "benign"),
+    maxTools: 30,
+    listedNames: true,
+  },
 } satisfies Record<string, Target>;
 const flag = (
   [
@@ -3955,6 +4191,7 @@ const flag = (
     "--blind-13",
     "--blind-14",
     "--blind-15",
+    "--blind-16",
   ] as const
 ).find((name) => process.argv.includes(name));
 const target: Target = targets[flag ?? "corpus"];
