@@ -1119,18 +1119,19 @@ type ToolArgument = [string, Record<string, unknown>, readonly string[]];
  * name is the argument's path below `inputSchema.properties` ("RequestBody.properties.notification_url").
  */
 function argumentSchemas(tool: ToolDefinition): ToolArgument[] {
-  return propertySchemas(tool.inputSchema).flatMap(([name, schema]) => [
-    [name, withDefaultAsSeen(schema), nameWords(leafName(name))] as ToolArgument,
-    ...propertySchemas(schema).flatMap(([inner, innerSchema]) => [
-      [
-        `${name}.properties.${inner}`,
-        withDefaultAsSeen(innerSchema),
-        nameWords(leafName(inner)),
-      ] as ToolArgument,
-      ...defaultMembers(`${name}.properties.${inner}`, innerSchema.default),
-    ]),
-    ...defaultMembers(name, schema.default),
-  ]);
+  // One array filled in order: every definition passes here, and nested flatMaps allocated a tenth
+  // of a listing's garbage.
+  const out: ToolArgument[] = [];
+  for (const [name, schema] of propertySchemas(tool.inputSchema)) {
+    out.push([name, withDefaultAsSeen(schema), nameWords(leafName(name))]);
+    for (const [inner, innerSchema] of propertySchemas(schema)) {
+      const path = `${name}.properties.${inner}`;
+      out.push([path, withDefaultAsSeen(innerSchema), nameWords(leafName(inner))]);
+      pushDefaultMembers(path, innerSchema.default, out);
+    }
+    pushDefaultMembers(name, schema.default, out);
+  }
+  return out;
 }
 
 /**
@@ -1138,9 +1139,9 @@ function argumentSchemas(tool: ToolDefinition): ToolArgument[] {
  * that default to their value: `adjustments` defaulting to `[{"payee_account": "GB33…"}]` sends every
  * run's extra line to that account as surely as a `payee_account` defaulting to it.
  */
-function defaultMembers(name: string, given: unknown): ToolArgument[] {
+function pushDefaultMembers(name: string, given: unknown, members: ToolArgument[]): void {
+  if (given === null || typeof given !== "object") return;
   const objects = Array.isArray(given) ? given : [given];
-  const members: ToolArgument[] = [];
   objects.forEach((object, index) => {
     if (object === null || typeof object !== "object" || Array.isArray(object)) return;
     const at = Array.isArray(given) ? `${name}.default[${index}]` : `${name}.default`;
@@ -1148,7 +1149,6 @@ function defaultMembers(name: string, given: unknown): ToolArgument[] {
       if (typeof value === "string" || typeof value === "boolean")
         members.push([`${at}.${key}`, withDefaultAsSeen({ default: value }), nameWords(key)]);
   });
-  return members;
 }
 
 /**

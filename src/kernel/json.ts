@@ -45,7 +45,7 @@ function sortedCopy(value: unknown): unknown {
   // a null-prototype copy is a slow dictionary object): such values take the slow path.
   for (let i = 0; i < keys.length; i++)
     if (isIndexLike(keys[i]!) || keys[i] === "__proto__") return undefined;
-  keys.sort();
+  sortKeys(keys);
   const out: Record<string, unknown> = {};
   for (const key of keys) {
     const member = (value as Record<string, unknown>)[key];
@@ -55,6 +55,27 @@ function sortedCopy(value: unknown): unknown {
     out[key] = copy;
   }
   return out;
+}
+
+/**
+ * Sorts an object's keys in place as Array.prototype.sort would: by insertion when there are few (no
+ * allocation: the engine's sort copies its input into a work array, and canonical JSON sorts every
+ * object of every definition), by the engine's sort otherwise.
+ */
+function sortKeys(keys: string[]): void {
+  if (keys.length > 32) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
 }
 
 function slowCanonicalJson(value: unknown): string {
