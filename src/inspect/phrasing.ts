@@ -193,6 +193,21 @@ export function scoreWithout(
  * weights of its pieces). Those are left to the rules.
  */
 export function isLatinProse(text: string, start: number, end: number): boolean {
+  const { latin, other, marks, tokens } = countLetters(text, start, end);
+  return tokens >= 2 && latin > 2 * other && latin >= marks;
+}
+
+/** Whether text[start, end) has more letters of other scripts than a fifth of its Latin ones. */
+export function hasOtherScript(text: string, start: number, end: number): boolean {
+  const { latin, other } = countLetters(text, start, end);
+  return other * 5 > latin;
+}
+
+/** One counter, reset by each countLetters: isLatinProse runs once per sentence and must not allocate. */
+const letterCounts = { latin: 0, other: 0, marks: 0, tokens: 0 };
+
+/** Latin letters, letters of other scripts, other marks and white-space separated tokens of text[start, end). */
+function countLetters(text: string, start: number, end: number): typeof letterCounts {
   let latin = 0;
   let other = 0;
   let marks = 0;
@@ -211,20 +226,11 @@ export function isLatinProse(text: string, start: number, end: number): boolean 
       else marks++;
     } else if (isWordCode(code)) other++;
   }
-  return tokens >= 2 && latin > 2 * other && latin >= marks;
-}
-
-/** Whether text[start, end) has more letters of other scripts than a fifth of its Latin ones. */
-export function hasOtherScript(text: string, start: number, end: number): boolean {
-  let latin = 0;
-  let other = 0;
-  for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x250) {
-      if ((code >= 0x61 && code <= 0x7a) || code >= 0xc0) latin++;
-    } else if (isWordCode(code)) other++;
-  }
-  return other * 5 > latin;
+  letterCounts.latin = latin;
+  letterCounts.other = other;
+  letterCounts.marks = marks;
+  letterCounts.tokens = tokens;
+  return letterCounts;
 }
 
 /**
