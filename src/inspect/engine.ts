@@ -18,9 +18,11 @@ import { LiteralSet } from "./literals.ts";
 import { type Channel, CONTEXT, normalize, readPieces, withContext } from "./normalize.ts";
 import {
   bestSentence,
+  bestWindowScore,
   hasOtherScript,
   isLatinProse,
   PHRASING_DOCUMENTATION,
+  PHRASING_DOCUMENTATION_WINDOW,
   PHRASING_HIGH,
   PHRASING_MEDIUM,
   type PhrasingModel,
@@ -943,9 +945,10 @@ function readsIntent(rule: string): boolean {
  * the rule was then more often wrong than right (scripts/calibrate-severity.ts, docs/inspection.md).
  * Only when that rule is the tool's one High finding (a second rule, or the model itself, agrees
  * with it otherwise), only for rules of the built-in set (not a policy's own patterns, not the
- * model judge), and only where every sentence the rule matched is English prose the model reads
- * (another language, a name, a default value or a match the rule composed is no sentence it can
- * vouch for). Applied again to a tool's own findings once its listing adds some (withFindings):
+ * model judge), and only where every sentence the rule matched is English prose the model reads,
+ * whole and clause by clause (another language, a name, a default value or a match the rule
+ * composed is no sentence it can vouch for; benign words padded around an instruction leave its
+ * clause as it was). Applied again to a tool's own findings once its listing adds some (withFindings):
  * what is lone alone may not be next to its neighbours.
  */
 export function readAsDocumentation(
@@ -976,10 +979,10 @@ export function readAsDocumentation(
 
 /**
  * What a match may name that no reading of its sentence makes ordinary: a mailbox, a URL, a host, a
- * password, token or other secret.
+ * wallet, a password, token or other secret.
  */
 const CONCRETE_OBJECT =
-  /[a-z0-9._-]@[a-z0-9-]+\.[a-z]|:\/\/|\b[a-z0-9-]+\.(?:com|net|org|io|dev|app|cloud|ai|co|xyz|sh|me|cc)\b|\b(?:password|passwd|token|secret|credential|api[ _-]?key|private[ _-]?key)s?\b/;
+  /[a-z0-9._-]@[a-z0-9-]+\.[a-z]|:\/\/|\b0x[0-9a-f]{16,}|\b[a-z0-9-]+\.(?:com|net|org|io|dev|app|cloud|ai|co|xyz|sh|me|cc)\b|\b(?:password|passwd|token|secret|credential|api[ _-]?key|private[ _-]?key)s?\b/;
 
 /** How a finding's quoted match is found again in its field's reading (documentationSentence). */
 const QUOTE_PIECE = 12;
@@ -1013,10 +1016,7 @@ function documentationSentence(
       located = true;
       const from = start + (cutBefore ? CONTEXT : 0);
       const to = Math.max(from + 1, start + quoted.length - (cutAfter ? CONTEXT : 0));
-      // A match in another script inside an English sentence is read by the model as the English
-      // around it; an address or a secret in the match is a fact the model's reading cannot outweigh.
-      if (hasOtherScript(lower, from, to) || CONCRETE_OBJECT.test(lower.slice(from, to)))
-        documentation = false;
+      if (!matchReadable(lower, from, to)) documentation = false;
       let sentenceStart = 0;
       for (const end of ends) {
         if (end > from && sentenceStart < to && !readAsPlainDocumentation(lower, sentenceStart, end))
@@ -1042,7 +1042,9 @@ function quoteStart(lower: string, quoted: string): number | undefined {
   }
   starts.sort((a, b) => a - b);
   let best: number | undefined;
-  let bestCount = 1;
+  // Half the pieces at least: a match the rule composed ("names 0x4E1d… as a target argument's
+  // value") shares a few pieces with the text, a quote nearly all of them.
+  let bestCount = Math.max(1, Math.floor(Math.floor(quoted.length / (QUOTE_PIECE / 2)) / 2) - 1);
   for (let i = 0, j = 0; i < starts.length; i++) {
     while (starts[j]! < starts[i]! - 8) j++;
     if (i - j + 1 > bestCount) {
@@ -1053,12 +1055,32 @@ function quoteStart(lower: string, quoted: string): number | undefined {
   return best;
 }
 
-/** An English prose sentence the phrasing model scores at or below PHRASING_DOCUMENTATION. */
+/**
+ * Whether the model can vouch for the match itself, whatever the sentence around it: not in another
+ * script, nor another language padded with English (five words or more that do not read as English),
+ * nor structured data (`{"allowedDirectories": []}`); and naming no address or secret, a fact no
+ * reading of the sentence outweighs.
+ */
+function matchReadable(lower: string, from: number, to: number): boolean {
+  const match = lower.slice(from, to);
+  return (
+    !hasOtherScript(lower, from, to) &&
+    !(match.split(" ").length >= 5 && !readsAsEnglish(lower, from, to)) &&
+    !/[{[]/.test(match) &&
+    !CONCRETE_OBJECT.test(match)
+  );
+}
+
+/**
+ * An English prose sentence the phrasing model scores at or below PHRASING_DOCUMENTATION, no clause
+ * of it above PHRASING_DOCUMENTATION_WINDOW.
+ */
 function readAsPlainDocumentation(lower: string, start: number, end: number): boolean {
   return (
     isLatinProse(lower, start, end) &&
     readsAsEnglish(lower, start, end) &&
-    scoreSentence(shippedPhrasingModel(), lower, start, end) <= PHRASING_DOCUMENTATION
+    scoreSentence(shippedPhrasingModel(), lower, start, end) <= PHRASING_DOCUMENTATION &&
+    bestWindowScore(shippedPhrasingModel(), lower, start, end) <= PHRASING_DOCUMENTATION_WINDOW
   );
 }
 

@@ -49,6 +49,13 @@ export const PHRASING_HIGH = 4.5;
  */
 export const PHRASING_DOCUMENTATION = -4;
 
+/**
+ * And at or below this, no clause of WINDOW_TOKENS tokens of it reads as an instruction
+ * (bestWindowScore): benign words padded around an instruction cannot pull it down to
+ * PHRASING_DOCUMENTATION.
+ */
+export const PHRASING_DOCUMENTATION_WINDOW = 1;
+
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const NUMBER_TOKEN = 0x6e756d62;
@@ -161,6 +168,48 @@ export function scoreSentence(model: PhrasingModel, text: string, start: number,
   });
   return model.bias + sum * model.scale;
 }
+
+/**
+ * The highest score of any WINDOW_TOKENS neighbouring tokens of text[start, end) (the whole when it
+ * is shorter): a sentence's score is a sum, and benign words padded around an instruction lower it
+ * without end, while the window holding the instruction keeps its score whatever surrounds it.
+ */
+export function bestWindowScore(model: PhrasingModel, text: string, start: number, end: number): number {
+  // Each token's features, in the order visitFeatures gives them: the token, then the pair and the
+  // triple that end at it.
+  const own: number[] = [];
+  const pairs: number[] = [];
+  const triples: number[] = [];
+  let token = -1;
+  let pending = 0;
+  visitFeatures(text, start, end, model.bits, (index) => {
+    const weight = model.weights[index]!;
+    if (pending === 0) {
+      token++;
+      own.push(weight);
+      pairs.push(0);
+      triples.push(0);
+      pending = Math.min(token, 2);
+    } else {
+      if (pending === Math.min(token, 2)) pairs[token] = weight;
+      else triples[token] = weight;
+      pending--;
+    }
+  });
+  const count = token + 1;
+  let best = Number.NEGATIVE_INFINITY;
+  for (let first = 0; first === 0 || first + WINDOW_TOKENS <= count; first++) {
+    const last = Math.min(count, first + WINDOW_TOKENS) - 1;
+    let sum = 0;
+    for (let k = first; k <= last; k++)
+      sum += own[k]! + (k > first ? pairs[k]! : 0) + (k > first + 1 ? triples[k]! : 0);
+    best = Math.max(best, model.bias + sum * model.scale);
+  }
+  return best;
+}
+
+/** Tokens a window of bestWindowScore spans: about a clause. */
+const WINDOW_TOKENS = 12;
 
 /**
  * The score of text[start, end) with the spans `cut` (sorted by start; they may overlap or run past
