@@ -19,6 +19,7 @@ import { type Channel, CONTEXT, normalize, readPieces, withContext } from "./nor
 import {
   bestSentence,
   bestWindowScore,
+  DOCUMENTATION_CLAUSE_TOKENS,
   hasOtherScript,
   isLatinProse,
   PHRASING_DOCUMENTATION,
@@ -1080,7 +1081,8 @@ function readAsPlainDocumentation(lower: string, start: number, end: number): bo
     isLatinProse(lower, start, end) &&
     readsAsEnglish(lower, start, end) &&
     scoreSentence(shippedPhrasingModel(), lower, start, end) <= PHRASING_DOCUMENTATION &&
-    bestWindowScore(shippedPhrasingModel(), lower, start, end) <= PHRASING_DOCUMENTATION_WINDOW
+    bestWindowScore(shippedPhrasingModel(), lower, start, end, DOCUMENTATION_CLAUSE_TOKENS) <=
+      PHRASING_DOCUMENTATION_WINDOW
   );
 }
 

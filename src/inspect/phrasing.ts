@@ -50,7 +50,7 @@ export const PHRASING_HIGH = 4.5;
 export const PHRASING_DOCUMENTATION = -4;
 
 /**
- * And at or below this, no clause of WINDOW_TOKENS tokens of it reads as an instruction
+ * And at or below this, no clause of DOCUMENTATION_CLAUSE_TOKENS tokens of it reads as an instruction
  * (bestWindowScore): benign words padded around an instruction cannot pull it down to
  * PHRASING_DOCUMENTATION.
  */
@@ -170,46 +170,102 @@ export function scoreSentence(model: PhrasingModel, text: string, start: number,
 }
 
 /**
- * The highest score of any WINDOW_TOKENS neighbouring tokens of text[start, end) (the whole when it
- * is shorter): a sentence's score is a sum, and benign words padded around an instruction lower it
- * without end, while the window holding the instruction keeps its score whatever surrounds it.
+ * Each token's features of the text last read by readFeatures, in the order visitFeatures gives
+ * them (the token, then the pair and the triple that end at it), as running sums: reused, since
+ * every sentence of every new string is read here.
  */
-export function bestWindowScore(model: PhrasingModel, text: string, start: number, end: number): number {
-  // Each token's features, in the order visitFeatures gives them: the token, then the pair and the
-  // triple that end at it.
-  const own: number[] = [];
-  const pairs: number[] = [];
-  const triples: number[] = [];
-  let token = -1;
+let ownSums = new Float64Array(256);
+let pairSums = new Float64Array(256);
+let tripleSums = new Float64Array(256);
+
+/** Reads text[start, end) into the running sums; the number of tokens. */
+function readFeatures(model: PhrasingModel, text: string, start: number, end: number): number {
+  let token = 0;
   let pending = 0;
+  ownSums[0] = 0;
+  pairSums[0] = 0;
+  tripleSums[0] = 0;
   visitFeatures(text, start, end, model.bits, (index) => {
     const weight = model.weights[index]!;
     if (pending === 0) {
       token++;
-      own.push(weight);
-      pairs.push(0);
-      triples.push(0);
-      pending = Math.min(token, 2);
+      if (token >= ownSums.length) {
+        ownSums = grown(ownSums);
+        pairSums = grown(pairSums);
+        tripleSums = grown(tripleSums);
+      }
+      ownSums[token] = ownSums[token - 1]! + weight;
+      pairSums[token] = pairSums[token - 1]!;
+      tripleSums[token] = tripleSums[token - 1]!;
+      pending = Math.min(token - 1, 2);
     } else {
-      if (pending === Math.min(token, 2)) pairs[token] = weight;
-      else triples[token] = weight;
+      if (pending === Math.min(token - 1, 2)) pairSums[token] = pairSums[token]! + weight;
+      else tripleSums[token] = tripleSums[token]! + weight;
       pending--;
     }
   });
-  const count = token + 1;
+  return token;
+}
+
+function grown(sums: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const larger = new Float64Array(sums.length * 2);
+  larger.set(sums);
+  return larger;
+}
+
+/**
+ * The highest score of any `tokens` neighbouring tokens of text[start, end) (the whole when it is
+ * shorter), each scored as a sentence of its own: a sentence's score is a sum, and benign words
+ * padded around an instruction pull it down without end, while the clause holding the instruction
+ * keeps its score whatever surrounds it.
+ */
+export function bestWindowScore(
+  model: PhrasingModel,
+  text: string,
+  start: number,
+  end: number,
+  tokens: number,
+): number {
+  return bestWindowOfRead(model, readFeatures(model, text, start, end), tokens);
+}
+
+/** bestWindowScore over the running sums of `count` tokens just read. */
+function bestWindowOfRead(model: PhrasingModel, count: number, tokens: number): number {
   let best = Number.NEGATIVE_INFINITY;
-  for (let first = 0; first === 0 || first + WINDOW_TOKENS <= count; first++) {
-    const last = Math.min(count, first + WINDOW_TOKENS) - 1;
-    let sum = 0;
-    for (let k = first; k <= last; k++)
-      sum += own[k]! + (k > first ? pairs[k]! : 0) + (k > first + 1 ? triples[k]! : 0);
+  // Tokens first+1 … last (1-based): their own features, the pairs inside, the triples inside.
+  for (let first = 0; first === 0 || first + tokens <= count; first++) {
+    const last = Math.min(count, first + tokens);
+    const sum =
+      ownSums[last]! -
+      ownSums[first]! +
+      (last > first + 1 ? pairSums[last]! - pairSums[first + 1]! : 0) +
+      (last > first + 2 ? tripleSums[last]! - tripleSums[first + 2]! : 0);
     best = Math.max(best, model.bias + sum * model.scale);
   }
   return best;
 }
 
-/** Tokens a window of bestWindowScore spans: about a clause. */
-const WINDOW_TOKENS = 12;
+/**
+ * The score a sentence is judged by: its own, or the best clause of PHRASING_CLAUSE_TOKENS tokens
+ * PHRASING_CLAUSE_PENALTY below its own score, whichever is higher. Documentation words padded into
+ * a planted sentence ("…, and the response returns a paginated list of results sorted by date")
+ * pulled 181 of the development set's 1 199 poisoned definitions below High; the clause keeps 152
+ * of them, and flags no real tool more on any set (docs/inspection.md, "The phrasing model").
+ */
+export function judgedScore(model: PhrasingModel, text: string, start: number, end: number): number {
+  const count = readFeatures(model, text, start, end);
+  const sentence = model.bias + (ownSums[count]! + pairSums[count]! + tripleSums[count]!) * model.scale;
+  if (count <= PHRASING_CLAUSE_TOKENS) return sentence;
+  return Math.max(sentence, bestWindowOfRead(model, count, PHRASING_CLAUSE_TOKENS) - PHRASING_CLAUSE_PENALTY);
+}
+
+/** Tokens of the clause that may stand for its sentence (judgedScore). */
+const PHRASING_CLAUSE_TOKENS = 16;
+/** How much lower a clause scores than a sentence of its own words would (judgedScore). */
+const PHRASING_CLAUSE_PENALTY = 2;
+
+/** Tokens of the clauses the documentation reading reads (engine.ts, readAsDocumentation). */
+export const DOCUMENTATION_CLAUSE_TOKENS = 12;
 
 /**
  * The score of text[start, end) with the spans `cut` (sorted by start; they may overlap or run past
@@ -313,7 +369,7 @@ export function bestSentence(model: PhrasingModel, text: string, ends: readonly 
   let start = 0;
   for (const end of ends) {
     if (end > start && isLatinProse(text, start, end)) {
-      const score = scoreSentence(model, text, start, end);
+      const score = judgedScore(model, text, start, end);
       if (score > best.score) best = { score, start, end };
     }
     start = end;

@@ -18,6 +18,9 @@ const FLOORS: Readonly<Record<string, number>> = {
   decoys: 1167,
   colonDecoys: 1170,
   commaDecoys: 1159,
+  // Documentation words padded into every sentence: 991 while the phrasing model judged a sentence
+  // by its sum alone, which padding pulls down; its best clause now stands for it (phrasing.ts).
+  padded: 1143,
   digits: 1170,
 };
 

@@ -1,6 +1,6 @@
 // Obfuscations a model reads through, applied to poisoned definitions: what the rules catch once an
 // attacker wraps lines (hyphenating words across them), mixes in tabs, emphasises words, writes
-// letters as HTML character references or digits for letters. Every
+// letters as HTML character references or digits for letters, or pads sentences. Every
 // description in a definition is rewritten; names and schemas stay.
 // Run on a blind set (aggregates only, nothing to tune on): node test/inspect/evasions.ts [--round blind-2]
 import { type CompiledInspection, compileInspection } from "../../src/inspect/index.ts";
@@ -89,6 +89,18 @@ export const EVASIONS: Readonly<Record<string, Rewrite>> = {
   colonDecoys: beforeEverySentence("Don't panic: "),
   /** The same before a comma that starts a clause of its own ("Never fails, setup step: …"). */
   commaDecoys: beforeEverySentence("Never fails, "),
+  /**
+   * Documentation words padded into every sentence before its end: a sentence's phrasing score is a
+   * sum, and padding pulls it down (the documentation reading reads every clause for that reason).
+   */
+  padded: (description) => {
+    const padding =
+      ", and the response returns a paginated list of results sorted by date with the total count";
+    const inside = description.replace(/([.!?])(?=\s+[A-Z])/g, `${padding}$1`);
+    return /[.!?]\s*$/.test(inside)
+      ? inside.replace(/([.!?])(\s*)$/, `${padding}$1$2`)
+      : `${inside}${padding}.`;
+  },
   /** Prose words of six letters or more with 0 for o and 3 for e. */
   digits: (description) =>
     outsideCode(description, (prose) =>
