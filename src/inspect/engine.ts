@@ -475,17 +475,32 @@ export function proseSentences(tool: ToolDefinition, compiled: CompiledInspectio
   const sentences: string[] = [];
   visitStrings(tool, (text, identifier) => {
     if (identifier) return;
-    const normalized = normalize(text.length > MAX_SCANNED_LENGTH ? text.slice(0, MAX_SCANNED_LENGTH) : text);
-    for (const piece of readPieces(normalized)) {
-      const { lower, ends } = readForRules(compiled, piece);
+    forEachReading(compiled, text, (lower, ends) => {
       let start = 0;
       for (const end of ends) {
         if (end > start) sentences.push(lower.slice(start, end));
         start = end;
       }
-    }
+      return false;
+    });
   });
   return sentences;
+}
+
+/**
+ * Each piece of a string (readPieces) as scanText reads it: lower-cased and split into sentences;
+ * stops once `visit` returns true.
+ */
+function forEachReading(
+  compiled: CompiledInspection,
+  text: string,
+  visit: (lower: string, ends: readonly number[]) => boolean,
+): void {
+  const normalized = normalize(text.length > MAX_SCANNED_LENGTH ? text.slice(0, MAX_SCANNED_LENGTH) : text);
+  for (const piece of readPieces(normalized)) {
+    const { lower, ends } = readForRules(compiled, piece);
+    if (visit(lower, ends)) return;
+  }
 }
 
 function pathString(path: readonly (string | number)[]): string {
@@ -1009,11 +1024,9 @@ function documentationSentence(
   let documentation = true;
   visitStrings(tool, (text, identifier, _value, path) => {
     if (identifier || located || pathString(path) !== finding.field) return;
-    const normalized = normalize(text.length > MAX_SCANNED_LENGTH ? text.slice(0, MAX_SCANNED_LENGTH) : text);
-    for (const piece of readPieces(normalized)) {
-      const { lower, ends } = readForRules(compiled, piece);
+    forEachReading(compiled, text, (lower, ends) => {
       const start = quoteStart(lower, quoted);
-      if (start === undefined) continue;
+      if (start === undefined) return false;
       located = true;
       const from = start + (cutBefore ? CONTEXT : 0);
       const to = Math.max(from + 1, start + quoted.length - (cutAfter ? CONTEXT : 0));
@@ -1024,8 +1037,8 @@ function documentationSentence(
           documentation = false;
         sentenceStart = end;
       }
-      return;
-    }
+      return true;
+    });
   });
   return located && documentation;
 }

@@ -207,6 +207,11 @@ function readFeatures(model: PhrasingModel, text: string, start: number, end: nu
   return token;
 }
 
+/** The weights of all features of the `count` tokens just read. */
+function featureSum(count: number): number {
+  return ownSums[count]! + pairSums[count]! + tripleSums[count]!;
+}
+
 function grown(sums: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
   const larger = new Float64Array(sums.length * 2);
   larger.set(sums);
@@ -254,7 +259,7 @@ function bestWindowOfRead(model: PhrasingModel, count: number, tokens: number): 
  */
 export function judgedScore(model: PhrasingModel, text: string, start: number, end: number): number {
   const count = readFeatures(model, text, start, end);
-  const sentence = model.bias + (ownSums[count]! + pairSums[count]! + tripleSums[count]!) * model.scale;
+  const sentence = model.bias + featureSum(count) * model.scale;
   if (count <= PHRASING_CLAUSE_TOKENS) return sentence;
   return Math.max(sentence, bestWindowOfRead(model, count, PHRASING_CLAUSE_TOKENS) - PHRASING_CLAUSE_PENALTY);
 }
@@ -268,8 +273,9 @@ const PHRASING_CLAUSE_PENALTY = 2;
 export const DOCUMENTATION_CLAUSE_TOKENS = 12;
 
 /**
- * The score of text[start, end) with the spans `cut` (sorted by start; they may overlap or run past
- * `end`) taken out: each piece left is scored on its own, so no n-gram joins across a cut.
+ * The judged score of text[start, end) with the spans `cut` (sorted by start; they may overlap or run
+ * past `end`) taken out: each piece left is read on its own, so no n-gram or clause joins across a
+ * cut. What a refused decoy leaves of a padded sentence is judged as the sentence would be.
  */
 export function scoreWithout(
   model: PhrasingModel,
@@ -278,13 +284,23 @@ export function scoreWithout(
   end: number,
   cut: readonly { start: number; end: number }[],
 ): number {
-  let score = model.bias;
+  // Judged as judgedScore judges a sentence: the pieces' sum, or the best clause of any piece.
+  let sum = 0;
+  let clause = Number.NEGATIVE_INFINITY;
   let from = start;
   for (const span of [...cut, { start: end, end }]) {
-    if (span.start > from) score += scoreSentence(model, text, from, span.start) - model.bias;
+    if (span.start > from) {
+      const count = readFeatures(model, text, from, span.start);
+      sum += featureSum(count);
+      if (count > PHRASING_CLAUSE_TOKENS)
+        clause = Math.max(
+          clause,
+          bestWindowOfRead(model, count, PHRASING_CLAUSE_TOKENS) - PHRASING_CLAUSE_PENALTY,
+        );
+    }
     from = Math.max(from, span.end);
   }
-  return score;
+  return Math.max(model.bias + sum * model.scale, clause);
 }
 
 /**
