@@ -33,9 +33,10 @@ export const BLIND_ROUNDS = [
   "blind-13",
   "blind-14",
   "blind-15",
+  "blind-16",
 ] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
-export const LATEST_BLIND_ROUND: BlindRound = "blind-15";
+export const LATEST_BLIND_ROUND: BlindRound = "blind-16";
 
 export function blindRoundDir(round: BlindRound): string {
   return join(import.meta.dirname, round);
