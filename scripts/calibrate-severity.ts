@@ -31,6 +31,7 @@ const FRESH_AT: Partial<Record<BlindRound, string>> = {
   "blind-12": "0199072",
   "blind-13": "85faecf",
   "blind-14": "c4d85d8",
+  "blind-15": "db09e84",
 };
 
 const repository = join(import.meta.dirname, "..");
