@@ -26,12 +26,11 @@ import {
   PHRASING_DOCUMENTATION_WINDOW,
   PHRASING_HIGH,
   PHRASING_MEDIUM,
-  type PhrasingModel,
   type PhrasingScore,
   readsAsEnglish,
   scoreSentence,
   scoreWithout,
-  shippedPhrasingModel,
+  shippedPhrasingModels,
 } from "./phrasing.ts";
 import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
 import { foldSpaces, readAsModel } from "./reading.ts";
@@ -753,10 +752,9 @@ function scanText(
   for (const [index, { rule, start, end }] of framedFirst)
     if (!reported.has(index)) report(rule, patterns[index]!.rule.category, "Low", ...original(start, end));
   if (prose && compiled.detectors.has("HiddenInstructions")) {
-    const model = shippedPhrasingModel();
-    const best = bestSentence(model, lower, ends);
+    const best = bestSentence(shippedPhrasingModels(), lower, ends);
     if (best.score > PHRASING_MEDIUM) {
-      const clearing = framedClearing(model, lower, best, plainStarts, framedMatches);
+      const clearing = framedClearing(lower, best, plainStarts, framedMatches);
       report(
         clearing ? `${PHRASING_RULE}.${clearing}` : PHRASING_RULE,
         "HiddenInstructions",
@@ -780,7 +778,6 @@ function scanText(
  * sentence clears nothing: the rest still scores. Not when a rule matched plainly in the sentence.
  */
 function framedClearing(
-  model: PhrasingModel,
   lower: string,
   best: PhrasingScore,
   plainStarts: readonly number[],
@@ -790,7 +787,8 @@ function framedClearing(
   if (plainStarts.some(within)) return undefined;
   const inside = framedMatches.filter((match) => within(match.start)).sort((a, b) => a.start - b.start);
   if (inside.length === 0) return undefined;
-  return scoreWithout(model, lower, best.start, best.end, inside) > PHRASING_MEDIUM
+  return scoreWithout(shippedPhrasingModels()[best.script], lower, best.start, best.end, inside) >
+    PHRASING_MEDIUM
     ? undefined
     : inside[0]!.framing;
 }
@@ -1093,8 +1091,8 @@ function readAsPlainDocumentation(lower: string, start: number, end: number): bo
   return (
     isLatinProse(lower, start, end) &&
     readsAsEnglish(lower, start, end) &&
-    scoreSentence(shippedPhrasingModel(), lower, start, end) <= PHRASING_DOCUMENTATION &&
-    bestWindowScore(shippedPhrasingModel(), lower, start, end, DOCUMENTATION_CLAUSE_TOKENS) <=
+    scoreSentence(shippedPhrasingModels().latin, lower, start, end) <= PHRASING_DOCUMENTATION &&
+    bestWindowScore(shippedPhrasingModels().latin, lower, start, end, DOCUMENTATION_CLAUSE_TOKENS) <=
       PHRASING_DOCUMENTATION_WINDOW
   );
 }

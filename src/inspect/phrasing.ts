@@ -19,6 +19,13 @@ import { gunzipSync, gzipSync } from "node:zlib";
 export interface PhrasingModel {
   /** log2 of the weight table's size. */
   readonly bits: number;
+  /**
+   * Whether a run of Latin-script words, numbers and symbols is read as one token (the other-script
+   * table): what it would learn of the URLs, identifiers and commands in its few thousand sentences
+   * is which of its examples were planted, not what a sentence asks ("see https://… and follow its
+   * steps to configure the API key" scored 6.9 in Chinese, −0.3 collapsed). The rules read those.
+   */
+  readonly collapsesLatin: boolean;
   readonly bias: number;
   /** What one step of a stored weight is worth in score units. */
   readonly scale: number;
@@ -30,7 +37,19 @@ export interface PhrasingScore {
   score: number;
   start: number;
   end: number;
+  /** The table that read it. */
+  script: ProseScript;
 }
+
+/**
+ * The model's two tables, each learned from the sentences of its script: Latin-script prose (mostly
+ * English), and prose in any other script (Han, kana, Hangul, Cyrillic, Arabic, Devanagari …). One
+ * table for both read a sentence by the language it was written in: the few other-script sentences
+ * of the data were mostly planted ones. Apart, the second learns what honest documentation in those
+ * scripts reads like without moving a weight of the first.
+ */
+export type ProseScript = "latin" | "other";
+export type PhrasingModels = Readonly<Record<ProseScript, PhrasingModel>>;
 
 /**
  * Scores above MEDIUM are reported; above HIGH they flag a tool by themselves. Between the two, a
@@ -59,6 +78,8 @@ export const PHRASING_DOCUMENTATION_WINDOW = 1;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const NUMBER_TOKEN = 0x6e756d62;
+/** The one token a run of Latin-script words, numbers and symbols is read as by a collapsing table. */
+const LATIN_RUN = 0x6c61746e;
 const BIGRAM_SEED = 0x9e3779b9;
 const TRIGRAM_SEED = 0x85ebca6b;
 
@@ -119,6 +140,7 @@ export function visitFeatures(
   start: number,
   end: number,
   bits: number,
+  collapseLatin: boolean,
   visit: (index: number) => void,
 ): void {
   const shift = 32 - bits;
@@ -147,6 +169,10 @@ export function visitFeatures(
       i++;
       continue;
     }
+    if (collapseLatin && (code < 0x250 || isSymbolToken(code))) {
+      if (count > 0 && previous === LATIN_RUN) continue;
+      token = LATIN_RUN;
+    }
     visit(avalanche(token) >>> shift);
     if (count >= 1) {
       const pair = combine(BIGRAM_SEED, previous, token);
@@ -163,7 +189,7 @@ export function visitFeatures(
 export function scoreSentence(model: PhrasingModel, text: string, start: number, end: number): number {
   let sum = 0;
   const { weights } = model;
-  visitFeatures(text, start, end, model.bits, (index) => {
+  visitFeatures(text, start, end, model.bits, model.collapsesLatin, (index) => {
     sum += weights[index]!;
   });
   return model.bias + sum * model.scale;
@@ -185,7 +211,7 @@ function readFeatures(model: PhrasingModel, text: string, start: number, end: nu
   ownSums[0] = 0;
   pairSums[0] = 0;
   tripleSums[0] = 0;
-  visitFeatures(text, start, end, model.bits, (index) => {
+  visitFeatures(text, start, end, model.bits, model.collapsesLatin, (index) => {
     const weight = model.weights[index]!;
     if (pending === 0) {
       token++;
@@ -304,18 +330,24 @@ export function scoreWithout(
 }
 
 /**
- * Whether text[start, end) is prose in Latin script: most letters Latin, and no fewer letters than
- * other marks. The data the model learns from is mostly English, its few other-language sentences
- * mostly planted ones: a sentence in another script would be scored by the language it is written
- * in, not by what it asks. A schema's regular expression or a row of numbers is no sentence either
- * (a date-time pattern repeated in a vendor's every tool scored as planted once a writer's edits
- * were learned). Nor is a single token: a URL, path or identifier standing alone (a default of
- * "https://registry.npmjs.org" scored 6.6 once round 11's edits were learned, the model adding up the
- * weights of its pieces). Those are left to the rules.
+ * Which table reads text[start, end), if it is prose at all. Latin-script prose: most letters Latin,
+ * and no fewer letters than other marks. Prose in another script: letters of every script together
+ * no fewer than other marks, a Han or kana character a token of its own (as the model reads it). A
+ * schema's regular expression or a row of numbers is no sentence (a date-time pattern repeated in a
+ * vendor's every tool scored as planted once a writer's edits were learned). Nor is a single token: a
+ * URL, path or identifier standing alone (a default of "https://registry.npmjs.org" scored 6.6 once
+ * round 11's edits were learned, the model adding up the weights of its pieces). Those are left to
+ * the rules.
  */
+export function proseScript(text: string, start: number, end: number): ProseScript | undefined {
+  const { latin, other, marks, tokens, modelTokens } = countLetters(text, start, end);
+  if (latin > 2 * other && latin >= marks) return tokens >= 2 ? "latin" : undefined;
+  return modelTokens >= 2 && latin + other >= marks ? "other" : undefined;
+}
+
+/** Whether text[start, end) is prose the Latin table reads (proseScript). */
 export function isLatinProse(text: string, start: number, end: number): boolean {
-  const { latin, other, marks, tokens } = countLetters(text, start, end);
-  return tokens >= 2 && latin > 2 * other && latin >= marks;
+  return proseScript(text, start, end) === "latin";
 }
 
 /** Whether text[start, end) has more letters of other scripts than a fifth of its Latin ones. */
@@ -324,24 +356,38 @@ export function hasOtherScript(text: string, start: number, end: number): boolea
   return other * 5 > latin;
 }
 
-/** One counter, reset by each countLetters: isLatinProse runs once per sentence and must not allocate. */
-const letterCounts = { latin: 0, other: 0, marks: 0, tokens: 0 };
+/** One counter, reset by each countLetters: proseScript runs once per sentence and must not allocate. */
+const letterCounts = { latin: 0, other: 0, marks: 0, tokens: 0, modelTokens: 0 };
 
-/** Latin letters, letters of other scripts, other marks and white-space separated tokens of text[start, end). */
+/**
+ * Latin letters, letters of other scripts, other marks, white-space separated tokens and tokens as
+ * the model reads them (each Han or kana character one) of text[start, end).
+ */
 function countLetters(text: string, start: number, end: number): typeof letterCounts {
   let latin = 0;
   let other = 0;
   let marks = 0;
   let tokens = 0;
+  let modelTokens = 0;
   let inToken = false;
+  let inModelToken = false;
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
     if (code <= 0x20) {
       inToken = false;
+      inModelToken = false;
       continue;
     }
     if (!inToken) tokens++;
     inToken = true;
+    if (isCjk(code)) {
+      other++;
+      modelTokens++;
+      inModelToken = false;
+      continue;
+    }
+    if (!inModelToken) modelTokens++;
+    inModelToken = true;
     if (code < 0x250) {
       if ((code >= 0x61 && code <= 0x7a) || code >= 0xc0) latin++;
       else marks++;
@@ -349,6 +395,7 @@ function countLetters(text: string, start: number, end: number): typeof letterCo
   }
   letterCounts.latin = latin;
   letterCounts.other = other;
+  letterCounts.modelTokens = modelTokens;
   letterCounts.marks = marks;
   letterCounts.tokens = tokens;
   return letterCounts;
@@ -379,14 +426,28 @@ export function readsAsEnglish(text: string, start: number, end: number): boolea
   return functionWords >= 2 && functionWords * 5 >= words;
 }
 
-/** The best-scoring sentence of `text`, given the end offsets of its sentences (the last is text.length). */
-export function bestSentence(model: PhrasingModel, text: string, ends: readonly number[]): PhrasingScore {
-  let best: PhrasingScore = { score: Number.NEGATIVE_INFINITY, start: 0, end: 0 };
+/**
+ * The best-scoring sentence of `text`, given the end offsets of its sentences (the last is
+ * text.length), each read by the table of its script. A sentence in another script is read clause by
+ * clause between its full stops (otherScriptEnds).
+ */
+export function bestSentence(models: PhrasingModels, text: string, ends: readonly number[]): PhrasingScore {
+  let best: PhrasingScore = { score: Number.NEGATIVE_INFINITY, start: 0, end: 0, script: "latin" };
   let start = 0;
   for (const end of ends) {
-    if (end > start && isLatinProse(text, start, end)) {
-      const score = judgedScore(model, text, start, end);
-      if (score > best.score) best = { score, start, end };
+    const script = end > start ? proseScript(text, start, end) : undefined;
+    if (script === "latin") {
+      const score = judgedScore(models.latin, text, start, end);
+      if (score > best.score) best = { score, start, end, script };
+    } else if (script === "other") {
+      let from = start;
+      for (const to of otherScriptEnds(text, start, end)) {
+        if (proseScript(text, from, to) !== undefined) {
+          const score = judgedScore(models.other, text, from, to);
+          if (score > best.score) best = { score, start: from, end: to, script };
+        }
+        from = to;
+      }
     }
     start = end;
   }
@@ -394,15 +455,36 @@ export function bestSentence(model: PhrasingModel, text: string, ends: readonly 
 }
 
 /**
- * The shipped model's file (src/inspect/phrasing-model.bin, copied next to the compiled module by
- * `npm run build`): gzip of a header line `toolwall-phrasing-model <bits> <bias> <scale>\n` and the
- * 2^bits signed bytes of the weight table.
+ * The end offsets of the pieces of text[start, end) between the full stops of Chinese and Japanese
+ * (。！？, which no space follows), the last being `end`. The rules' sentences end only where a
+ * space or a newline does: a paragraph of Chinese is one sentence to them, and to a linear model a
+ * sum over a hundred characters, whatever they ask.
  */
-export const PHRASING_MODEL_FILE = new URL("./phrasing-model.bin", import.meta.url);
-const MAGIC = "toolwall-phrasing-model";
+export function otherScriptEnds(text: string, start: number, end: number): number[] {
+  const ends: number[] = [];
+  for (let i = start; i < end - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x3002 || code === 0xff01 || code === 0xff1f) ends.push(i + 1);
+  }
+  ends.push(end);
+  return ends;
+}
 
+/**
+ * The shipped tables' files (copied next to the compiled module by `npm run build`): each is gzip of
+ * a header line `toolwall-phrasing-model <bits> <bias> <scale>[ collapses-latin]\n` and the 2^bits
+ * signed bytes of the weight table.
+ */
+export const PHRASING_MODEL_FILES: Readonly<Record<ProseScript, URL>> = {
+  latin: new URL("./phrasing-model.bin", import.meta.url),
+  other: new URL("./phrasing-model-other-scripts.bin", import.meta.url),
+};
+const MAGIC = "toolwall-phrasing-model";
+const COLLAPSES_LATIN = "collapses-latin";
 export function encodePhrasingModel(model: PhrasingModel): Buffer {
-  const header = Buffer.from(`${MAGIC} ${model.bits} ${model.bias} ${model.scale}\n`);
+  const header = Buffer.from(
+    `${MAGIC} ${model.bits} ${model.bias} ${model.scale}${model.collapsesLatin ? ` ${COLLAPSES_LATIN}` : ""}\n`,
+  );
   const weights = Buffer.from(model.weights.buffer, model.weights.byteOffset, model.weights.byteLength);
   return gzipSync(Buffer.concat([header, weights]), { level: 9 });
 }
@@ -410,11 +492,21 @@ export function encodePhrasingModel(model: PhrasingModel): Buffer {
 export function decodePhrasingModel(file: Buffer): PhrasingModel {
   const bytes = gunzipSync(file);
   const newline = bytes.indexOf(0x0a);
-  const [magic, bits, bias, scale] = bytes.subarray(0, Math.max(newline, 0)).toString().split(" ");
-  const model = { bits: Number(bits), bias: Number(bias), scale: Number(scale) };
+  const [magic, bits, bias, scale, reading, ...rest] = bytes
+    .subarray(0, Math.max(newline, 0))
+    .toString()
+    .split(" ");
+  const model = {
+    bits: Number(bits),
+    bias: Number(bias),
+    scale: Number(scale),
+    collapsesLatin: reading === COLLAPSES_LATIN,
+  };
   const weights = new Int8Array(bytes.buffer, bytes.byteOffset + newline + 1, bytes.length - newline - 1);
   if (
     magic !== MAGIC ||
+    (reading !== undefined && reading !== COLLAPSES_LATIN) ||
+    rest.length > 0 ||
     !Number.isInteger(model.bits) ||
     model.bits < 8 ||
     model.bits > 24 ||
@@ -426,10 +518,13 @@ export function decodePhrasingModel(file: Buffer): PhrasingModel {
   return { ...model, weights };
 }
 
-let shipped: PhrasingModel | undefined;
+let shipped: PhrasingModels | undefined;
 
-/** The model trained from this repository's data, read on first use. */
-export function shippedPhrasingModel(): PhrasingModel {
-  shipped ??= decodePhrasingModel(readFileSync(PHRASING_MODEL_FILE));
+/** The tables trained from this repository's data, read on first use. */
+export function shippedPhrasingModels(): PhrasingModels {
+  shipped ??= {
+    latin: decodePhrasingModel(readFileSync(PHRASING_MODEL_FILES.latin)),
+    other: decodePhrasingModel(readFileSync(PHRASING_MODEL_FILES.other)),
+  };
   return shipped;
 }

@@ -22,6 +22,13 @@ export interface MaliciousEntry {
 }
 
 /** Every tool of every `{package, version, tools}` listing file in `dir` (the dev corpus by default). */
+/**
+ * Real servers whose tools are documented mostly in a non-Latin script (Chinese, Korean, Russian,
+ * Japanese, Arabic), collected for the phrasing model's other-script table
+ * (`scripts/collect-benign-tools.ts --intl`).
+ */
+export const INTL_BENIGN_DIR = join(corpusDir, "benign-intl");
+
 export function loadBenign(dir = join(corpusDir, "benign")): BenignEntry[] {
   return readdirSync(dir).flatMap((file) => {
     const listing = JSON.parse(readFileSync(join(dir, file), "utf8")) as {

@@ -1,6 +1,6 @@
 // The phrasing model scored on data it did not learn, in folds: each retired blind round the model
 // learns (TRAINING_ROUNDS: its poisoned definitions and its real tools), and each development edit
-// round (d8 … d12, its edits) with a share of the development corpus's packages (their real tools),
+// round (d8 … d13, its edits) with a share of the development corpus's packages (their real tools),
 // and each writer of plain benign definitions (test/inspect/corpus/plain/). A fold's model is trained
 // without the fold (phrasingTrainingSet's HeldOut); the rules judge every tool without the model, and
 // the model adds a tool the rules leave unflagged when its best sentence scores above `high`, or above
@@ -16,7 +16,7 @@ import {
   inspectListing,
   type ToolDefinition,
 } from "../../src/inspect/index.ts";
-import { isLatinProse, PHRASING_HIGH, PHRASING_MEDIUM, scoreSentence } from "../../src/inspect/phrasing.ts";
+import { bestSentence, PHRASING_HIGH, PHRASING_MEDIUM } from "../../src/inspect/phrasing.ts";
 import {
   type BlindPoisoned,
   type BlindRound,
@@ -25,13 +25,7 @@ import {
   loadDevEdits,
 } from "./blind-set.ts";
 import { type BenignEntry, loadBenign, loadPlain } from "./corpus.ts";
-import {
-  editRound,
-  type HeldOut,
-  phrasingTrainingSet,
-  TRAINING_ROUNDS,
-  trainPhrasingModel,
-} from "./phrasing-training.ts";
+import { editRound, type HeldOut, TRAINING_ROUNDS, trainPhrasingModels } from "./phrasing-training.ts";
 
 interface Fold {
   name: string;
@@ -42,7 +36,7 @@ interface Fold {
 }
 
 const RETIRED = [...TRAINING_ROUNDS];
-const EDIT_ROUNDS = ["d8", "d9", "d10", "d11", "d12"];
+const EDIT_ROUNDS = ["d8", "d9", "d10", "d11", "d12", "d13"];
 
 function folds(): Fold[] {
   const corpus = loadBenign();
@@ -119,12 +113,11 @@ const low = compileInspection({ threshold: "Low" });
 const added = grid.map(() => ({ detected: [] as number[], falsePositives: [] as number[] }));
 const sizes: string[] = [];
 for (const fold of folds()) {
-  const model = trainPhrasingModel(phrasingTrainingSet(fold.rounds, fold.heldOut));
+  const models = trainPhrasingModels(fold.rounds, fold.heldOut);
   const best = (tool: ToolDefinition) => {
     let score = Number.NEGATIVE_INFINITY;
     for (const sentence of proseSentences(tool, low))
-      if (isLatinProse(sentence, 0, sentence.length))
-        score = Math.max(score, scoreSentence(model, sentence, 0, sentence.length));
+      score = Math.max(score, bestSentence(models, sentence, [sentence.length]).score);
     return score;
   };
   const poisoned: Scored[] = fold.poisoned.map((entry) => ({

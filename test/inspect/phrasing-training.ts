@@ -4,7 +4,14 @@
 
 import { proseSentences } from "../../src/inspect/engine.ts";
 import { compileInspection, type ToolDefinition } from "../../src/inspect/index.ts";
-import { isLatinProse, type PhrasingModel, visitFeatures } from "../../src/inspect/phrasing.ts";
+import {
+  otherScriptEnds,
+  type PhrasingModel,
+  type PhrasingModels,
+  type ProseScript,
+  proseScript,
+  visitFeatures,
+} from "../../src/inspect/phrasing.ts";
 import {
   BLIND_ROUNDS,
   type BlindRound,
@@ -12,7 +19,7 @@ import {
   loadBlindPoisoned,
   loadDevEdits,
 } from "./blind-set.ts";
-import { loadBenign, loadDev, loadMalicious, loadPlain } from "./corpus.ts";
+import { INTL_BENIGN_DIR, loadBenign, loadDev, loadMalicious, loadPlain } from "./corpus.ts";
 
 export const PHRASING_BITS = 20;
 
@@ -52,6 +59,16 @@ export interface HeldOut {
 
 const NOTHING_HELD_OUT: HeldOut = { packages: new Set(), editRounds: new Set() };
 
+/**
+ * Data written or collected for the other-script table (the multilingual plain writer, the
+ * multilingual edit round, and the real servers of INTL_BENIGN_DIR): the Latin table does not learn
+ * their Latin sentences. Retrained with the
+ * plain writer's 700, it moved some 80 verdicts each way across the development and retired sets, the
+ * noise of a new training order rather than a gain, and the Latin table's verdicts are what every
+ * earlier figure was measured with.
+ */
+const OTHER_SCRIPT_DATA = { plainWriters: new Set(["pbm"]), editRounds: new Set(["d13"]) };
+
 /** The development round of an edit's writer: `d11` for `d11b-tr-rw-04`. */
 export function editRound(id: string): string {
   return id.split("-")[0]!.replace(/[a-z]$/, "");
@@ -59,7 +76,8 @@ export function editRound(id: string): string {
 
 /**
  * The development corpus, the tricky benign set, the plain benign set, the malicious corpus, the
- * development edits and the given blind rounds. A poisoned tool's positives are the sentences its
+ * development edits and the given blind rounds; the sentences of one script (the model's tables,
+ * phrasing.ts). A poisoned tool's positives are the sentences its
  * real source (or, for the development set, a real tool of the same name) does not have, so the
  * rewritten tool's own prose is not learned as poison; a source's sentences are not negatives
  * either unless a benign set holds the tool. A development edit of a tool of a round not given is left out whole, and so is one of a
@@ -68,11 +86,27 @@ export function editRound(id: string): string {
 export function phrasingTrainingSet(
   rounds: readonly BlindRound[] = TRAINING_ROUNDS,
   heldOut: HeldOut = NOTHING_HELD_OUT,
+  script: ProseScript = "latin",
 ): PhrasingTrainingSet {
   const compiled = compileInspection();
+  // As bestSentence reads them: a sentence in another script clause by clause between its full stops.
   const read = (tool: ToolDefinition) =>
-    proseSentences(tool, compiled).filter((sentence) => isLatinProse(sentence, 0, sentence.length));
-  const benign = [...loadBenign(), ...rounds.flatMap((round) => loadBlindBenign(round))];
+    proseSentences(tool, compiled).flatMap((sentence) => {
+      const read = proseScript(sentence, 0, sentence.length);
+      if (read !== script) return [];
+      if (script === "latin") return [sentence];
+      let from = 0;
+      return otherScriptEnds(sentence, 0, sentence.length).flatMap((to) => {
+        const clause = sentence.slice(from, to);
+        from = to;
+        return proseScript(clause, 0, clause.length) === undefined ? [] : [clause];
+      });
+    });
+  const benign = [
+    ...loadBenign(),
+    ...(script === "other" ? loadBenign(INTL_BENIGN_DIR) : []),
+    ...rounds.flatMap((round) => loadBlindBenign(round)),
+  ];
   const dev = loadDev();
   const negative = new Set<string>();
   const held = new Set<string>();
@@ -87,9 +121,12 @@ export function phrasingTrainingSet(
   }
   for (const entry of dev)
     if (entry.kind === "benign") for (const sentence of read(entry.tool)) negative.add(sentence);
+  const learnedBy = (set: "plainWriters" | "editRounds", name: string) =>
+    script === "other" || !OTHER_SCRIPT_DATA[set].has(name);
   for (const entry of loadPlain())
-    for (const sentence of read(entry.tool))
-      (heldOut.plainWriters?.has(entry.writer) ? held : negative).add(sentence);
+    if (learnedBy("plainWriters", entry.writer))
+      for (const sentence of read(entry.tool))
+        (heldOut.plainWriters?.has(entry.writer) ? held : negative).add(sentence);
   const positive = new Set<string>();
   const addPoisoned = (tool: ToolDefinition, source?: ToolDefinition) => {
     const known = source ? new Set(read(source)) : (byName.get(tool.name) ?? new Set<string>());
@@ -107,7 +144,11 @@ export function phrasingTrainingSet(
     ...heldOut.packages,
   ]);
   for (const entry of loadDevEdits())
-    if (!heldOut.editRounds.has(editRound(entry.id)) && (!entry.source || !unseen.has(entry.source.package)))
+    if (
+      learnedBy("editRounds", editRound(entry.id)) &&
+      !heldOut.editRounds.has(editRound(entry.id)) &&
+      (!entry.source || !unseen.has(entry.source.package))
+    )
       addPoisoned(entry.tool, entry.sourceTool);
   for (const round of rounds)
     for (const entry of loadBlindPoisoned(round)) addPoisoned(entry.tool, entry.sourceTool);
@@ -121,13 +162,33 @@ export interface PhrasingTraining {
   /** How much more a planted sentence weighs than a benign one (there are ~15× fewer). */
   positiveWeight: number;
   bits: number;
+  /** PhrasingModel.collapsesLatin. */
+  collapsesLatin: boolean;
+  /**
+   * How many shuffled orders of the examples are trained from scratch and averaged: one order's
+   * weights move with any change of the data (two sentences fewer flipped three real tools of the
+   * other-script table), their average much less.
+   */
+  orders: number;
 }
 
-export const PHRASING_TRAINING: PhrasingTraining = {
-  epochs: 3,
-  averagedEpochs: 2,
-  positiveWeight: 3,
-  bits: PHRASING_BITS,
+export const PHRASING_TRAINING: Readonly<Record<ProseScript, PhrasingTraining>> = {
+  latin: {
+    epochs: 3,
+    averagedEpochs: 2,
+    positiveWeight: 3,
+    bits: PHRASING_BITS,
+    collapsesLatin: false,
+    orders: 1,
+  },
+  /**
+   * Other scripts: a smaller table for some seven thousand sentences, Latin runs read as one token
+   * (PhrasingModel.collapsesLatin), twice the epochs, which its few sentences need to fit the
+   * development corpus's real tools (with three, Chinese documentation it had learned as benign still
+   * scored above High), and five orders averaged. Chosen on the blind rounds the model never learns
+   * (7 …; docs/inspection.md, "The phrasing model").
+   */
+  other: { epochs: 6, averagedEpochs: 4, positiveWeight: 3, bits: 18, collapsesLatin: true, orders: 5 },
 };
 
 /** Every how many examples the running weights are added to the average. */
@@ -138,47 +199,54 @@ const AVERAGE_EVERY = 64;
  * average of the weights over the last epochs rather than the last weights: the rounds scored by a
  * model trained without them gained detections and lost false positives (docs/inspection.md).
  */
-export function trainPhrasingModel(set: PhrasingTrainingSet, options = PHRASING_TRAINING): PhrasingModel {
+export function trainPhrasingModel(
+  set: PhrasingTrainingSet,
+  options: PhrasingTraining = PHRASING_TRAINING.latin,
+): PhrasingModel {
   const size = 1 << options.bits;
   const features = (sentence: string) => {
     const out: number[] = [];
-    visitFeatures(sentence, 0, sentence.length, options.bits, (index) => out.push(index));
+    visitFeatures(sentence, 0, sentence.length, options.bits, options.collapsesLatin, (index) =>
+      out.push(index),
+    );
     return Int32Array.from(out);
   };
   const examples: [Int32Array, 0 | 1][] = [
     ...set.positive.map((s): [Int32Array, 0 | 1] => [features(s), 1]),
     ...set.negative.map((s): [Int32Array, 0 | 1] => [features(s), 0]),
   ];
-  const weights = new Float64Array(size);
-  const squared = new Float64Array(size).fill(1e-8);
-  let bias = 0;
   const averaged = new Float64Array(size);
   let averagedBias = 0;
   let samples = 0;
-  let step = 0;
-  let seed = 1;
-  const random = () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
-  for (let epoch = 0; epoch < options.epochs; epoch++) {
-    for (let i = examples.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [examples[i], examples[j]] = [examples[j]!, examples[i]!];
-    }
-    for (const [indices, label] of examples) {
-      let z = bias;
-      for (const k of indices) z += weights[k]!;
-      const gradient = (1 / (1 + Math.exp(-z)) - label) * (label ? options.positiveWeight : 1);
-      bias -= 0.01 * gradient;
-      for (const k of indices) {
-        squared[k]! += gradient * gradient;
-        weights[k]! -= (0.2 * gradient) / Math.sqrt(squared[k]!);
+  for (let order = 1; order <= options.orders; order++) {
+    const weights = new Float64Array(size);
+    const squared = new Float64Array(size).fill(1e-8);
+    let bias = 0;
+    let step = 0;
+    let seed = order;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    for (let epoch = 0; epoch < options.epochs; epoch++) {
+      for (let i = examples.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [examples[i], examples[j]] = [examples[j]!, examples[i]!];
       }
-      if (epoch >= options.epochs - options.averagedEpochs && ++step % AVERAGE_EVERY === 0) {
-        for (let k = 0; k < size; k++) averaged[k]! += weights[k]!;
-        averagedBias += bias;
-        samples++;
+      for (const [indices, label] of examples) {
+        let z = bias;
+        for (const k of indices) z += weights[k]!;
+        const gradient = (1 / (1 + Math.exp(-z)) - label) * (label ? options.positiveWeight : 1);
+        bias -= 0.01 * gradient;
+        for (const k of indices) {
+          squared[k]! += gradient * gradient;
+          weights[k]! -= (0.2 * gradient) / Math.sqrt(squared[k]!);
+        }
+        if (epoch >= options.epochs - options.averagedEpochs && ++step % AVERAGE_EVERY === 0) {
+          for (let k = 0; k < size; k++) averaged[k]! += weights[k]!;
+          averagedBias += bias;
+          samples++;
+        }
       }
     }
   }
@@ -190,8 +258,20 @@ export function trainPhrasingModel(set: PhrasingTrainingSet, options = PHRASING_
   for (let k = 0; k < size; k++) quantised[k] = Math.round(averaged[k]! / scale);
   return {
     bits: options.bits,
+    collapsesLatin: options.collapsesLatin,
     bias: Number((averagedBias / samples).toFixed(6)),
     scale: Number(scale.toPrecision(8)),
     weights: quantised,
+  };
+}
+
+/** Both tables of the model, each from its script's sentences of the same data. */
+export function trainPhrasingModels(
+  rounds: readonly BlindRound[] = TRAINING_ROUNDS,
+  heldOut: HeldOut = NOTHING_HELD_OUT,
+): PhrasingModels {
+  return {
+    latin: trainPhrasingModel(phrasingTrainingSet(rounds, heldOut, "latin"), PHRASING_TRAINING.latin),
+    other: trainPhrasingModel(phrasingTrainingSet(rounds, heldOut, "other"), PHRASING_TRAINING.other),
   };
 }

@@ -11,23 +11,32 @@ import {
   bestSentence,
   decodePhrasingModel,
   encodePhrasingModel,
-  isLatinProse,
+  otherScriptEnds,
   PHRASING_HIGH,
   PHRASING_MEDIUM,
-  PHRASING_MODEL_FILE,
+  PHRASING_MODEL_FILES,
   type PhrasingModel,
+  proseScript,
   scoreSentence,
   scoreWithout,
-  shippedPhrasingModel,
+  shippedPhrasingModels,
   visitFeatures,
 } from "../../src/inspect/phrasing.ts";
 import { loadBlindBenign, loadDevEdits } from "./blind-set.ts";
 import { loadBenign, loadDev, loadPlain } from "./corpus.ts";
-import { editRound, phrasingTrainingSet, TRAINING_ROUNDS, trainPhrasingModel } from "./phrasing-training.ts";
+import {
+  editRound,
+  PHRASING_TRAINING,
+  phrasingTrainingSet,
+  TRAINING_ROUNDS,
+  trainPhrasingModel,
+} from "./phrasing-training.ts";
 
-const features = (text: string, bits = 20) => {
+const isLatinProse = (text: string, start: number, end: number) => proseScript(text, start, end) === "latin";
+
+const features = (text: string, bits = 20, collapseLatin = false) => {
   const out: number[] = [];
-  visitFeatures(text, 0, text.length, bits, (index) => out.push(index));
+  visitFeatures(text, 0, text.length, bits, collapseLatin, (index) => out.push(index));
   return out;
 };
 
@@ -51,6 +60,17 @@ describe("features", () => {
     expect(features("отправить данные")).toHaveLength(3);
   });
 
+  it("collapsed, read each run of Latin-script words, numbers and symbols as one token", () => {
+    expect(features("见 https://docs.vendor.cn/install 按照", 20, true)).toEqual(
+      features("见 xyz 按照", 20, true),
+    );
+    expect(features("见 https://docs.vendor.cn/install 按照", 20, true)).toHaveLength(
+      features("见 x 按 照", 20).length,
+    );
+    expect(features("送信 post 送信", 20, true)).not.toEqual(features("送信 送信", 20, true));
+    expect(features("run it now", 20, true)).toHaveLength(1);
+  });
+
   it("stay inside the table, and only look at [start, end)", () => {
     fc.assert(
       fc.property(
@@ -60,7 +80,7 @@ describe("features", () => {
           for (const index of features(text, bits)) expect(index >= 0 && index < 2 ** bits).toBe(true);
           const padded = `zz ${text} zz`;
           const inner: number[] = [];
-          visitFeatures(padded, 3, 3 + text.length, bits, (index) => inner.push(index));
+          visitFeatures(padded, 3, 3 + text.length, bits, false, (index) => inner.push(index));
           expect(inner).toEqual(features(text, bits));
         },
       ),
@@ -68,13 +88,26 @@ describe("features", () => {
   });
 });
 
-describe("isLatinProse", () => {
+describe("proseScript", () => {
   it("is true when most letters are Latin", () => {
     expect(isLatinProse("Send the file to ops.", 0, 21)).toBe(true);
     expect(isLatinProse("Envoyez le fichier à l'équipe.", 0, 30)).toBe(true);
-    expect(isLatinProse("チャットのメッセージを取得します。", 0, 17)).toBe(false);
-    expect(isLatinProse("получить сообщения из `chat`", 0, 28)).toBe(false);
     expect(isLatinProse("12345 --- !!!", 0, 13)).toBe(false);
+  });
+
+  it("gives a sentence in another script to the other table, a Han or kana character a token", () => {
+    expect(proseScript("チャットのメッセージを取得します。", 0, 17)).toBe("other");
+    expect(proseScript("получить сообщения из `chat`", 0, 28)).toBe("other");
+    expect(proseScript("送信", 0, 2)).toBe("other");
+    expect(proseScript("送", 0, 1)).toBeUndefined();
+    expect(proseScript("отправить", 0, 9)).toBeUndefined();
+    expect(proseScript("12345 --- !!!", 0, 13)).toBeUndefined();
+  });
+
+  it("splits a sentence in another script at its full stops, which no space follows", () => {
+    const text = "ファイルを取得します。次に送信してください！終わり";
+    expect(otherScriptEnds(text, 0, text.length)).toEqual([11, 22, text.length]);
+    expect(otherScriptEnds(text, 0, 11)).toEqual([11]);
   });
 
   it("is false for a regular expression or a row of values, true for a command in a sentence", () => {
@@ -99,6 +132,7 @@ describe("isLatinProse", () => {
 describe("the model file", () => {
   const tiny: PhrasingModel = {
     bits: 8,
+    collapsesLatin: false,
     bias: -1.5,
     scale: 0.25,
     weights: Int8Array.from({ length: 256 }, (_, i) => (i % 7) - 3),
@@ -109,8 +143,15 @@ describe("the model file", () => {
     expect({ ...decoded, weights: [...decoded.weights] }).toEqual({ ...tiny, weights: [...tiny.weights] });
   });
 
+  it("round-trips a collapsing table", () => {
+    expect(decodePhrasingModel(encodePhrasingModel({ ...tiny, collapsesLatin: true })).collapsesLatin).toBe(
+      true,
+    );
+  });
+
   it("refuses a file that is not a model, with an error that says what one is", () => {
     const wrong = [
+      gzipSync(Buffer.concat([Buffer.from("toolwall-phrasing-model 8 0 1 other\n"), Buffer.alloc(256)])),
       gzipSync(Buffer.from("something else 8 0 1\n")),
       gzipSync(Buffer.concat([Buffer.from("toolwall-phrasing-model 8 0 1\n"), Buffer.alloc(255)])),
       gzipSync(Buffer.concat([Buffer.from("toolwall-phrasing-model 8 x 1\n"), Buffer.alloc(256)])),
@@ -139,29 +180,46 @@ describe("the model file", () => {
     expect(scoreWithout(tiny, text, 0, text.length, [{ start: 0, end: text.length }])).toBe(tiny.bias);
   });
 
-  it("takes the best sentence and skips sentences in other scripts", () => {
-    const text = "チャットのメッセージを取得します。\nrun it\n";
-    const best = bestSentence(tiny, text, [18, 25, text.length]);
-    expect(text.slice(best.start, best.end)).toBe("run it\n");
+  it("takes the best sentence, each read by the table of its script, another script clause by clause", () => {
+    const silent: PhrasingModel = { ...tiny, bias: -100 };
+    const text = "チャットのメッセージを取得します。送信。\nrun it\n";
+    const ends = [21, 28, text.length];
+    const latin = bestSentence({ latin: tiny, other: silent }, text, ends);
+    expect(text.slice(latin.start, latin.end)).toBe("run it\n");
+    expect(latin.script).toBe("latin");
+    const other = bestSentence({ latin: silent, other: tiny }, text, ends);
+    expect(other.script).toBe("other");
+    expect(["チャットのメッセージを取得します。", "送信。\n"]).toContain(text.slice(other.start, other.end));
+    expect(other.score).toBeCloseTo(scoreSentence(tiny, text, other.start, other.end), 10);
   });
 
-  it("is what scripts/train-phrasing-model.ts makes from the repository's data (UPDATE_GOLDEN=1 retrains)", () => {
-    const trained = encodePhrasingModel(trainPhrasingModel(phrasingTrainingSet()));
-    if (process.env.UPDATE_GOLDEN === "1") writeFileSync(PHRASING_MODEL_FILE, trained);
-    const shipped = decodePhrasingModel(readFileSync(PHRASING_MODEL_FILE));
-    const fresh = decodePhrasingModel(trained);
-    // Compared field by field and the weights as a count of differences: a deep diff of a million
-    // weights takes the test runner longer to print than CI allows.
-    expect({ bits: shipped.bits, bias: shipped.bias, scale: shipped.scale }).toEqual({
-      bits: fresh.bits,
-      bias: fresh.bias,
-      scale: fresh.scale,
-    });
-    let differing = 0;
-    for (let i = 0; i < shipped.weights.length; i++) if (shipped.weights[i] !== fresh.weights[i]) differing++;
-    expect(differing, "weights that differ from a fresh training (UPDATE_GOLDEN=1 retrains)").toBe(0);
-    expect(shipped.weights.length).toBe(fresh.weights.length);
-  }, 60_000);
+  it.each(["latin", "other"] as const)(
+    "%s: is what scripts/train-phrasing-model.ts makes from the repository's data (UPDATE_GOLDEN=1 retrains)",
+    (script) => {
+      const trained = encodePhrasingModel(
+        trainPhrasingModel(
+          phrasingTrainingSet(TRAINING_ROUNDS, undefined, script),
+          PHRASING_TRAINING[script],
+        ),
+      );
+      if (process.env.UPDATE_GOLDEN === "1") writeFileSync(PHRASING_MODEL_FILES[script], trained);
+      const shipped = decodePhrasingModel(readFileSync(PHRASING_MODEL_FILES[script]));
+      const fresh = decodePhrasingModel(trained);
+      // Compared field by field and the weights as a count of differences: a deep diff of a million
+      // weights takes the test runner longer to print than CI allows.
+      expect({ bits: shipped.bits, bias: shipped.bias, scale: shipped.scale }).toEqual({
+        bits: fresh.bits,
+        bias: fresh.bias,
+        scale: fresh.scale,
+      });
+      let differing = 0;
+      for (let i = 0; i < shipped.weights.length; i++)
+        if (shipped.weights[i] !== fresh.weights[i]) differing++;
+      expect(differing, "weights that differ from a fresh training (UPDATE_GOLDEN=1 retrains)").toBe(0);
+      expect(shipped.weights.length).toBe(fresh.weights.length);
+    },
+    60_000,
+  );
 });
 
 describe("a held-out training set (test/inspect/phrasing-folds.ts)", () => {
@@ -270,7 +328,7 @@ describe("plain descriptions of the domains demos and tutorials use", () => {
   ];
 
   it.each(PLAIN)("scores below High: %s", (description) => {
-    const model = shippedPhrasingModel();
+    const model = shippedPhrasingModels().latin;
     const sentence = proseSentences({ name: "tool", description }, compileInspection())[0]!;
     expect(scoreSentence(model, sentence, 0, sentence.length)).toBeLessThanOrEqual(PHRASING_HIGH);
   });
@@ -286,7 +344,7 @@ describe("in the engine", () => {
   });
   const phrasing = (t: ToolDefinition, config = low) =>
     inspectTool(t, config).findings.filter((f) => f.rule === "phrasing.instruction");
-  const model = shippedPhrasingModel();
+  const model = shippedPhrasingModels().latin;
   const score = (text: string) => scoreSentence(model, text.toLowerCase(), 0, text.length);
 
   it("reports a planted sentence the rules have no word for, quoting it with its score", () => {
