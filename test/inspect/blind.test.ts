@@ -18,7 +18,7 @@ import {
   loadBlindPoisoned,
   loadDevEdits,
 } from "./blind-set.ts";
-import { loadBenign } from "./corpus.ts";
+import { INTL_BENIGN_DIR, loadBenign } from "./corpus.ts";
 
 describe.each(BLIND_ROUNDS)("blind round %s", (round) => {
   describePoisonedSet("blind poisoned set", loadBlindPoisoned(round));
@@ -45,6 +45,7 @@ describe.each(BLIND_ROUNDS)("blind round %s", (round) => {
       const development = [
         ...loadBenign(),
         ...loadBenign(join(import.meta.dirname, "corpus", "benign-pypi")),
+        ...loadBenign(INTL_BENIGN_DIR),
       ];
       const seenPackages = new Set([...development, ...earlier].map((entry) => entry.package));
       expect(

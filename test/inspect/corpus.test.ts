@@ -1,9 +1,11 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileInspection, inspectListing } from "../../src/inspect/index.ts";
+import { proseScript } from "../../src/inspect/phrasing.ts";
 import { DETECTORS, severityRank } from "../../src/inspect/types.ts";
 import {
   DEV_FAMILIES,
+  INTL_BENIGN_DIR,
   loadBenign,
   loadDev,
   loadMalicious,
@@ -99,6 +101,29 @@ describe("real tools of Python MCP servers (test/inspect/corpus/benign-pypi/, de
     expect(pypi.length).toBeGreaterThanOrEqual(1_000);
     expect(
       flagged.length / pypi.length,
+      flagged.map((entry) => `${entry.package}/${entry.tool.name}`).join(", "),
+    ).toBeLessThanOrEqual(0.01);
+  });
+});
+
+describe("real tools of servers documented in another script (test/inspect/corpus/benign-intl/, learned by the other-script table)", () => {
+  it("are mostly in a non-Latin script, and at most 1 % of them are flagged, each package's tools as one listing", () => {
+    const intl = loadBenign(INTL_BENIGN_DIR);
+    expect(intl.length).toBeGreaterThanOrEqual(900);
+    const otherScript = intl.filter((entry) => {
+      const text = entry.tool.description ?? "";
+      return proseScript(text, 0, text.length) === "other";
+    });
+    expect(otherScript.length / intl.length).toBeGreaterThan(0.5);
+    const judged = inspectListing(
+      intl.map((entry) => ({ server: entry.package, tool: entry.tool })),
+      compileInspection(),
+    );
+    const flagged = intl.filter((_, i) =>
+      judged[i]!.findings.some((f) => severityRank[f.severity] >= severityRank.High),
+    );
+    expect(
+      flagged.length / intl.length,
       flagged.map((entry) => `${entry.package}/${entry.tool.name}`).join(", "),
     ).toBeLessThanOrEqual(0.01);
   });
