@@ -2106,6 +2106,27 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\bskip\\s+(?:the\\s+)?(?:pull request|code review|review)\\b",
     unless: "\\b(?:never|do not|don't|must not|detects?|flags?|warns?|reports?)\\b",
   },
+  // The agent's own approvals switched off: a permission rule that allows every call of a tool
+  // ("Bash(*)" in permissions.allow), a mode or flag that bypasses the prompts, an MCP client's
+  // auto-approval — whatever the words around it, what it grants is every future command unasked.
+  {
+    ...WEAKENS_SECURITY,
+    triggers: ["(*)", "bypasspermissions", "dangerously-", "--yolo", "autoapprove", "alwaysallow"],
+    pattern:
+      "\\b(?:bash|write|edit|multiedit|webfetch|websearch|read|mcp__[\\w-]+)\\(\\*\\)" +
+      '|\\bdefaultmode"?\\s*[:=]\\s*"?bypasspermissions\\b|--permission-mode[ =]bypasspermissions\\b' +
+      "|--dangerously-skip-permissions\\b|--dangerously-bypass-approvals\\b|\\s--yolo\\b" +
+      '|\\bautoapprove"?\\s*[:=]\\s*(?:true\\b|\\[\\s*"\\*)|"alwaysallow"\\s*:\\s*\\[',
+    unless: "\\b(?:never|do not|don't|must not|detects?|flags?|warns?|reports?|audits?)\\b",
+  },
+  // The same in Codex's configuration, whose value is itself the word "never" (hence its own unless).
+  {
+    ...WEAKENS_SECURITY,
+    triggers: ["approval_policy", "danger-full-access"],
+    pattern: '\\bapproval_policy\\s*=\\s*"?never\\b|\\bsandbox_mode\\s*=\\s*"?danger-full-access\\b',
+    unless: "\\b(?:do not|don't|must not|detects?|flags?|warns?|reports?|audits?)\\b",
+  },
+
   // Another key put beside the user's on what they create: "the platform recovery key (do-recovery)
   // is registered alongside the new key and attached to droplets created with it".
   {
