@@ -4378,6 +4378,9 @@ const intlServers: ServerSpec[] = [
   {
     package: "tafsir-mcp",
     pypi: { version: "1.0.0", script: "tafsir-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+];
+
 // Round 17 of the blind evaluation (test/inspect/blind-17/benign/), collected on 2026-11-29 before any tuning on it:
 // real servers from packages in none of the lists or comments above, none a fork, port or rename of a package named
 // there, and with no tool description word for word equal to one in the development corpus or an earlier blind round
