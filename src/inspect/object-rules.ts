@@ -2663,7 +2663,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "'@'%'",
     ],
     pattern:
-      "\\bgrant\\s+all\\s+privileges\\b|\\bgrant\\b[^\\n]{0,60}?\\b(?:pg_read_all_data|pg_write_server_files|pg_execute_server_program|superuser|sysadmin|db_owner|dba)\\b|\\bto\\s+'[\\w-]+'@'%'|\\balter\\s+(?:user|role)\\s+[\\w'\"-]+\\s+(?:with\\s+)?superuser\\b",
+      "\\bgrant\\s+all\\s+privileges\\b|\\bgrant\\b[^\\n]{0,60}?\\b(?:pg_read_all_data|pg_write_server_files|pg_execute_server_program|superuser|sysadmin|db_owner|dba)\\b|\\bto\\s+'[\\w-]+'@'%'|\\b(?:alter|create)\\s+(?:user|role)\\s+[\\w'\"-]+\\s+(?:with\\s+)?(?:login\\s+)?superuser\\b",
   },
   {
     id: "intent.credential-query",
