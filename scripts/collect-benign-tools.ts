@@ -4,11 +4,12 @@
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
 // --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11 | --blind-12 |
-// --blind-13 | --blind-14 | --blind-15 | --blind-16 | --blind-17 | --intl] [package-name …]. With no flag it collects the
-// development corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from PyPI) into
-// test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn (yet);
-// --intl collects its third (`intlServers`, servers documented in languages other than English) into
-// test/inspect/corpus/benign-intl/. --blind, --blind-2, --blind-3, --blind-4,
+// --blind-13 | --blind-14 | --blind-15 | --blind-16 | --blind-17 | --intl | --intl-latin] [package-name …]. With no flag it
+// collects the development corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from
+// PyPI) into test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn
+// (yet); --intl collects its third (`intlServers`, servers documented in languages other than English) into
+// test/inspect/corpus/benign-intl/; --intl-latin collects its fourth (`intlLatinServers`, servers documented in
+// Latin-script languages other than English) into test/inspect/corpus/benign-intl-latin/. --blind, --blind-2, --blind-3, --blind-4,
 // --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14, --blind-15, --blind-16 and --blind-17 collect a
 // round of the blind evaluation set
 // instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
@@ -4631,6 +4632,284 @@ const blind17Servers: ServerSpec[] = [
   },
 ];
 
+// Development data in Latin-script languages other than English (test/inspect/corpus/benign-intl-latin/,
+// --intl-latin), collected on 2026-11-29: real servers whose tool descriptions are written mostly in Portuguese,
+// Spanish, French, German, Italian, Catalan, Polish, Czech, Danish, Turkish, Indonesian or Vietnamese, so that the
+// detector learns what honest documentation looks like in those languages and stops taking their ordinary sentences
+// for planted ones. Every package kept has at least half of its kept tools' descriptions in one such language (checked
+// per package on the kept selection with lingua-language-detector, over the languages written in Latin letters, code
+// spans and URLs removed first). The packages are in none of the lists or comments above, none is a fork, port or
+// rename of a package named there, and no kept description is word for word equal to one in the development corpus
+// or a blind round (checked over every file of test/inspect/corpus/benign*/ and test/inspect/blind*/benign/; no two
+// packages here share a description either). Every package is pinned. At most three packages come from one vendor
+// or author (Fuad Al Fajri: lightbill-mcp-server, pddikti-mcp-server and stb-mcp-server; AiAgentKarl:
+// germany-mcp-server and energy-grid-mcp-server, with museum-mcp-server in blind round 9; Inaki Sobera: mcp-banxico
+// and mcp-inegi; Michał Pasternak: bpp-mcp and oai-pmh-mcp). At most 30 tools come from one package: where a server
+// lists more, an evenly spaced selection in listing order is kept and the number listed is recorded as `listedTools`
+// (totvs-moda-mcp 213, lightbill-mcp-server 134, compras-mcp 100, openlegal-chile 87, cuentica-mcp 59, mcp-govern 49,
+// enabiz-mcp 47, pack-mcp-jira 35, mcp-organizze 33). Every file records `listedNames`.
+// Languages: Portuguese 21 packages (318 tools, all Brazilian: public data, courts, e-invoicing, taxes, ERP, help
+// desks, DevOps), Spanish 19 (334: Spain, Mexico, Argentina, Chile, Peru, Colombia, Uruguay; invoicing, tax, law,
+// statistics, central banks, weather, energy certification, security standards), Turkish 7 (105: health records,
+// law, wages, e-commerce, exchange rates), French 8 (83: building permits, tax, invoicing, weather, public data),
+// Italian 3 (46: parliament and law, the official gazette, mountain trails), German 4 (36: German authorities' open
+// data, the power grid, e-invoices, presentations), Indonesian 3 (48: ISP billing, higher-education data, a set-top
+// box server), Catalan 1 (30: the Generalitat's open data), Vietnamese 3 (25), Polish 2 (18: university
+// bibliographies, OAI-PMH repositories), Czech 1 (10: Mapy.com), Danish 1 (10: a TV guide): 73 packages, 1,063
+// tools, all from PyPI.
+// How they were found: the PyPI and npm package lists on this machine (env/packages/), searched for MCP packages whose
+// summary is written in one of these languages; each candidate was installed at the version listed there (venvs made
+// with uv on Python 3.12 from pyenv) and its tools/list answer measured before it was kept. The npm list here names no
+// MCP package with a summary in these languages, so none comes from npm.
+// Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK (they import FastMCP from
+// mcp.server.fastmcp or use Server.list_tools); fiscal-mcp's server needs its optional mcp extra, pinned to 2.3.0.
+// Placeholder credentials (`env`): totvs-moda-mcp, pack-mcp-jira, lex-api-mx-mcp, rhodecode-mcp-server,
+// heurix-mcp-server, bpp-mcp and geoproje-mcp exit at start without them; none uses them to list its tools.
+// Tried and left out:
+// - descriptions mostly in English: aikount-mcp (0 of 23), lxw-cli (3 of 30), dayanak (3 of 11), veritr-mcp (0 of
+//   10), vikey-mcp-server (0 of 5), naolib-mcp (0 of 11), abraflexi-mcp-server (1 of 30), fatturapa-mcp-server (0 of
+//   7), stpt-mcp (0 of 7), sverige-begagnad-mcp (0 of 11), pitstop-cli (0 of 6).
+// - fewer than three tools: gasolineras-mcp, insee-mcp, mcp-monumenten, turk-hukuku-ictihat-mcp, bionexo-mcp,
+//   mcp-laravel, olx-mcp.
+// - need a live service or real credentials before listing: withsecure-elements-mcp (authenticates with WithSecure at
+//   start), stravacz-mcp (logs in to strava.cz at start), mcp-facebook-ads and glpi-mcp (exit without a Facebook token
+//   or a platform subscription token; not retried), aidministratie-mcp (exits with a placeholder token).
+// - failing at start here: sqlserver-mcp-tools (needs the system's libodbc), mcp-argentina and fattureincloud-mcp
+//   (their main coroutine is never awaited), ley-ar (exits without a message), sinta-mcp-server (its __main__ imports
+//   a name its server module lacks), enerji-mevzuat-takip (asks for its [mcp] extra with mcp installed),
+//   dokumen-pintar (needs a configuration file; not pursued), mcp-tiago-dados-abertos (serves HTTP, not stdio),
+//   personal-memory-mcp (requires Python 3.13; not retried).
+// - by vendor or family: swiss-academic-libraries-mcp, swiss-energy-mcp, swiss-environment-mcp and wsl-envidat-mcp
+//   (the swiss-* and malkreide Swiss family not pursued above, though they list German descriptions),
+//   bioinformatics-mcp-server and accessibility-mcp-server (AiAgentKarl's, already two here and one in blind round 9).
+// - not pursued: the iflow-mcp-* and mseep-* republications (of BnF Gallica, Légifrance, data.gouv.fr, Brasil API
+//   servers …), mcp-jenkins-pipeline (its summary word for word that of jenkins-mcp-toolkit), the other
+//   pack-mcp-* servers beside pack-mcp-jira, and AiAgentKarl-style German summaries (labor-market-mcp-server,
+//   sports-data-mcp-server, social-trends-mcp-server, news-aggregator-mcp-server, geospatial-mcp-server; not checked).
+// No Dutch, Swedish, Norwegian, Finnish, Hungarian or Romanian server documented in its language could be had: the
+// few listed describe themselves in English or list fewer than three tools.
+// Collected with HOME set to a scratch folder.
+const intlLatinServers: ServerSpec[] = [
+  // Portuguese.
+  { package: "abnt-mcp", pypi: { version: "0.4.0", script: "abnt-mcp", python: "python3.12" } },
+  { package: "argonaut-mcp-server", pypi: { version: "0.2.4", script: "argonaut", python: "python3.12" } },
+  {
+    package: "bncc-mcp",
+    pypi: { version: "0.1.0", script: "bncc-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "brasil-mcp-essentials",
+    pypi: { version: "0.3.0", script: "brasil-mcp-essentials", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "cartorio-certidao-mcp",
+    pypi: { version: "1.1.0", script: "cartorio-certidao-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "cnpjaberto",
+    pypi: { version: "0.1.1", script: "cnpjaberto-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "compras-mcp", pypi: { version: "0.4.0", script: "compras-mcp", python: "python3.12" } },
+  {
+    package: "contai-mcp",
+    pypi: { version: "0.1.0", script: "contai-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "datajud-mcp", pypi: { version: "1.0.0", script: "datajud-mcp", python: "python3.12" } },
+  {
+    package: "fiscal-mcp",
+    pypi: { version: "0.2.1", script: "fiscal-mcp-servidor", python: "python3.12", requires: ["mcp==2.3.0"] },
+  },
+  {
+    package: "glowroot-mcp-server",
+    pypi: { version: "0.1.0", script: "glowroot-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "jenkins-mcp-toolkit",
+    pypi: { version: "0.4.0", script: "jenkins-mcp-toolkit", python: "python3.12" },
+  },
+  { package: "mcp-brasil", pypi: { version: "0.14.0", module: "mcp_brasil.server", python: "python3.12" } },
+  { package: "mcp-dados-br", pypi: { version: "0.6.0", script: "mcp-dados-br", python: "python3.12" } },
+  { package: "mcp-gitlabpr", pypi: { version: "1.0.1", script: "mcp-gitlabpr", python: "python3.12" } },
+  {
+    package: "mcp-juridico-brasil",
+    pypi: { version: "0.1.0", script: "mcp-juridico-brasil", python: "python3.12" },
+  },
+  { package: "mcp-organizze", pypi: { version: "0.1.2", script: "mcp-organizze", python: "python3.12" } },
+  {
+    package: "movidesk-mcp-server",
+    pypi: { version: "1.0.1", script: "movidesk-mcp-server", python: "python3.12" },
+  },
+  {
+    package: "pack-mcp-jira",
+    pypi: { version: "0.23.0", script: "pack-mcp-jira", python: "python3.12" },
+    env: { JIRA_URL: "https://jira.example.invalid", JIRA_TOKEN: "placeholder" },
+  },
+  {
+    package: "simples-nacional-mcp",
+    pypi: { version: "0.3.1", script: "simples-nacional-mcp", python: "python3.12" },
+  },
+  {
+    package: "totvs-moda-mcp",
+    pypi: { version: "3.12.0", script: "totvs-moda-mcp", python: "python3.12" },
+    env: {
+      TOTVS_BASE_URL: "https://totvs.example.invalid",
+      TOTVS_USERNAME: "placeholder",
+      TOTVS_PASSWORD: "placeholder",
+      TOTVS_CLIENT_ID: "placeholder",
+      TOTVS_CLIENT_SECRET: "placeholder",
+    },
+  },
+  // Spanish.
+  { package: "arco-rights-mcp", pypi: { version: "0.4.0", script: "arco-mcp", python: "python3.12" } },
+  { package: "ce3x-mcp-server", pypi: { version: "1.5.2", script: "ce3x-mcp-server", python: "python3.12" } },
+  { package: "cuentica-mcp", pypi: { version: "0.3.1", script: "cuentica-mcp", python: "python3.12" } },
+  { package: "ensmcp", pypi: { version: "0.1.2", script: "ensmcp", python: "python3.12" } },
+  {
+    package: "facturador-afip-mcp",
+    pypi: { version: "0.3.0", script: "facturador-afip-mcp", python: "python3.12" },
+  },
+  { package: "facturama-mcp", pypi: { version: "1.0.0rc2", script: "facturama-mcp", python: "python3.12" } },
+  {
+    package: "finanzas-mcp",
+    pypi: { version: "0.1.3", script: "finanzas-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "garua", pypi: { version: "0.30.0", script: "garua-mcp", python: "python3.12" } },
+  { package: "kdeconnect-mcp", pypi: { version: "0.1.0", script: "kdeconnect-mcp", python: "python3.12" } },
+  {
+    package: "lex-api-mx-mcp",
+    pypi: { version: "0.3.1", script: "lex-api-mx-mcp", python: "python3.12" },
+    env: { LEX_API_MX_KEY: "placeholder" },
+  },
+  { package: "mcp-banxico", pypi: { version: "0.2.0", script: "mcp-banxico", python: "python3.12" } },
+  { package: "mcp-inegi", pypi: { version: "0.3.0", script: "mcp-inegi", python: "python3.12" } },
+  {
+    package: "mcp-sunat",
+    pypi: { version: "0.1.0", script: "mcp-sunat", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "mcp-uruguay", pypi: { version: "0.13.2", script: "mcp-uruguay", python: "python3.12" } },
+  { package: "openlegal-chile", pypi: { version: "1.13.1", script: "openlegal-mcp", python: "python3.12" } },
+  { package: "qnap-tools", pypi: { version: "0.5.2", script: "qnap-tools-flota", python: "python3.12" } },
+  {
+    package: "rhodecode-mcp-server",
+    pypi: { version: "1.2.4", script: "rhodecode-mcp-server", python: "python3.12" },
+    env: { RC_API_URL: "https://rhodecode.example.invalid", RC_API_TOKEN: "placeholder" },
+  },
+  {
+    package: "secop-mcp-server",
+    pypi: { version: "0.5.0", script: "secop-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "verifactu-mcp",
+    pypi: { version: "0.1.1", script: "verifactu-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  // French.
+  {
+    package: "aitestlist-mcp",
+    pypi: { version: "0.1.0", script: "aitestlist-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "fiscogpt-mcp",
+    pypi: { version: "0.1.0", script: "fiscogpt-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "heurix-mcp-server",
+    pypi: { version: "0.1.2", script: "heurix-mcp-server", python: "python3.12" },
+    env: { HEURIX_API_KEY: "placeholder" },
+  },
+  { package: "mcp-appium", pypi: { version: "0.1.0", script: "mcp-appium", python: "python3.12" } },
+  { package: "mcp-meteo", pypi: { version: "0.2.6", script: "mcp-meteo", python: "python3.12" } },
+  {
+    package: "nyambot-mcp",
+    pypi: { version: "0.1.2", script: "nyambot-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "permisapi-mcp",
+    pypi: { version: "0.5.11", script: "permisapi-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "voxfactura-mcp", pypi: { version: "0.3.3", script: "voxfactura-mcp", python: "python3.12" } },
+  // German.
+  {
+    package: "energy-grid-mcp-server",
+    pypi: { version: "0.1.0", script: "energy-grid-server", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "gamma31", pypi: { version: "0.2.1", script: "gamma31", python: "python3.12" } },
+  {
+    package: "germany-mcp-server",
+    pypi: { version: "0.2.0", script: "germany-server", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "zugferd-client", pypi: { version: "0.2.0", script: "zugferd-mcp", python: "python3.12" } },
+  // Italian.
+  { package: "gazzetta-mcp", pypi: { version: "0.1.0", script: "gazzetta-mcp", python: "python3.12" } },
+  {
+    package: "open-parlamento-mcp",
+    pypi: { version: "0.3.4", script: "open-parlamento-mcp", python: "python3.12" },
+  },
+  { package: "trekking-mcp", pypi: { version: "1.1.0", script: "trekking-mcp", python: "python3.12" } },
+  // Catalan.
+  {
+    package: "mcp-govern",
+    pypi: { version: "1.0.1", script: "mcp-govern", python: "python3.12", requires: ["mcp<2"] },
+  },
+  // Polish.
+  {
+    package: "bpp-mcp",
+    pypi: { version: "0.4.3", script: "bpp-mcp", python: "python3.12" },
+    env: { BPP_BASE_URL: "https://bpp.example.invalid" },
+  },
+  {
+    package: "oai-pmh-mcp",
+    pypi: { version: "0.1.2", script: "oai-pmh-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  // Czech.
+  {
+    package: "mapy-cz-mcp-server-unofficial",
+    pypi: { version: "0.2.0", script: "mapy-cz-mcp-server-unofficial", python: "python3.12" },
+  },
+  // Danish.
+  { package: "yousee-epg-mcp", pypi: { version: "1.0.6", script: "yousee-epg-mcp", python: "python3.12" } },
+  // Turkish.
+  {
+    package: "emko-mcp",
+    pypi: { version: "2.2.4", script: "emko-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "enabiz-mcp", pypi: { version: "0.3.0", script: "enabiz-mcp", python: "python3.12" } },
+  {
+    package: "geoproje-mcp",
+    pypi: { version: "0.2.1", script: "geoproje-mcp", python: "python3.12" },
+    env: { GEOPROJE_API_KEY: "gp_live_placeholder" },
+  },
+  {
+    package: "mcp-tcmb-exchange",
+    pypi: { version: "0.1.8", script: "mcp-tcmb-exchange", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "ticimax-mcp", pypi: { version: "0.1.0", script: "ticimax-mcp", python: "python3.12" } },
+  {
+    package: "turk-hukuku-mevzuat-mcp",
+    pypi: { version: "0.1.4", script: "turk-hukuku-mevzuat", python: "python3.12" },
+  },
+  { package: "zam-hesap-mcp", pypi: { version: "0.6.0", script: "zam-hesap-mcp", python: "python3.12" } },
+  // Indonesian.
+  {
+    package: "lightbill-mcp-server",
+    pypi: { version: "0.1.2", module: "lightbill_mcp_server", python: "python3.12" },
+  },
+  {
+    package: "pddikti-mcp-server",
+    pypi: { version: "0.1.1", module: "pddikti_mcp_server", python: "python3.12" },
+  },
+  { package: "stb-mcp-server", pypi: { version: "0.1.1", module: "stb_mcp_server", python: "python3.12" } },
+  // Vietnamese.
+  {
+    package: "heroseo-mcp",
+    pypi: { version: "0.1.0", script: "heroseo-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  { package: "shipfast-mcp", pypi: { version: "0.2.3", script: "shipfast-mcp", python: "python3.12" } },
+  {
+    package: "web-search-mcp-free",
+    pypi: { version: "0.1.0", script: "web-search-mcp", python: "python3.12" },
+  },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 interface Target {
   servers: ServerSpec[];
@@ -4685,6 +4964,12 @@ const targets = {
     maxTools: 30,
     listedNames: true,
   },
+  "--intl-latin": {
+    servers: intlLatinServers,
+    outDir: join("corpus", "benign-intl-latin"),
+    maxTools: 30,
+    listedNames: true,
+  },
 } satisfies Record<string, Target>;
 const flag = (
   [
@@ -4707,6 +4992,7 @@ const flag = (
     "--blind-16",
     "--intl",
     "--blind-17",
+    "--intl-latin",
   ] as const
 ).find((name) => process.argv.includes(name));
 const target: Target = targets[flag ?? "corpus"];
