@@ -18,7 +18,7 @@ import {
   loadBlindPoisoned,
   loadDevEdits,
 } from "./blind-set.ts";
-import { INTL_BENIGN_DIR, loadBenign } from "./corpus.ts";
+import { INTL_BENIGN_DIR, INTL_LATIN_BENIGN_DIR, loadBenign } from "./corpus.ts";
 
 describe.each(BLIND_ROUNDS)("blind round %s", (round) => {
   describePoisonedSet("blind poisoned set", loadBlindPoisoned(round));
@@ -46,6 +46,7 @@ describe.each(BLIND_ROUNDS)("blind round %s", (round) => {
         ...loadBenign(),
         ...loadBenign(join(import.meta.dirname, "corpus", "benign-pypi")),
         ...loadBenign(INTL_BENIGN_DIR),
+        ...loadBenign(INTL_LATIN_BENIGN_DIR),
       ];
       const seenPackages = new Set([...development, ...earlier].map((entry) => entry.package));
       expect(

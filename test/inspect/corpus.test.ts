@@ -6,6 +6,7 @@ import { DETECTORS, severityRank } from "../../src/inspect/types.ts";
 import {
   DEV_FAMILIES,
   INTL_BENIGN_DIR,
+  INTL_LATIN_BENIGN_DIR,
   loadBenign,
   loadDev,
   loadMalicious,
@@ -126,6 +127,27 @@ describe("real tools of servers documented in another script (test/inspect/corpu
       flagged.length / intl.length,
       flagged.map((entry) => `${entry.package}/${entry.tool.name}`).join(", "),
     ).toBeLessThanOrEqual(0.01);
+  });
+});
+
+describe("real tools of servers documented in another Latin-script language (test/inspect/corpus/benign-intl-latin/, not learned)", () => {
+  it("flags at most the 7 % it flagged when collected: a known gap, not the goal", () => {
+    // The Latin table, which learned English, reads 75 of these 1 063 tools as planted. Learning half
+    // of the packages took the other half from 30 to 7 of 479, but moved the table's other verdicts
+    // too (docs/inspection.md, "Other scripts"); until it is learned this guards against worse.
+    const intlLatin = loadBenign(INTL_LATIN_BENIGN_DIR);
+    expect(intlLatin.length).toBeGreaterThanOrEqual(1_000);
+    const judged = inspectListing(
+      intlLatin.map((entry) => ({ server: entry.package, tool: entry.tool })),
+      compileInspection(),
+    );
+    const flagged = intlLatin.filter((_, i) =>
+      judged[i]!.findings.some((f) => severityRank[f.severity] >= severityRank.High),
+    );
+    expect(
+      flagged.length / intlLatin.length,
+      flagged.map((entry) => `${entry.package}/${entry.tool.name}`).join(", "),
+    ).toBeLessThanOrEqual(0.075);
   });
 });
 

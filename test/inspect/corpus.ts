@@ -24,10 +24,16 @@ export interface MaliciousEntry {
 /** Every tool of every `{package, version, tools}` listing file in `dir` (the dev corpus by default). */
 /**
  * Real servers whose tools are documented mostly in a non-Latin script (Chinese, Korean, Russian,
- * Japanese, Arabic), collected for the phrasing model's other-script table
- * (`scripts/collect-benign-tools.ts --intl`).
+ * Japanese, Arabic; `scripts/collect-benign-tools.ts --intl`).
  */
 export const INTL_BENIGN_DIR = join(corpusDir, "benign-intl");
+
+/**
+ * Real servers whose tools are documented mostly in a Latin-script language other than English
+ * (Spanish, Portuguese, Turkish, French, Indonesian, Italian, German …;
+ * `scripts/collect-benign-tools.ts --intl-latin`).
+ */
+export const INTL_LATIN_BENIGN_DIR = join(corpusDir, "benign-intl-latin");
 
 export function loadBenign(dir = join(corpusDir, "benign")): BenignEntry[] {
   return readdirSync(dir).flatMap((file) => {

@@ -62,10 +62,9 @@ const NOTHING_HELD_OUT: HeldOut = { packages: new Set(), editRounds: new Set() }
 /**
  * Data written or collected for the other-script table (the multilingual plain writer, the
  * multilingual edit round, and the real servers of INTL_BENIGN_DIR): the Latin table does not learn
- * their Latin sentences. Retrained with the
- * plain writer's 700, it moved some 80 verdicts each way across the development and retired sets, the
- * noise of a new training order rather than a gain, and the Latin table's verdicts are what every
- * earlier figure was measured with.
+ * their Latin sentences. Retrained with them it moves dozens of verdicts each way across the
+ * development and retired sets, the noise of a new training order rather than a gain, and the
+ * hand-written honest probes of the tests with them (docs/inspection.md, "Other scripts").
  */
 const OTHER_SCRIPT_DATA = { plainWriters: new Set(["pbm"]), editRounds: new Set(["d13"]) };
 
