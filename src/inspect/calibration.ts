@@ -20,6 +20,13 @@ export const CALIBRATED_TO_MEDIUM: ReadonlySet<string> = new Set([
   "intent.rewrite-to-destination",
   "credential.secret-fetch-and-pass",
   "intent.prefer-this-tool",
+  // Added in the fourteenth session, from nine fresh rounds (7–15; 1 800 poisoned, 8 994 real tools):
+  // each alone made no detection and two false positives. Not the two rules that read the classic
+  // injection ("ignore all previous instructions", "you are now …"), which fresh writers avoid and
+  // real attacks do not, nor intent.disparage-other-tools (four, none), which alone catches a
+  // development entry once "tool" is written "utility" (test/inspect/substitutions.test.ts).
+  "intent.translated-takeover",
+  "exfil.redirect-recipients",
 ]);
 
 /** The findings with the calibrated rules' High verdicts lowered to Medium (the same array when none is). */
