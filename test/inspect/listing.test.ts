@@ -643,6 +643,38 @@ describe("a choice between the same server's own tools", () => {
   });
 });
 
+describe("a server weighing its own tools against each other (blind round 15, retired)", () => {
+  const restore: ToolDefinition = {
+    name: "restore_backup_to_new_cluster",
+    description:
+      "Create a NEW cluster from a backup. Safer than restore_backup because the source cluster is untouched.",
+  };
+  const sibling: ToolDefinition = { name: "restore_backup", description: "Restores a backup in place." };
+
+  it("is the server documenting itself when the other tool is its own, not when another server offers it", () => {
+    expect(high([{ server: "qdrant", tool: restore }], 0)).not.toEqual([]);
+    expect(
+      high(
+        [
+          { server: "qdrant", tool: restore },
+          { server: "qdrant", tool: sibling },
+        ],
+        0,
+      ),
+    ).toEqual([]);
+    expect(
+      high(
+        [
+          { server: "qdrant", tool: restore },
+          { server: "qdrant", tool: sibling },
+          { server: "other", tool: sibling },
+        ],
+        0,
+      ),
+    ).not.toEqual([]);
+  });
+});
+
 describe("files in the server's own folder of the home directory", () => {
   const connect = (path: string): ToolDefinition => ({
     name: "connect_book",
