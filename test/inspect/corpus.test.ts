@@ -4,6 +4,7 @@ import { compileInspection, inspectListing } from "../../src/inspect/index.ts";
 import { proseScript } from "../../src/inspect/phrasing.ts";
 import { DETECTORS, severityRank } from "../../src/inspect/types.ts";
 import {
+  type BenignEntry,
   DEV_FAMILIES,
   INTL_BENIGN_DIR,
   INTL_LATIN_BENIGN_DIR,
@@ -87,23 +88,32 @@ describe("plain benign definitions the phrasing model never learned (test/inspec
   });
 });
 
+/**
+ * The share of a real corpus's tools flagged at High, each package's tools as one listing, and the
+ * flagged ones named for the failure message.
+ */
+function flaggedShare(entries: readonly BenignEntry[]): { share: number; flagged: string } {
+  const judged = inspectListing(
+    entries.map((entry) => ({ server: entry.package, tool: entry.tool })),
+    compileInspection(),
+  );
+  const flagged = entries.filter((_, i) =>
+    judged[i]!.findings.some((f) => severityRank[f.severity] >= severityRank.High),
+  );
+  return {
+    share: flagged.length / entries.length,
+    flagged: flagged.map((entry) => `${entry.package}/${entry.tool.name}`).join(", "),
+  };
+}
+
 describe("real tools of Python MCP servers (test/inspect/corpus/benign-pypi/, development data the model does not learn)", () => {
   it("flags at most 1 % of them, each package's tools as one listing", () => {
     // 42 servers collected after blind round 7 (the first from PyPI) showed 3 % false positives on
     // that ecosystem: 6 of 1 021 at first, 3 after the rules were corrected on them (all the rules').
     const pypi = loadBenign(join(import.meta.dirname, "corpus", "benign-pypi"));
-    const judged = inspectListing(
-      pypi.map((entry) => ({ server: entry.package, tool: entry.tool })),
-      compileInspection(),
-    );
-    const flagged = pypi.filter((_, i) =>
-      judged[i]!.findings.some((f) => severityRank[f.severity] >= severityRank.High),
-    );
     expect(pypi.length).toBeGreaterThanOrEqual(1_000);
-    expect(
-      flagged.length / pypi.length,
-      flagged.map((entry) => `${entry.package}/${entry.tool.name}`).join(", "),
-    ).toBeLessThanOrEqual(0.01);
+    const { share, flagged } = flaggedShare(pypi);
+    expect(share, flagged).toBeLessThanOrEqual(0.01);
   });
 });
 
@@ -116,17 +126,8 @@ describe("real tools of servers documented in another script (test/inspect/corpu
       return proseScript(text, 0, text.length) === "other";
     });
     expect(otherScript.length / intl.length).toBeGreaterThan(0.5);
-    const judged = inspectListing(
-      intl.map((entry) => ({ server: entry.package, tool: entry.tool })),
-      compileInspection(),
-    );
-    const flagged = intl.filter((_, i) =>
-      judged[i]!.findings.some((f) => severityRank[f.severity] >= severityRank.High),
-    );
-    expect(
-      flagged.length / intl.length,
-      flagged.map((entry) => `${entry.package}/${entry.tool.name}`).join(", "),
-    ).toBeLessThanOrEqual(0.01);
+    const { share, flagged } = flaggedShare(intl);
+    expect(share, flagged).toBeLessThanOrEqual(0.01);
   });
 });
 
@@ -137,17 +138,8 @@ describe("real tools of servers documented in another Latin-script language (tes
     // too (docs/inspection.md, "Other scripts"); until it is learned this guards against worse.
     const intlLatin = loadBenign(INTL_LATIN_BENIGN_DIR);
     expect(intlLatin.length).toBeGreaterThanOrEqual(1_000);
-    const judged = inspectListing(
-      intlLatin.map((entry) => ({ server: entry.package, tool: entry.tool })),
-      compileInspection(),
-    );
-    const flagged = intlLatin.filter((_, i) =>
-      judged[i]!.findings.some((f) => severityRank[f.severity] >= severityRank.High),
-    );
-    expect(
-      flagged.length / intlLatin.length,
-      flagged.map((entry) => `${entry.package}/${entry.tool.name}`).join(", "),
-    ).toBeLessThanOrEqual(0.075);
+    const { share, flagged } = flaggedShare(intlLatin);
+    expect(share, flagged).toBeLessThanOrEqual(0.075);
   });
 });
 
