@@ -5,19 +5,11 @@
 // Run: node scripts/train-phrasing-model.ts
 import { writeFileSync } from "node:fs";
 import { encodePhrasingModel, PHRASING_MODEL_FILES, type ProseScript } from "../src/inspect/phrasing.ts";
-import {
-  PHRASING_TRAINING,
-  phrasingTrainingSet,
-  TRAINING_ROUNDS,
-  trainPhrasingModel,
-} from "../test/inspect/phrasing-training.ts";
+import { TRAINING_ROUNDS, trainPhrasingTable } from "../test/inspect/phrasing-training.ts";
 
 for (const script of ["latin", "other"] as const satisfies readonly ProseScript[]) {
-  const set = phrasingTrainingSet(TRAINING_ROUNDS, undefined, script);
-  writeFileSync(
-    PHRASING_MODEL_FILES[script],
-    encodePhrasingModel(trainPhrasingModel(set, PHRASING_TRAINING[script])),
-  );
+  const { set, model } = trainPhrasingTable(script);
+  writeFileSync(PHRASING_MODEL_FILES[script], encodePhrasingModel(model));
   console.log(
     `${PHRASING_MODEL_FILES[script].pathname}: ${set.positive.length} planted and ${set.negative.length} benign sentences, blind rounds ${TRAINING_ROUNDS.join(", ")}`,
   );

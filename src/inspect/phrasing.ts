@@ -427,30 +427,38 @@ export function readsAsEnglish(text: string, start: number, end: number): boolea
 }
 
 /**
- * The best-scoring sentence of `text`, given the end offsets of its sentences (the last is
- * text.length), each read by the table of its script. A sentence in another script is read clause by
- * clause between its full stops (otherScriptEnds).
+ * The pieces of `text` the model scores, given the end offsets of its sentences (the last is
+ * text.length), each with the table of its script: a Latin-script sentence whole, one in another
+ * script clause by clause between its full stops (otherScriptEnds). What is no prose is skipped.
+ * Training reads sentences this way too.
  */
-export function bestSentence(models: PhrasingModels, text: string, ends: readonly number[]): PhrasingScore {
-  let best: PhrasingScore = { score: Number.NEGATIVE_INFINITY, start: 0, end: 0, script: "latin" };
+export function forEachScoredPiece(
+  text: string,
+  ends: readonly number[],
+  visit: (script: ProseScript, start: number, end: number) => void,
+): void {
   let start = 0;
   for (const end of ends) {
     const script = end > start ? proseScript(text, start, end) : undefined;
-    if (script === "latin") {
-      const score = judgedScore(models.latin, text, start, end);
-      if (score > best.score) best = { score, start, end, script };
-    } else if (script === "other") {
+    if (script === "latin") visit(script, start, end);
+    else if (script === "other") {
       let from = start;
       for (const to of otherScriptEnds(text, start, end)) {
-        if (proseScript(text, from, to) !== undefined) {
-          const score = judgedScore(models.other, text, from, to);
-          if (score > best.score) best = { score, start: from, end: to, script };
-        }
+        if (proseScript(text, from, to) !== undefined) visit(script, from, to);
         from = to;
       }
     }
     start = end;
   }
+}
+
+/** The best-scoring piece of `text` (forEachScoredPiece), each read by the table of its script. */
+export function bestSentence(models: PhrasingModels, text: string, ends: readonly number[]): PhrasingScore {
+  let best: PhrasingScore = { score: Number.NEGATIVE_INFINITY, start: 0, end: 0, script: "latin" };
+  forEachScoredPiece(text, ends, (script, start, end) => {
+    const score = judgedScore(models[script], text, start, end);
+    if (score > best.score) best = { score, start, end, script };
+  });
   return best;
 }
 

@@ -5,11 +5,10 @@
 import { proseSentences } from "../../src/inspect/engine.ts";
 import { compileInspection, type ToolDefinition } from "../../src/inspect/index.ts";
 import {
-  otherScriptEnds,
+  forEachScoredPiece,
   type PhrasingModel,
   type PhrasingModels,
   type ProseScript,
-  proseScript,
   visitFeatures,
 } from "../../src/inspect/phrasing.ts";
 import {
@@ -88,18 +87,13 @@ export function phrasingTrainingSet(
   script: ProseScript = "latin",
 ): PhrasingTrainingSet {
   const compiled = compileInspection();
-  // As bestSentence reads them: a sentence in another script clause by clause between its full stops.
   const read = (tool: ToolDefinition) =>
     proseSentences(tool, compiled).flatMap((sentence) => {
-      const read = proseScript(sentence, 0, sentence.length);
-      if (read !== script) return [];
-      if (script === "latin") return [sentence];
-      let from = 0;
-      return otherScriptEnds(sentence, 0, sentence.length).flatMap((to) => {
-        const clause = sentence.slice(from, to);
-        from = to;
-        return proseScript(clause, 0, clause.length) === undefined ? [] : [clause];
+      const pieces: string[] = [];
+      forEachScoredPiece(sentence, [sentence.length], (read, start, end) => {
+        if (read === script) pieces.push(sentence.slice(start, end));
       });
+      return pieces;
     });
   const benign = [
     ...loadBenign(),
@@ -264,13 +258,23 @@ export function trainPhrasingModel(
   };
 }
 
+/** One table of the model: its training set and what it learns from it with its options. */
+export function trainPhrasingTable(
+  script: ProseScript,
+  rounds: readonly BlindRound[] = TRAINING_ROUNDS,
+  heldOut: HeldOut = NOTHING_HELD_OUT,
+): { set: PhrasingTrainingSet; model: PhrasingModel } {
+  const set = phrasingTrainingSet(rounds, heldOut, script);
+  return { set, model: trainPhrasingModel(set, PHRASING_TRAINING[script]) };
+}
+
 /** Both tables of the model, each from its script's sentences of the same data. */
 export function trainPhrasingModels(
   rounds: readonly BlindRound[] = TRAINING_ROUNDS,
   heldOut: HeldOut = NOTHING_HELD_OUT,
 ): PhrasingModels {
   return {
-    latin: trainPhrasingModel(phrasingTrainingSet(rounds, heldOut, "latin"), PHRASING_TRAINING.latin),
-    other: trainPhrasingModel(phrasingTrainingSet(rounds, heldOut, "other"), PHRASING_TRAINING.other),
+    latin: trainPhrasingTable("latin", rounds, heldOut).model,
+    other: trainPhrasingTable("other", rounds, heldOut).model,
   };
 }
