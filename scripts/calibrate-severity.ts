@@ -32,6 +32,7 @@ const FRESH_AT: Partial<Record<BlindRound, string>> = {
   "blind-13": "85faecf",
   "blind-14": "c4d85d8",
   "blind-15": "db09e84",
+  "blind-16": "5d4adcf",
 };
 
 const repository = join(import.meta.dirname, "..");
