@@ -1354,7 +1354,7 @@ function destructiveDefault(tool: ToolDefinition, args: readonly ToolArgument[])
 
 /**
  * Switch names that put what a call handles in front of others: `publicShare`, `share_eta`,
- * `triage_public`, `worldReadable` (not `publish`: a CMS's `draftAndPublish` is a workflow).
+ * `triage_public` (not `publish`: a CMS's `draftAndPublish` is a workflow).
  */
 const EXPOSURE_SWITCH_WORDS = new Set([
   "public",
@@ -1364,8 +1364,20 @@ const EXPOSURE_SWITCH_WORDS = new Set([
   "sharing",
   "anyone",
   "everyone",
-  "world",
 ]);
+
+/**
+ * "world" opens something only as Unix permissions say it (`worldReadable`, `world_writable`); in a
+ * 3D or game tool it is the coordinate space (`worldPositionStays`, `world_space`).
+ */
+const WORLD_ACCESS_WORDS = new Set(["readable", "writable", "writeable", "accessible", "visible"]);
+
+function exposureSwitch(words: readonly string[]): boolean {
+  return words.some(
+    (word, i) =>
+      EXPOSURE_SWITCH_WORDS.has(word) || (word === "world" && WORLD_ACCESS_WORDS.has(words[i + 1] ?? "")),
+  );
+}
 
 /**
  * Tools whose job is to show something to others: a sharing or posting tool's switch is its purpose,
@@ -1431,7 +1443,7 @@ function exposureDefault(tool: ToolDefinition, args: readonly ToolArgument[]): F
   if (toolWords.some((word) => EXPOSING_PURPOSE_WORDS.has(word))) return undefined;
   for (const [name, { default: given }, words] of args) {
     const opens =
-      (given === true && words.some((word) => EXPOSURE_SWITCH_WORDS.has(word)) && !resultFilter(words)) ||
+      (given === true && exposureSwitch(words) && !resultFilter(words)) ||
       (typeof given === "string" &&
         (OPEN_ACCESS_VALUES.has(given.toLowerCase()) ||
           (AUDIENCE_OPENING_VALUES.has(given.toLowerCase()) &&
@@ -2157,6 +2169,9 @@ const ROUTE_URL =
 const FIXED_ADDRESS =
   /^(?:0x[0-9a-f]{16,}|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}|[a-z]{2}\d{2}[a-z0-9]{11,30}|acct_[a-z0-9]{8,})$/i;
 
+/** A mailbox of the domains set aside for documentation (RFC 2606): it reaches no one. */
+const DOCUMENTATION_MAILBOX = /@(?:[\w-]+\.)*example\.(?:com|org|net)$/i;
+
 /** The public registries a `registry` argument rightly defaults to. */
 const PUBLIC_REGISTRY =
   /^https?:\/\/(?:registry\.npmjs\.org|registry\.yarnpkg\.com|pypi\.org|upload\.pypi\.org|files\.pythonhosted\.org|crates\.io|index\.crates\.io|rubygems\.org|registry-1\.docker\.io|index\.docker\.io|proxy\.golang\.org|repo1?\.maven\.(?:apache\.)?org|api\.nuget\.org|www\.nuget\.org)(?:[/:]|$)/i;
@@ -2186,6 +2201,7 @@ function defaultRoute(tool: ToolDefinition, args: readonly ToolArgument[]): Find
     if (
       typeof given === "string" &&
       FIXED_ADDRESS.test(given) &&
+      !DOCUMENTATION_MAILBOX.test(given) &&
       words.some((word) => TARGET_PROPERTY_WORDS.has(word))
     )
       return argumentFinding("intent.fixed-target", name, `${name} defaults to "${given}"`);

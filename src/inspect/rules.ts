@@ -696,6 +696,8 @@ const PHRASE_RULES: readonly PatternRule[] = [
     summary: "an e-mail address (High when offered as a default, const, enum or example value)",
     triggers: ["@"],
     pattern: "^[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}$",
+    // A mailbox of the domains set aside for documentation (RFC 2606) reaches no one: a placeholder.
+    unlessInMatch: "@(?:[\\w-]+\\.)*example\\.(?:com|org|net)$",
   },
   {
     id: "exfil.tool-to-destination",

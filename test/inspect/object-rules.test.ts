@@ -1296,6 +1296,11 @@ describe("schema values and structured notes (tuned on development round 18)", (
     expect(exposed("create_doc", "linkSharing", "anyone")).toContain("intent.exposure-default");
     expect(exposed("create_issue", "ｐｕｂｌｉｃＳｈａｒｅ", true)).toContain("intent.exposure-default");
     expect(exposed("save_report", "worldReadable", true)).toContain("intent.exposure-default");
+    expect(exposed("save_report", "world_writable", true)).toContain("intent.exposure-default");
+    // "world" as a 3D engine's coordinate space opens nothing.
+    expect(exposed("set_game_object_parent", "worldPositionStays", true)).not.toContain(
+      "intent.exposure-default",
+    );
     expect(exposed("create_event", "visibleToEveryone", true)).toContain("intent.exposure-default");
     // A default as the model reads it: full-width forms and invisible characters do not hide it.
     for (const hidden of ["ｐｕｂｌｉｃ-read", "public\u200b-read"])
