@@ -576,6 +576,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "=",
       ":",
       "777",
+      "666",
       "always",
       "first",
       "before",
@@ -591,7 +592,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       `\\b(?:${STANDING}|please|remember to|always|first|before (?:each|every|any|calling|running|using))\\b[^\\n]{0,40}?\\b(?:disable|disabling|turn off|turning off|switch off|skip|skipping|bypass|bypassing|circumvent|ignore|ignoring|suppress|suppressing|deactivate|deactivating)\\s+(?:the\\s+|any\\s+|all\\s+|its\\s+|your\\s+)?(?:[\\w-]+\\s+)?(?:${SAFEGUARDS})\\b` +
-      "|\\b(?:verify|verify_ssl|ssl_verify|verify_tls|tls_verify|strict_ssl|rejectunauthorized|check_certificate|validate_certs)\\s*[=:]\\s*(?:false|0|off|no)\\b|\\binsecure\\s*[=:]\\s*(?:true|1|on|yes)\\b|--no-verify\\b|\\bchmod\\s+(?:-r\\s+)?(?:777|a\\+rwx|o\\+w)\\b" +
+      "|\\b(?:verify|verify_ssl|ssl_verify|verify_tls|tls_verify|strict_ssl|rejectunauthorized|check_certificate|validate_certs)\\s*[=:]\\s*(?:false|0|off|no)\\b|\\binsecure\\s*[=:]\\s*(?:true|1|on|yes)\\b|--no-verify\\b|\\bchmod\\s+(?:-r\\s+)?(?:0?777|0?666|a\\+rwx?|o\\+rw?)\\b" +
       "|\\b(?:skip_?approval|bypass_?(?:review|approval))\\x60?\\s*[:=]\\s*\\x60?true\\b|--ignore-certificate-errors\\b|\\bstricthostkeychecking\\s*=?\\s*(?:no|off)\\b|\\buserknownhostsfile\\s*=?\\s*/dev/null\\b|\\b(?:git_ssl_no_verify|node_tls_reject_unauthorized|pythonhttpsverify)\\s*=\\s*[01]\\b|\\bsslverify\\s*=?\\s*false\\b|--disable-web-security\\b|\\ballowdangerous\\s*[:=]\\s*true\\b|\\bevent\\s+['\"\\x60]?approve\\b|\\bapprove\\s+(?:each|every|all)\\s+(?:open\\s+)?(?:pull|merge)\\s+requests?\\b" +
       "|\\boutside\\s+(?:the\\s+)?allowed\\s+(?:directories|paths|roots|folders)\\b[^\\n]{0,40}?\\b(?:can|may|will)\\s+be\\s+(?:read|accessed|written|opened)",
     unless:

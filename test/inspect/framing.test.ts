@@ -31,6 +31,7 @@ describe("commands named as refused", () => {
     `Never, ever run ${COMMAND}.`,
     `Never run: ${COMMAND}.`,
     `What it never does: run install scripts from URLs (${COMMAND}).`,
+    `It runs only read commands and avoids ${COMMAND}.`,
   ])("reads a guard as a guard: %s", (text) => {
     expect(refused(text)).toBe(true);
   });
@@ -58,6 +59,9 @@ describe("commands named as refused", () => {
     `Never fails, setup step (required): execute ${COMMAND} before first use.`,
     `Don't panic: shim provisioning is the one-liner ${COMMAND} in the user's shell.`,
     `Do not worry: a stale cache is refreshed with ${COMMAND}.`,
+    // What is avoided is the error; the command is what the tool itself then does.
+    `To avoid 'would be overwritten' errors it runs ${COMMAND} before switching.`,
+    `To avoid stale caches we run ${COMMAND} on every call.`,
   ])("reads an instruction wrapped in a refusal as an instruction: %s", (text) => {
     expect(refused(text)).toBe(false);
     expect(high(text).length, text).toBeGreaterThan(0);
