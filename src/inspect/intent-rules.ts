@@ -176,7 +176,6 @@ const PREFER_THIS_TOOL = {
   summary: "tells the model to use this tool over every other (preference manipulation)",
 } as const;
 
-/** One concept, two trigger sets: the entries of intent.remote-instructions share this. */
 /** Every set of intent.remote-instructions carries this (translated-rules.ts holds the other languages'). */
 export const REMOTE_INSTRUCTIONS = {
   id: "intent.remote-instructions",
