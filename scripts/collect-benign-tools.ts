@@ -4928,7 +4928,9 @@ const intlLatinServers: ServerSpec[] = [
 //   organisation or servers of vendors taken before. No TypeScript SDK generated with an MCP bin was taken.
 // - Go: the module proxy refuses (403) the modules asked for: github.com/StacklokLabs/osv-mcp,
 //   github.com/kagent-dev/tools and github.com/mark3labs/mcphost.
-// - crates.io: STAKPAK_NOTE
+// - crates.io: stakpak 0.3.88 (Stakpak's DevOps agent, which has an MCP server mode) is served, but its build (781
+//   crates in its lock file) had not reached a third of them after 35 minutes on this machine and was stopped; no
+//   other crate with an MCP server was known here beyond those the comments above name.
 // Chosen across domains: developer tools (beads' issue tracker, labgrid's hardware-in-the-loop boards, Termius hosts,
 // Taskwarrior), cloud and IT (BigFix endpoints, Aruba Central, UniFi networks, pfSense firewalls), security (AlienVault
 // OTX threat intelligence, Qualys), finance (NSE India market data, Financial Modeling Prep, AlgoChains trading, ALT
