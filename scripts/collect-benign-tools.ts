@@ -4,20 +4,21 @@
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
 // --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11 | --blind-12 |
-// --blind-13 | --blind-14 | --blind-15 | --blind-16 | --blind-17 | --intl | --intl-latin] [package-name …]. With no flag it
+// --blind-13 | --blind-14 | --blind-15 | --blind-16 | --blind-17 | --blind-18 | --intl | --intl-latin] [package-name …]. With no flag it
 // collects the development corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from
 // PyPI) into test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn
 // (yet); --intl collects its third (`intlServers`, servers documented in languages other than English) into
 // test/inspect/corpus/benign-intl/; --intl-latin collects its fourth (`intlLatinServers`, servers documented in
 // Latin-script languages other than English) into test/inspect/corpus/benign-intl-latin/. --blind, --blind-2, --blind-3, --blind-4,
-// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14, --blind-15, --blind-16 and --blind-17 collect a
+// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14, --blind-15, --blind-16, --blind-17 and --blind-18 collect a
 // round of the blind evaluation set
 // instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
 // test/inspect/blind-3/benign/, test/inspect/blind-4/benign/, test/inspect/blind-5/benign/,
 // test/inspect/blind-6/benign/, test/inspect/blind-7/benign/, test/inspect/blind-8/benign/,
 // test/inspect/blind-9/benign/, test/inspect/blind-10/benign/, test/inspect/blind-11/benign/,
 // test/inspect/blind-12/benign/, test/inspect/blind-13/benign/, test/inspect/blind-14/benign/,
-// test/inspect/blind-15/benign/, test/inspect/blind-16/benign/ and test/inspect/blind-17/benign/).
+// test/inspect/blind-15/benign/, test/inspect/blind-16/benign/, test/inspect/blind-17/benign/ and
+// test/inspect/blind-18/benign/).
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
