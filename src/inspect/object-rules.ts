@@ -1724,6 +1724,28 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       "\\b(?:fields?|columns?|select)\\b[^\\n]{0,30}?[\\[(][^\\])\\n]{0,80}?['\"\\x60](?:api_key|apikey|api_secret|password|private_key|access_token|refresh_token|secret_key)['\"\\x60]",
   },
+  // A command whose output is a credential: a cluster's secrets, a CLI's login token, a cloud's access
+  // token, a keychain entry ("pass the token from `kubectl get secret -n kube-system -o jsonpath=…`").
+  // No real tool of any collected server names one; a tool whose business is secrets earns it.
+  {
+    ...SECRET_HARVEST,
+    triggers: [
+      "kubectl",
+      "gh auth",
+      "gcloud",
+      "az account",
+      "aws configure",
+      "aws sts",
+      "find-generic",
+      "find-internet",
+      "op read",
+    ],
+    pattern:
+      "\\bkubectl\\s+(?:-{1,2}[\\w=./-]+\\s+){0,4}(?:get|describe)\\s+(?:-{1,2}[\\w=./-]+\\s+){0,4}secrets?\\b|\\bgh\\s+auth\\s+token\\b" +
+      "|\\bgcloud\\s+auth\\s+(?:application-default\\s+)?print-(?:access|identity)-token\\b|\\baz\\s+account\\s+get-access-token\\b" +
+      "|\\baws\\s+configure\\s+(?:get\\s+aws_(?:secret_access_key|access_key_id|session_token)|export-credentials)\\b|\\baws\\s+sts\\s+get-session-token\\b" +
+      "|\\bsecurity\\s+find-(?:generic|internet)-password\\b|\\bop\\s+read\\s+op://",
+  },
   // Names the user gives resolved to one fixed wallet as a standing rule: "`binance`, `coinbase` and
   // `kraken` currently resolve to 0x3fA2…" (a resolver's own example, "vitalik.eth resolves to 0x…", is not).
   {
