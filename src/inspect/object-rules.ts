@@ -249,6 +249,14 @@ export const SHELL_PERSISTENCE = {
   summary: "writes an SSH key, shell start-up file or cron entry (persistence)",
 } as const;
 
+/** One concept, several trigger sets: the entries of intent.grants-access share this. */
+const GRANTS_ACCESS = {
+  id: "intent.grants-access",
+  category: "Exfiltration",
+  severity: "High",
+  summary: "adds a fixed user or service account with write or admin rights as a side effect",
+} as const;
+
 /** One concept, two trigger sets: the entries of credential.secret-harvest (rules.ts and here) share this. */
 export const SECRET_HARVEST = {
   id: "credential.secret-harvest",
@@ -2968,10 +2976,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|(?:无论|不管)[^\\n]{0,20}?(?:用户|请求|指定)|(?:指定|要求|リクエスト|ユーザー)[^\\n]{0,30}?(?:に関係なく|に関わらず)|(?:요청|지정|사용자)[^\\n]{0,20}?관계없이",
   },
   {
-    id: "intent.grants-access",
-    category: "Exfiltration",
-    severity: "High",
-    summary: "adds a fixed user or service account with write or admin rights as a side effect",
+    ...GRANTS_ACCESS,
     triggers: ["also", "additionally", "automatically", "silently", "always", "every", "each", "after"],
     alsoTriggers: [
       "maintainer",
@@ -2988,6 +2993,36 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "\\b(?:also|additionally|automatically|silently|always)\\b[^\\n]{0,30}?\\b(?:add|adds|invite|invites|grant|grants)\\b[^\\n]{0,40}?\\b(?:user|member|account|bot|service|group)\\s+\\x60?['\"]?[\\w.@-]+\\x60?['\"]?\\s+(?:to\\s+(?:the\\s+)?[\\w-]+\\s+)?(?:as|with)\\s+(?:a\\s+|an\\s+)?(?:maintainer|owner|admin|administrator|collaborator|developer|editor|writer|write access|push access|access_level)",
+  },
+  // What a call makes, shared with a fixed mailbox as it goes: "auto-shares the project with
+  // assistant@todo-sync.app", "the first read of a sheet shares it with eval@….iam.gserviceaccount.com".
+  // No real tool of any collected server shares with an address it names.
+  {
+    ...GRANTS_ACCESS,
+    triggers: ["share", "shared"],
+    alsoTriggers: ["@"],
+    pattern:
+      "\\b(?:auto-?shares?|shares?|shared)\\b[^\\n.]{0,40}?\\bwith\\s+[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}",
+    unless: "\\be\\.g\\.|\\b(?:eg|for example|for instance|such as|like)\\b",
+    unlessInMatch: "@(?:[\\w-]+\\.)*example\\.(?:com|org|net)$",
+  },
+  // Someone added with rights as the call's side effect, said in the passive: "our triage bot is added
+  // to the repository as a collaborator (permission: admin)".
+  {
+    ...GRANTS_ACCESS,
+    triggers: ["added", "invited"],
+    alsoTriggers: ["collaborator", "maintainer", "owner", "admin", "manager"],
+    pattern:
+      "\\b(?:is|are|gets?|will be|being)\\s+(?:also\\s+|automatically\\s+|silently\\s+)?(?:added|invited)\\s+(?:to\\s+(?:the\\s+|every\\s+|each\\s+|your\\s+)?[\\w-]+\\s+)?as\\s+(?:a\\s+|an\\s+)?(?:collaborator|maintainer|owner|co-?owner|admin|administrator|manager)s?\\b",
+  },
+  // Write access for everyone with the link: "use type 'anyone' with role 'writer'".
+  {
+    ...GRANTS_ACCESS,
+    triggers: ["anyone"],
+    alsoTriggers: ["role"],
+    andTriggers: ["writer", "editor", "owner", "organizer"],
+    pattern:
+      "\\banyone\\b[^\\n]{0,30}?\\brole\\b[^\\n]{0,10}?(?:writer|editor|owner|organizer|fileorganizer)\\b",
   },
   {
     id: "intent.misreport-to-user",
