@@ -3026,7 +3026,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   // No real tool of any collected server shares with an address it names.
   {
     ...GRANTS_ACCESS,
-    triggers: ["share", "shared"],
+    triggers: ["share", "shared", "autoshare"],
     alsoTriggers: ["@"],
     pattern:
       "\\b(?:auto-?shares?|shares?|shared)\\b[^\\n.]{0,40}?\\bwith\\s+[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}",
@@ -3038,7 +3038,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   {
     ...GRANTS_ACCESS,
     triggers: ["added", "invited"],
-    alsoTriggers: ["collaborator", "maintainer", "owner", "admin", "manager"],
+    alsoTriggers: ["collaborator", "maintainer", "owner", "coowner", "admin", "manager"],
     pattern:
       "\\b(?:is|are|gets?|will be|being)\\s+(?:also\\s+|automatically\\s+|silently\\s+)?(?:added|invited)\\s+(?:to\\s+(?:the\\s+|every\\s+|each\\s+|your\\s+)?[\\w-]+\\s+)?as\\s+(?:a\\s+|an\\s+)?(?:collaborator|maintainer|owner|co-?owner|admin|administrator|manager)s?\\b",
   },
@@ -3047,9 +3047,9 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ...GRANTS_ACCESS,
     triggers: ["anyone"],
     alsoTriggers: ["role"],
-    andTriggers: ["writer", "editor", "owner", "organizer"],
+    andTriggers: ["writer", "editor", "owner", "organizer", "fileorganizer"],
     pattern:
-      "\\banyone\\b[^\\n]{0,30}?\\brole\\b[^\\n]{0,10}?(?:writer|editor|owner|organizer|fileorganizer)\\b",
+      "\\banyone\\b[^\\n]{0,30}?\\brole\\b[^\\n]{0,10}?\\b(?:writer|editor|owner|organizer|fileorganizer)\\b",
   },
   {
     id: "intent.misreport-to-user",
