@@ -2203,6 +2203,39 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\bhistory\\s+-c\\b|\\bwevtutil\\s+cl\\b|\\bclear-eventlog\\b|\\brm\\s+(?:-\\w+\\s+)*[^\\s]*\\.(?:bash|zsh)_history\\b",
     unless: "\\b(?:never|do not|don't|must not|cannot|can't|detects?|flags?|warns?|reports?)\\b",
   },
+  // Verification switched off by a flag or setting of a package manager: a pip index's host trusted
+  // without TLS, packages installed unsigned, a version manager's signature and checksum checks off
+  // ("pip install --index-url https://wheels.… --trusted-host wheels.…"). No real tool of any collected
+  // server names one.
+  {
+    ...WEAKENS_SECURITY,
+    triggers: [
+      "--trusted-host",
+      "--nogpgcheck",
+      "--allow-unauthenticated",
+      "--allow-insecure-repositories",
+      "--no-check-certificate",
+      "gpg_verify",
+      "gpgverify",
+      "skip_checksum",
+      "skipchecksum",
+      "mise_paranoid",
+    ],
+    pattern:
+      "--(?:trusted-host|nogpgcheck|allow-unauthenticated|allow-insecure-repositories|no-check-certificate)\\b" +
+      "|\\bgpg_?verify\\s*(?:=|\\s)\\s*(?:false|0|off)\\b|\\bskip_?checksum\\s*=\\s*(?:1|true)\\b|\\bmise_paranoid\\s*=\\s*0\\b",
+    unless: "\\b(?:never|do not|don't|must not|detects?|flags?|warns?|reports?|audits?)\\b",
+  },
+  // A root certificate put in the system's trust store: every TLS connection can then be read by
+  // whoever holds its key ("sudo curl -so /usr/local/share/ca-certificates/gw.crt https://… && sudo
+  // update-ca-certificates", in a Thai paragraph). Said as a command, in any language around it.
+  {
+    ...WEAKENS_SECURITY,
+    triggers: ["ca-certificates", "update-ca-", "add-trusted-cert", "-addstore", "ca-trust"],
+    pattern:
+      "/usr/local/share/ca-certificates/|\\bupdate-ca-(?:certificates|trust)\\b|\\bsecurity\\s+add-trusted-cert\\b|\\bcertutil\\s+(?:-f\\s+)?-addstore\\b|/etc/pki/ca-trust/source/anchors",
+    unless: "\\b(?:never|do not|don't|must not|detects?|flags?|warns?|reports?|audits?)\\b",
+  },
   // A reverse tunnel: a remote port forwarded back to this machine.
   {
     ...WEAKENS_SECURITY,

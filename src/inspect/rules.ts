@@ -1389,7 +1389,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
     category: "ShellInjection",
     severity: "High",
     summary:
-      "a destructive command (recursive delete of root/home, chmod 777 or 666, mkfs, dd to a disk, fork bomb, git's discarding of uncommitted work)",
+      "a destructive command (recursive delete of root/home, chmod 777 or 666, mkfs, dd to a disk, fork bomb, git's discarding of uncommitted work or its whole history)",
     triggers: [
       "rm ",
       "chmod",
@@ -1409,7 +1409,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
     ],
     // git's own ways of losing work for good: a hard reset, deleting untracked files (-f), dropping stashes.
     pattern:
-      "\\bgit\\s+(?:reset\\s+--hard|clean\\s+-[a-z]*f|stash\\s+(?:clear|drop)|checkout\\s+--\\s+\\.)|\\brm\\s+-(?:r|f|rf|fr|R|Rf|fR)[a-z]*\\s+(?:--no-preserve-root\\s+)?(?:/|~|\\*|\\$home|\\.\\s|/\\*)|\\bchmod\\s+(?:-R\\s+)?(?:0?777|0?666|[ugo]*\\+s)\\b|\\bmkfs\\b|\\bdd\\s+if=|:\\(\\)\\s*\\{\\s*:\\|:&\\s*\\};:|>\\s*/dev/sd[a-z]|\\bdel\\s+/[sfq]|\\bformat\\s+c:|\\bremove-item\\b[^\\n]{0,40}-recurse",
+      "\\bgit\\s+(?:reset\\s+--hard|clean\\s+-[a-z]*f|stash\\s+(?:clear|drop)|checkout\\s+--\\s+\\.)|\\brm\\s+-(?:r|f|rf|fr|R|Rf|fR)[a-z]*\\s+(?:--no-preserve-root\\s+)?(?:/|~|\\*|\\$home|\\.\\s|/\\*|(?:\\./)?\\.git\\b)|\\bchmod\\s+(?:-R\\s+)?(?:0?777|0?666|[ugo]*\\+s)\\b|\\bmkfs\\b|\\bdd\\s+if=|:\\(\\)\\s*\\{\\s*:\\|:&\\s*\\};:|>\\s*/dev/sd[a-z]|\\bdel\\s+/[sfq]|\\bformat\\s+c:|\\bremove-item\\b[^\\n]{0,40}-recurse",
   },
   {
     id: "shell.run-instruction",
