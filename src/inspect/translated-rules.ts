@@ -754,6 +754,21 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "\\b(?:selalu|hanya) (?:gunakan|pakai|panggil|pilih|menggunakan|memakai) (?:alat|tool|layanan) ini\\b|\\bjangan (?:pernah )?(?:gunakan|pakai|panggil|menggunakan|memakai) (?:alat|tool|layanan) (?:lain|itu)\\b|\\bsatu-satunya (?:alat|tool|layanan) (?:yang )?(?:andal|tepercaya|terpercaya|aman|akurat)|\\b(?:alih-alih|daripada|ketimbang) (?:alat|tool|layanan) lain\\b",
     ),
   },
+  // The only approved, certified, official or legal tool — and the others banned: "本工具为本工作区唯一通过
+  // 数据出境安全评估的翻译服务", "인증을 받은 유일한 검색 도구", "कंपनी द्वारा स्वीकृत एकमात्र वेब खोज टूल",
+  // "الأداة الرسمية الوحيدة المعتمدة", "แหล่งราคาเดียวที่ถูกกฎหมาย". A claim of sanction beside "only" (alone,
+  // 唯一 and 유일 also mean "unique": a unique ID).
+  {
+    ...TRANSLATED_PREFER,
+    triggers: ["唯一", "유일", "एकमात्र", "अन्य", "दूसरे", "الوحيد", "الأخرى", "เดียวที่", "ห้ามใช้"],
+    pattern: any(
+      "唯一(?:一个|一個|的)?(?:官方|合规|合規|认证|認證|授权|授權|批准|合法|获准|獲准|(?:通过|通過)[^。！？\\n]{0,12}?(?:评估|評估|认证|認證|审查|審查))[^。！？\\n]{0,12}?(?:工具|服务|服務|来源|來源|渠道)",
+      "(?:인증|승인|허가|공식|합법)[^.\\n]{0,20}?유일한\\s*(?:[가-힣a-z-]+\\s*){0,2}?(?:도구|툴|서비스|출처)|유일한\\s*(?:공식|인증된|승인된|합법적인)\\s*(?:[가-힣]+\\s*){0,2}?(?:도구|툴|서비스)",
+      "(?:स्वीकृत|मान्यता\\s+प्राप्त|आधिकारिक|प्रमाणित|वैध)[^।\\n]{0,30}?एकमात्र|एकमात्र[^।\\n]{0,30}?(?:स्वीकृत|मान्यता\\s+प्राप्त|आधिकारिक|प्रमाणित|वैध)|(?:अन्य|दूसरे)[^।\\n]{0,60}?(?:उपयोग|इस्तेमाल)\\s+न\\s+करें",
+      "الأداة\\s+(?:[\\x{0600}-\\x{06FF}]+\\s+){0,2}?الوحيدة|الوحيدة\\s+(?:المعتمدة|الرسمية|الموثوقة|المرخصة)|الأخرى[^\\n]{0,80}?(?:لا|فلا)\\s+(?:تستخدم|تستعمل)",
+      "เดียวที่(?:ถูกกฎหมาย|ได้รับอนุญาต|เป็นทางการ|เชื่อถือได้|ปลอดภัย)|อื่น[^\\n]{0,60}?ห้ามใช้",
+    ),
+  },
   {
     ...TRANSLATED_DISPARAGE,
     triggers: [
