@@ -2205,7 +2205,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
   },
   // Verification switched off by a flag or setting of a package manager: a pip index's host trusted
   // without TLS, packages installed unsigned, a version manager's signature and checksum checks off
-  // ("pip install --index-url https://wheels.… --trusted-host wheels.…"). No real tool of any collected
+  // ("pip install --index-url https://wheels.… --trusted-host wheels.…"), or macOS's Gatekeeper told an
+  // app is not from the internet (`--no-quarantine`, `xattr -cr`). No real tool of any collected
   // server names one.
   {
     ...WEAKENS_SECURITY,
@@ -2220,9 +2221,12 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "skip_checksum",
       "skipchecksum",
       "mise_paranoid",
+      "--no-quarantine",
+      "xattr",
     ],
     pattern:
-      "--(?:trusted-host|nogpgcheck|allow-unauthenticated|allow-insecure-repositories|no-check-certificate)\\b" +
+      "--(?:trusted-host|nogpgcheck|allow-unauthenticated|allow-insecure-repositories|no-check-certificate|no-quarantine)\\b" +
+      "|\\bxattr\\s+(?:-[a-z]+\\s+)*(?:-[a-z]*c[a-z]*|com\\.apple\\.quarantine)\\b" +
       "|\\bgpg_?verify\\s*(?:=|\\s)\\s*(?:false|0|off)\\b|\\bskip_?checksum\\s*=\\s*(?:1|true)\\b|\\bmise_paranoid\\s*=\\s*0\\b",
     unless: "\\b(?:never|do not|don't|must not|detects?|flags?|warns?|reports?|audits?)\\b",
   },
