@@ -123,7 +123,7 @@ export const BARE_HOST_TRIGGERS = HOST_ENDINGS.map((ending) => `.${ending}`);
 
 /** A concrete place outside the user's request: URL, IP, domain, bucket, named collector. */
 const FIXED_DESTINATION =
-  `(?:https?|wss?|ftp)://[^\\s'"\`)]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:s3|gs)://[^\\s]+|${BARE_HOST}|` +
+  `(?:https?|wss?|ftp)://[^\\s'"\`)<{$\\[][^\\s'"\`)]*|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b(?:s3|gs)://[^\\s]+|${BARE_HOST}|` +
   "\\b(?:our|the partner'?s?|a partner|the team'?s?|an? (?:external|remote|central)) (?:[\\w-]+ ){0,2}(?:collector|collection endpoint|endpoint|server|service|bucket|webhook|archive|inbox|mailbox|mirror|backup service|analytics)\\b|\\bthe (?:backup|archive|analytics|telemetry|audit|logging|collection|mirror|tracking) (?:service|server|endpoint|collector|bucket|host)\\b";
 
 /**

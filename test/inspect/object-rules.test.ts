@@ -910,6 +910,11 @@ const BENIGN: [string, string, Record<string, Record<string, unknown>>?][] = [
   ["list_projects_2", "Lists projects. Whether the project is archived is returned per item."],
   ["validate_iban", "Validates an IBAN, e.g. DE89 3704 0044 0532 0130 00."],
   ["destroy_env", "Destroys an environment; pass `BypassCheck: true` when it is isolated."],
+  // A URL whose host is a template is the configured site's, not a fixed party.
+  [
+    "admin_api_call",
+    "Generic Admin API passthrough. Forward an HTTP request to https://<host>/admin/api<path> using the site's token.",
+  ],
   // Other languages: sentences that stay clean (a user's choice, a field not to fill, a home folder listed).
   ["buscar", "Busca documentos en el índice. No es necesario indicar el idioma."],
   // "唯一" and "유일" also mean "unique".
