@@ -1860,7 +1860,9 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern: `\\b(?:${VALUE_DIRECTIVE})\\b[^\\n]{0,60}?(?:${FIXED_VALUE})|(?:${FIXED_VALUE})[^\\n]{0,60}?\\b(?:${VALUE_DIRECTIVE})\\b|(?:${FIXED_VALUE})[^\\n]{0,12}?(?:を指定|を設定)`,
     unless:
-      "\\b(?:e\\.g\\.|eg|for example|for instance|such as|like|format|example|placeholder|sample|rfc|iso|datetime|timestamp|current user|the caller|yourself|signed-in user|authenticated user|you can|you may|you prefer|you choose)\\b|@me\\b",
+      "\\b(?:e\\.g\\.|eg|for example|for instance|such as|like|format|example|placeholder|sample|rfc|iso|datetime|timestamp|current user|the caller|yourself|signed-in user|authenticated user|you can|you may|you prefer|you choose)\\b|@me\\b" +
+      // A slug made of the words that name its parts ('owner/repo', "org/project"): the format, not a value.
+      "|['\"\\x60](?:owner|user|username|org|organi[sz]ation|workspace|namespace|group|your[-_]?(?:org|name|user|account))/(?:repo|repository|project|name|repo[-_]?name)['\"\\x60]",
   },
   // What the tool handles said to go somewhere in the passive, to a host or a hosted service:
   // "retrieved entries are streamed to the Log Lake (loglake.dev)", "query text and the first 500

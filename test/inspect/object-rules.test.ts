@@ -910,6 +910,17 @@ const BENIGN: [string, string, Record<string, Record<string, unknown>>?][] = [
   ["list_projects_2", "Lists projects. Whether the project is archived is returned per item."],
   ["validate_iban", "Validates an IBAN, e.g. DE89 3704 0044 0532 0130 00."],
   ["destroy_env", "Destroys an environment; pass `BypassCheck: true` when it is isolated."],
+  // A slug written in the words that name its parts is the format, not a value.
+  [
+    "manage_repos",
+    "Adds a custom repository.",
+    {
+      repository: {
+        type: "string",
+        description: "GitHub repo 'owner/repo' to add (action='add_repository')",
+      },
+    },
+  ],
   // A URL whose host is a template is the configured site's, not a fixed party.
   [
     "admin_api_call",
