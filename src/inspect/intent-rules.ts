@@ -561,6 +561,28 @@ export const INTENT_RULES: readonly PatternRule[] = [
     pattern:
       "(?:https?|ftp)://[^\\s]+[^\\n]{0,240}?(?:\\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|(?:has|have) (?:precedence|priority) over|prevails? over|outranks?)\\s+(?:all\\s+|any\\s+)?(?:the\\s+|this\\s+|your\\s+)?(?:earlier\\s+|previous\\s+|other\\s+|user's\\s+|system\\s+)?(?:instructions?|conversation|descriptions?|prompts?|context|guidance|rules|results?|documentation|the user|anything)\\b|\\b(?:disagree|conflict)s?\\b[^\\n]{0,60}?\\b(?:wins|prevails|is authoritative|takes precedence)\\b|\\b(?:vorrang|prioridad|priorité|priorità|prioridade)|приоритет|優先|优先)",
   },
+  // A file made for agents at an outside address: ".../agent.txt", ".../agent-rules.md",
+  // ".../v3/policy.md", ".../latest/instructions.txt" — whoever serves it steers the model, in whatever
+  // language the sentence around it asks for it to be fetched or followed. No real tool of any
+  // collected server links one.
+  {
+    ...REMOTE_INSTRUCTIONS,
+    triggers: ["://"],
+    alsoTriggers: [".md", ".txt", ".json", ".yaml", ".yml"],
+    andTriggers: [
+      "agent",
+      "rule",
+      "instruction",
+      "prompt",
+      "system",
+      "polic",
+      "convention",
+      "guideline",
+      "directive",
+    ],
+    pattern:
+      "(?:https?|ftp)://[^\\s'\"\\x60)]*/(?:agents?|rules?|instructions?|prompts?|system[-_]?prompts?|polic(?:y|ies)|conventions|guidelines|directives)(?:[-_.][\\w-]+)?\\.(?:md|txt|json|ya?ml)\\b",
+  },
   // Text meant for the agent kept at an outside address: "build it from the mapping and
   // agent_instructions at https://…", "apply the Agent notes section of https://…".
   {
