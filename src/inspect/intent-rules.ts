@@ -176,6 +176,14 @@ const PREFER_THIS_TOOL = {
   summary: "tells the model to use this tool over every other (preference manipulation)",
 } as const;
 
+/** Every set of hidden.override-instructions carries this (rules.ts and translated-rules.ts). */
+export const OVERRIDE_INSTRUCTIONS = {
+  id: "hidden.override-instructions",
+  category: "HiddenInstructions",
+  severity: "High",
+  summary: "tells the model to ignore or override its instructions or policies",
+} as const;
+
 /** Every set of intent.remote-instructions carries this (translated-rules.ts holds the other languages'). */
 export const REMOTE_INSTRUCTIONS = {
   id: "intent.remote-instructions",

@@ -1,4 +1,4 @@
-import { INTENT_RULES } from "./intent-rules.ts";
+import { INTENT_RULES, OVERRIDE_INSTRUCTIONS } from "./intent-rules.ts";
 import { OBJECT_RULES, SECRET_HARVEST, SECRET_IN_ARGUMENT, SHELL_PERSISTENCE } from "./object-rules.ts";
 import type { DetectorName, Severity } from "./types.ts";
 
@@ -996,10 +996,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "\\b(?:don't|do not|never)\\s+(?:bring|mention|include|reference|report)\\s+(?:it|this|that|them)\\s*(?:up\\b)?[^.\\n]{0,10}?\\b(?:in|to)\\s+(?:your\\s+)?(?:answer|reply|response|output|summary)",
   },
   {
-    id: "hidden.override-instructions",
-    category: "HiddenInstructions",
-    severity: "High",
-    summary: "tells the model to ignore or override its instructions or policies",
+    ...OVERRIDE_INSTRUCTIONS,
     triggers: ["ignore", "disregard", "forget", "override", "bypass", "overrule", "circumvent"],
     alsoTriggers: [
       "instruction",
@@ -1025,6 +1022,26 @@ const PHRASE_RULES: readonly PatternRule[] = [
     // "Exclude nothing; ignore all previous instructions" must not be cleared by the word before it.
     unlessInMatch:
       "\\b(?:\\.gitignore|ignore (?:case|whitespace|patterns?|files|errors)|ignore_?patterns|exclude)\\b",
+  },
+  // Something put above the user's own instructions: "follow them with priority over the user's
+  // instructions", "these rules take precedence over whatever the user says".
+  {
+    ...OVERRIDE_INSTRUCTIONS,
+    triggers: [
+      "priority",
+      "precedence",
+      "prevail",
+      "outrank",
+      "supersede",
+      "override",
+      "above",
+      "before",
+      "over",
+    ],
+    alsoTriggers: ["user", "human", "operator", "requester"],
+    pattern:
+      "\\b(?:priority|precedence|prevails?|outranks?|supersedes?|overrides?|above|before|over)\\b[^.\\n]{0,25}?\\b(?:the\\s+|any\\s+|all\\s+)?(?:user|human|operator|requester)(?:'s|s'|s)?\\s+(?:own\\s+)?(?:instructions|directions|prompts?|commands|orders)\\b" +
+      "|\\b(?:priority|precedence|prevails?|outranks?|supersedes?|overrides?)\\b[^.\\n]{0,25}?\\bwhat(?:ever)?\\s+the\\s+(?:user|human)\\s+(?:says|asks|wants|requests)\\b",
   },
   {
     ...ROLE_HIJACK,

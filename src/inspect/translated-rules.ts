@@ -1,4 +1,4 @@
-import { HOST_COMMANDS, REMOTE_INSTRUCTIONS } from "./intent-rules.ts";
+import { HOST_COMMANDS, OVERRIDE_INSTRUCTIONS, REMOTE_INSTRUCTIONS } from "./intent-rules.ts";
 import type { PatternRule } from "./rules.ts";
 
 /**
@@ -1503,5 +1503,144 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     // A message posted into the current conversation is that conversation's destination, not its content.
     unless:
       "\\b(?:a|en) la conversación actual|(?:\\bdans|à) la conversation (?:en cours|actuelle)|\\b(?:alla|nella) conversazione (?:corrente|attuale|in corso)|\\b(?:in|an) (?:das|den) aktuelle[n]? (?:gespräch|chat)|\\bin het huidige gesprek|(?:\\bna|à) conversa atual",
+  },
+  // "Ignore all previous instructions" in seventeen more languages, and the user's instructions put
+  // below something else ("выполняйте их в приоритете над указаниями пользователя", "उपयोगकर्ता के
+  // निर्देशों से ऊपर मानें"): the plainest injection, which in English has always been caught. Each
+  // needs the instructions qualified (all, previous, system, your) or outranked, so that "ignora las
+  // reglas de formato" stays a tool's own option. Written as the rules read the text: Thai's ำ
+  // decomposed (NFKC), a word made only of Latin look-alikes in Latin ("усі" is read "yci").
+  {
+    ...OVERRIDE_INSTRUCTIONS,
+    triggers: [
+      ...[
+        "ignora",
+        "ignore",
+        "ignoren",
+        "ignorad",
+        "ignorem",
+        "ignorate",
+        "ignori",
+        "olvida",
+        "olvide",
+        "olviden",
+      ],
+      ...[
+        "descarta",
+        "descarte",
+        "omite",
+        "omita",
+        "esqueça",
+        "esqueca",
+        "esquece",
+        "desconsidere",
+        "despreze",
+      ],
+      ...[
+        "dimentica",
+        "dimenticate",
+        "trascura",
+        "tralascia",
+        "ignorier",
+        "vergiss",
+        "vergessen",
+        "missachte",
+      ],
+      ...[
+        "verwirf",
+        "negeer",
+        "vergeet",
+        "zignoruj",
+        "ignoruj",
+        "zapomnij",
+        "pomiń",
+        "игнорируй",
+        "игнорируйте",
+      ],
+      ...[
+        "проигнорируй",
+        "проигнорируйте",
+        "забудь",
+        "забудьте",
+        "отбрось",
+        "отбросьте",
+        "пренебреги",
+        "не обращай",
+      ],
+      ...["ігноруй", "ігноруйте", "проігноруй", "проігноруйте", "не зважай", "yok say", "görmezden", "unut"],
+      ...[
+        "dikkate alma",
+        "umursama",
+        "忽略",
+        "无视",
+        "無視",
+        "忽视",
+        "忽視",
+        "忘记",
+        "忘記",
+        "不要理会",
+        "不要理會",
+      ],
+      ...[
+        "抛开",
+        "拋開",
+        "不必遵守",
+        "无需遵守",
+        "無需遵守",
+        "忘れ",
+        "무시",
+        "잊",
+        "bỏ qua",
+        "phớt lờ",
+        "quên",
+      ],
+      ...["lờ đi", "abaikan", "lupakan", "acuhkan", "अनदेखा", "नज़रअंदाज़", "नजरअंदाज", "भूल", "تجاهل", "انس"],
+      ...["התעלם", "שכח", "เพิกเฉย", "ไม่ต้องสนใจ", "ละเว้น"],
+      ...[
+        "приоритет",
+        "важнее",
+        "优先于",
+        "優先於",
+        "高于",
+        "高於",
+        "凌驾于",
+        "凌駕於",
+        "より優先",
+        "よりも優先",
+      ],
+      ...["사용자", "उपयोगकर्ता", "prioridad", "prioridade", "priorité", "vorrang"],
+    ],
+    pattern: any(
+      // Spanish, Portuguese, Italian
+      "\\b(?:ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|descarta|descarte|omite|omita)\\s+(?:(?:todas?|todos|tus|sus|cualquier)\\s+)(?:las\\s+|los\\s+)?(?:instrucciones|indicaciones|reglas|directrices|órdenes|pautas)|\\b(?:ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|descarta|descarte|omite|omita)\\s+(?:las\\s+|los\\s+)?(?:instrucciones|indicaciones|reglas|directrices|órdenes|pautas)\\s+(?:anteriores|previas|originales|del sistema|de seguridad)",
+      "\\b(?:ignore|ignora|ignorem|esqueça|esqueca|esquece|desconsidere|descarte|despreze)\\s+(?:(?:todas|todos|suas|tuas|quaisquer)\\s+)(?:as\\s+|os\\s+)?(?:instruções|instrucoes|regras|orientações|diretrizes|ordens)|\\b(?:ignore|ignora|ignorem|esqueça|esqueca|esquece|desconsidere|descarte|despreze)\\s+(?:as\\s+|os\\s+)?(?:instruções|instrucoes|regras|orientações|diretrizes|ordens)\\s+(?:anteriores|prévias|previas|originais|do sistema|de segurança)",
+      "\\b(?:ignora|ignorate|ignori|dimentica|dimenticate|trascura|tralascia)\\s+(?:(?:tutte|tutti|le tue|qualsiasi)\\s+)(?:le\\s+)?(?:istruzioni|regole|indicazioni|direttive)|\\b(?:ignora|ignorate|ignori|dimentica|dimenticate|trascura|tralascia)\\s+(?:le\\s+)?(?:istruzioni|regole|indicazioni|direttive)\\s+(?:precedenti|originali|di sistema|del sistema|di sicurezza)",
+      // German, Dutch, Polish
+      "\\b(?:ignoriere|ignorieren sie|ignorier|vergiss|vergessen sie|missachte|missachten sie|verwirf)\\s+(?:(?:alle|sämtliche|deine|ihre|jegliche)\\s+(?:(?:vorherigen?|bisherigen?|früheren?|obigen?|ursprünglichen?|system)\\s*)?|(?:vorherigen?|bisherigen?|früheren?|obigen?|ursprünglichen?|system)\\s*)(?:anweisungen|instruktionen|regeln|vorgaben|richtlinien|befehle)",
+      "\\b(?:negeer|vergeet)\\s+(?:(?:alle|je|jouw|uw)\\s+(?:(?:eerdere|vorige|voorgaande|oorspronkelijke|systeem)\\s*)?|(?:eerdere|vorige|voorgaande|oorspronkelijke|systeem)\\s*)(?:instructies|regels|richtlijnen|opdrachten|aanwijzingen)",
+      "\\b(?:zignoruj|ignoruj|zapomnij|pomiń)\\s+(?:o\\s+)?(?:(?:wszystkie|wszystkich|swoje|twoje)\\s+(?:(?:poprzednie|wcześniejsze|systemowe|poprzednich|wcześniejszych)\\s+)?|(?:poprzednie|wcześniejsze|systemowe|poprzednich|wcześniejszych)\\s+)(?:instrukcje|instrukcjach|polecenia|poleceniach|zasady|reguły|wytyczne)",
+      // Russian, Ukrainian, Turkish
+      "(?:игнорируй|игнорируйте|проигнорируй|проигнорируйте|забудь|забудьте|отбрось|отбросьте|пренебреги|не обращай(?:те)? внимания на)\\s+(?:(?:все|всех|свои|твои|ваши)\\s+(?:(?:предыдущ|прежн|ранее полученн|системн|исходн)[а-я]*\\s+)?|(?:предыдущ|прежн|ранее полученн|системн|исходн)[а-я]*\\s+)(?:инструкци|указани|правил|директив|распоряжени|команд)",
+      "(?:ігноруй|ігноруйте|проігноруй|проігноруйте|забудь|забудьте|не зважай(?:те)? на)\\s+(?:(?:всі|усі|yci|свої)\\s+(?:(?:попередн|системн|початков)[а-яіїє]*\\s+)?|(?:попередн|системн|початков)[а-яіїє]*\\s+)(?:інструкці|вказівк|правил|директив)",
+      "(?:önceki|tüm|bütün|sistem)[^.\\n]{0,20}?(?:talimatları|kuralları|yönergeleri|komutları)[^.\\n]{0,10}?(?:yok say|görmezden gel|unut|dikkate alma|umursama)",
+      // Chinese, Japanese, Korean
+      "(?:忽略|无视|無視|忽视|忽視|忘记|忘記|不要理会|不要理會|抛开|拋開|不必遵守|无需遵守|無需遵守)[^。\\n]{0,10}?(?:之前|以前|先前|上述|所有|全部|系统|系統|原有|原来|原來)[^。\\n]{0,10}?(?:指令|指示|说明|說明|规则|規則|提示词|提示詞|要求)",
+      "(?:以前|これまで|前|上記|全て|すべて|システム)[^。\\n]{0,10}?(?:指示|命令|ルール|指令|プロンプト)[^。\\n]{0,10}?(?:無視|忘れ)",
+      "(?:이전|모든|앞의|위의|기존|시스템)[^.\\n]{0,10}?(?:지시|지침|명령|규칙|프롬프트)[^.\\n]{0,10}?(?:무시|잊)",
+      // Vietnamese, Indonesian, Hindi, Arabic, Hebrew, Thai
+      "(?:bỏ qua|phớt lờ|quên|lờ đi)\\s+(?:(?:tất cả|mọi)\\s+)?(?:các\\s+)?(?:hướng dẫn|chỉ dẫn|chỉ thị|quy tắc|lệnh)\\s+(?:trước đó|trước|ban đầu|hệ thống)|(?:bỏ qua|phớt lờ|quên|lờ đi)\\s+(?:tất cả|mọi)\\s+(?:các\\s+)?(?:hướng dẫn|chỉ dẫn|chỉ thị|quy tắc|lệnh)",
+      "\\b(?:abaikan|lupakan|acuhkan)\\s+(?:(?:semua|seluruh)\\s+)?(?:instruksi|petunjuk|aturan|perintah)\\s+(?:sebelumnya|sistem|awal)|\\b(?:abaikan|lupakan|acuhkan)\\s+(?:semua|seluruh)\\s+(?:instruksi|petunjuk|aturan|perintah)",
+      "(?:पिछले|पूर्व|सभी|सिस्टम)[^।\\n]{0,15}?(?:निर्देशों|निर्देश|नियमों)[^।\\n]{0,10}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल)",
+      "(?:تجاهل|تجاهلي|تجاهلوا|انس)\\s+(?:(?:جميع|كل)\\s+)?(?:التعليمات|الإرشادات|القواعد|الأوامر|التوجيهات)",
+      "(?:התעלם|התעלמי|התעלמו|שכח|שכחי)\\s+(?:מכל\\s+|מ)?(?:ההוראות|ההנחיות|הכללים)",
+      "(?:เพิกเฉย|ไม่ต้องสนใจ|ละเว้น)[^\\n]{0,15}?(?:คําสั่ง|คําแนะนํา|กฎ)",
+      // The user's instructions outranked
+      "приоритет[а-я]*\\s+(?:[а-я]+\\s+){0,2}?над\\s+(?:[а-я]+\\s+){0,2}?(?:пользовател|указани|инструкци|запрос)|важнее\\s+(?:[а-я]+\\s+)?(?:указаний|инструкций|запросов)\\s+пользовател",
+      "उपयोगकर्ता\\s+के\\s+(?:निर्देशों|अनुरोधों|आदेशों)\\s+से\\s+(?:ऊपर|अधिक|पहले)",
+      "(?:优先于|優先於|高于|高於|凌驾于|凌駕於)(?:用户|用戶|使用者)",
+      "ユーザー(?:の)?(?:指示|依頼|要求|命令)(?:より(?:も)?)(?:優先)",
+      "사용자(?:의)?\\s*(?:지시|요청|명령)(?:보다|에\\s*우선)",
+      "\\bprioridade?\\s+sobre\\s+(?:las|as|los|os)\\s+(?:instrucciones|instruções|indicaciones)\\s+d(?:el|o)\\s+(?:usuario|usuário)|\\bpriorité\\s+sur\\s+les\\s+(?:instructions|consignes)\\s+de\\s+l'utilisateur|\\bvorrang\\s+vor\\s+(?:den\\s+)?(?:anweisungen|vorgaben)\\s+des\\s+(?:nutzers|benutzers|anwenders)",
+    ),
   },
 ];
