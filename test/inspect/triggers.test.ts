@@ -1,6 +1,7 @@
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import { rulePatternSource } from "../../src/inspect/engine.ts";
+import { normalize } from "../../src/inspect/normalize.ts";
 import { PATTERN_RULES, type PatternRule } from "../../src/inspect/rules.ts";
 import { randomPath, seeded } from "../helpers/regex-walk.ts";
 
@@ -153,5 +154,30 @@ describe("trigger words against their patterns", () => {
       compileInspection({ threshold: "Low" }),
     ).findings;
     expect(findings.map((finding) => finding.rule)).toContain(rule);
+  });
+});
+
+describe("rule words against the text the rules read", () => {
+  // The rules read a field after normalize (normalize.ts): NFKC, and a word made only of Latin
+  // look-alikes read in Latin. A trigger or pattern word written otherwise ("คำสั่ง", whose ำ NFKC
+  // decomposes; Ukrainian "усі", read "yci") can never be met: a rule that silently never fires.
+  it("write every non-ASCII word of a trigger or pattern as normalisation leaves it", () => {
+    const unreadable: string[] = [];
+    for (const rule of PATTERN_RULES) {
+      const words = [
+        rule.pattern,
+        ...rule.triggers,
+        ...(rule.alsoTriggers ?? []),
+        ...(rule.andTriggers ?? []),
+      ]
+        .map((text) => text.toLowerCase().replace(/\\[a-z]/g, " "))
+        .flatMap((text) => text.split(/[^\p{L}\p{M}]+/u))
+        .filter((word) => word.length >= 2 && /[^a-z]/.test(word));
+      for (const word of new Set(words)) {
+        const read = normalize(`x ${word} x`).text.toLowerCase().slice(2, -2);
+        if (read !== word) unreadable.push(`${rule.id}: ${word} is read ${read}`);
+      }
+    }
+    expect(unreadable).toEqual([]);
   });
 });
