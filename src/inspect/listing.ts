@@ -163,7 +163,11 @@ function neighbourOf(entry: ListedTool): Neighbour | undefined {
     : undefined;
 }
 
-const EMPTY: readonly Neighbour[] = Object.freeze([]);
+/**
+ * What a key no tool is filed under holds. Not frozen: most keys looked up hold nothing, and V8
+ * iterates a frozen array (`for … of`, `find`, `some`, spread) on its slow paths; the type keeps it empty.
+ */
+const EMPTY: readonly Neighbour[] = [];
 
 /**
  * The tools of the servers known so far, indexed by lower-case name (`n:`), confusable name (`c:`)
