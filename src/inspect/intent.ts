@@ -888,13 +888,17 @@ const OWN_PURPOSE_RULES = new Set([
   "exfil.send-to-destination",
 ]);
 
-/** Names spell out what paths abbreviate: an "environment variables" tool vouches for `.env`. */
-const SHORT_NAMES: Readonly<Record<string, string>> = { environment: "env" };
+/**
+ * Names spell out what paths abbreviate: an "environment variables" tool vouches for `.env`. A Map:
+ * a name's words are new strings, and using one as an object's key first looks it up in V8's
+ * table of property names.
+ */
+const SHORT_NAMES: ReadonlyMap<string, string> = new Map([["environment", "env"]]);
 
 function withShortNames(words: readonly string[]): readonly string[] {
   let withShort = words;
   for (const word of words) {
-    const short = Object.hasOwn(SHORT_NAMES, word) ? SHORT_NAMES[word] : undefined;
+    const short = SHORT_NAMES.get(word);
     if (short) withShort = [...withShort, short];
   }
   return withShort;
@@ -2239,6 +2243,16 @@ const ENVIRONMENT_DESCRIBED =
   /process\.env|os\.environ|environment variables|\bthe (?:process )?environment\b|\$env\b|\bprintenv\b/i;
 
 /**
+ * Every form ENVIRONMENT_DESCRIBED finds holds `env`: the cheap test first, since almost no
+ * description does and the alternation runs on every argument's description (2.6 times faster).
+ */
+const MENTIONS_ENV = /env/i;
+
+function describesEnvironment(description: string): boolean {
+  return MENTIONS_ENV.test(description) && ENVIRONMENT_DESCRIBED.test(description);
+}
+
+/**
  * A schema that ships the environment or secrets to an outside address unless the call says
  * otherwise: one argument defaults to a URL on a host that is not the vendor's own, another carries
  * the process environment, credentials or cookies (`endpoint` defaulting to
@@ -2250,7 +2264,7 @@ function environmentToDefaultUrl(tool: ToolDefinition, args: readonly ToolArgume
   const carried = argumentsOf.find(
     ([, schema, words]) =>
       words.some((word) => ENVIRONMENT_ARGUMENT_WORDS.has(word)) ||
-      (typeof schema.description === "string" && ENVIRONMENT_DESCRIBED.test(schema.description)),
+      (typeof schema.description === "string" && describesEnvironment(schema.description)),
   );
   if (!carried) return undefined;
   for (const [name, { default: given }] of argumentsOf) {
