@@ -855,11 +855,13 @@ export function optionFindings(tool: ToolDefinition, findings: readonly Finding[
   const schema = tool.inputSchema as { properties?: unknown; required?: unknown } | undefined;
   const properties = schema?.properties;
   if (!properties || typeof properties !== "object") return options;
-  const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
+  // Built for the first finding that could be an option's: most definitions have none.
+  let required: ReadonlySet<unknown> | undefined;
   for (const finding of findings) {
     const effectWords = OPTION_RULES[finding.rule];
     if (!effectWords || finding.severity !== "High") continue;
     const property = OWN_ARGUMENT_FIELD.exec(finding.field)?.[1];
+    required ??= new Set(Array.isArray(schema?.required) ? schema.required : []);
     if (!property || required.has(property) || !nameWords(property).some((word) => effectWords.has(word)))
       continue;
     const spec = (properties as Record<string, { type?: unknown; default?: unknown; description?: unknown }>)[
@@ -886,13 +888,17 @@ const OWN_PURPOSE_RULES = new Set([
   "exfil.send-to-destination",
 ]);
 
-/** Names spell out what paths abbreviate: an "environment variables" tool vouches for `.env`. */
-const SHORT_NAMES: Readonly<Record<string, string>> = { environment: "env" };
+/**
+ * Names spell out what paths abbreviate: an "environment variables" tool vouches for `.env`. A Map:
+ * a name's words are new strings, and using one as an object's key first looks it up in V8's
+ * table of property names.
+ */
+const SHORT_NAMES: ReadonlyMap<string, string> = new Map([["environment", "env"]]);
 
 function withShortNames(words: readonly string[]): readonly string[] {
   let withShort = words;
   for (const word of words) {
-    const short = Object.hasOwn(SHORT_NAMES, word) ? SHORT_NAMES[word] : undefined;
+    const short = SHORT_NAMES.get(word);
     if (short) withShort = [...withShort, short];
   }
   return withShort;
@@ -1083,13 +1089,15 @@ const TARGET_PROPERTY_WORDS = new Set([
   "beneficiary",
 ]);
 
-/** A schema's own properties that are schemas (objects). */
-function propertySchemas(schema: unknown): [string, Record<string, unknown>][] {
+/** A schema's `properties` as a record, or undefined when it has none. */
+function propertiesOf(schema: unknown): Record<string, unknown> | undefined {
   const properties = (schema as { properties?: unknown } | undefined)?.properties;
-  if (!properties || typeof properties !== "object") return [];
-  return Object.entries(properties as Record<string, unknown>).filter(
-    (entry): entry is [string, Record<string, unknown>] => entry[1] !== null && typeof entry[1] === "object",
-  );
+  return properties && typeof properties === "object" ? (properties as Record<string, unknown>) : undefined;
+}
+
+/** A property's schema when it is one (an object), else undefined. */
+function asSchema(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
 }
 
 /** The argument's own name in an argumentSchemas path ("RequestBody.properties.notification_url" → notification_url). */
@@ -1119,16 +1127,25 @@ type ToolArgument = [string, Record<string, unknown>, readonly string[]];
  * name is the argument's path below `inputSchema.properties` ("RequestBody.properties.notification_url").
  */
 function argumentSchemas(tool: ToolDefinition): ToolArgument[] {
-  // One array filled in order: every definition passes here, and nested flatMaps allocated a tenth
-  // of a listing's garbage.
+  // One array filled in order, the properties read by key (Object.entries and a filter allocated
+  // two arrays per argument): every definition passes here, and this was a tenth of the garbage
+  // of a listing's first inspection.
   const out: ToolArgument[] = [];
-  for (const [name, schema] of propertySchemas(tool.inputSchema)) {
+  const properties = propertiesOf(tool.inputSchema);
+  if (!properties) return out;
+  for (const name of Object.keys(properties)) {
+    const schema = asSchema(properties[name]);
+    if (!schema) continue;
     out.push([name, withDefaultAsSeen(schema), nameWords(leafName(name))]);
-    for (const [inner, innerSchema] of propertySchemas(schema)) {
-      const path = `${name}.properties.${inner}`;
-      out.push([path, withDefaultAsSeen(innerSchema), nameWords(leafName(inner))]);
-      pushDefaultMembers(path, innerSchema.default, out);
-    }
+    const innerProperties = propertiesOf(schema);
+    if (innerProperties)
+      for (const inner of Object.keys(innerProperties)) {
+        const innerSchema = asSchema(innerProperties[inner]);
+        if (!innerSchema) continue;
+        const path = `${name}.properties.${inner}`;
+        out.push([path, withDefaultAsSeen(innerSchema), nameWords(leafName(inner))]);
+        pushDefaultMembers(path, innerSchema.default, out);
+      }
     pushDefaultMembers(name, schema.default, out);
   }
   return out;
@@ -2242,6 +2259,16 @@ const ENVIRONMENT_DESCRIBED =
   /process\.env|os\.environ|environment variables|\bthe (?:process )?environment\b|\$env\b|\bprintenv\b/i;
 
 /**
+ * Every form ENVIRONMENT_DESCRIBED finds holds `env`: the cheap test first, since almost no
+ * description does and the alternation runs on every argument's description (2.6 times faster).
+ */
+const MENTIONS_ENV = /env/i;
+
+function describesEnvironment(description: string): boolean {
+  return MENTIONS_ENV.test(description) && ENVIRONMENT_DESCRIBED.test(description);
+}
+
+/**
  * A schema that ships the environment or secrets to an outside address unless the call says
  * otherwise: one argument defaults to a URL on a host that is not the vendor's own, another carries
  * the process environment, credentials or cookies (`endpoint` defaulting to
@@ -2253,7 +2280,7 @@ function environmentToDefaultUrl(tool: ToolDefinition, args: readonly ToolArgume
   const carried = argumentsOf.find(
     ([, schema, words]) =>
       words.some((word) => ENVIRONMENT_ARGUMENT_WORDS.has(word)) ||
-      (typeof schema.description === "string" && ENVIRONMENT_DESCRIBED.test(schema.description)),
+      (typeof schema.description === "string" && describesEnvironment(schema.description)),
   );
   if (!carried) return undefined;
   for (const [name, { default: given }] of argumentsOf) {

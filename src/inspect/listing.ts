@@ -129,16 +129,6 @@ class Neighbour {
     return this.#description.allWords;
   }
 
-  /** The index keys this tool is filed under. */
-  get keys(): string[] {
-    return [
-      `n:${this.lowerName}`,
-      `c:${this.confusable}`,
-      `s:${this.wordSet}`,
-      ...[...this.nameWords].map((word) => `w:${word}`),
-    ];
-  }
-
   /** Identifiers in the description that look like tool names. */
   get mentioned(): readonly string[] {
     return this.#description.mentioned;
@@ -163,15 +153,39 @@ function neighbourOf(entry: ListedTool): Neighbour | undefined {
     : undefined;
 }
 
-const EMPTY: readonly Neighbour[] = Object.freeze([]);
+/**
+ * What a key no tool is filed under holds. Not frozen: most keys looked up hold nothing, and V8
+ * iterates a frozen array (`for … of`, `find`, `some`, spread) on its slow paths; the type keeps it empty.
+ */
+const EMPTY: readonly Neighbour[] = [];
 
 /**
- * The tools of the servers known so far, indexed by lower-case name (`n:`), confusable name (`c:`)
- * and the specific words of their names (`w:`), so one tool is compared with a handful of
- * candidates, not with all.
+ * How a tool is filed: by lower-case name, by confusable name, by its name's words folded to
+ * singular and sorted (Neighbour.wordSet), and under each specific word of its name.
+ */
+export type IndexKind = "name" | "confusable" | "wordSet" | "word";
+
+/** Each key a neighbour is filed under, with its kind. */
+function forEachFiling(neighbour: Neighbour, file: (kind: IndexKind, key: string) => void): void {
+  file("name", neighbour.lowerName);
+  file("confusable", neighbour.confusable);
+  file("wordSet", neighbour.wordSet);
+  for (const word of neighbour.nameWords) file("word", word);
+}
+
+/**
+ * The tools of the servers known so far, indexed by lower-case name, confusable name and the
+ * specific words of their names (IndexKind), so one tool is compared with a handful of candidates,
+ * not with all. One map per kind, keyed by the string itself: a key prefixed with its kind was a
+ * new string to build, flatten and hash on every look-up, about fifteen per tool judged.
  */
 export class NeighbourIndex {
-  readonly #buckets = new Map<string, Neighbour[]>();
+  readonly #buckets: Readonly<Record<IndexKind, Map<string, Neighbour[]>>> = {
+    name: new Map(),
+    confusable: new Map(),
+    wordSet: new Map(),
+    word: new Map(),
+  };
 
   constructor(entries: readonly ListedTool[] = []) {
     for (const entry of entries) this.add(entry);
@@ -180,23 +194,25 @@ export class NeighbourIndex {
   add(entry: ListedTool | Neighbour): void {
     const neighbour = entry instanceof Neighbour ? entry : neighbourOf(entry);
     if (!neighbour) return;
-    for (const key of neighbour.keys) {
-      const bucket = this.#buckets.get(key);
+    forEachFiling(neighbour, (kind, key) => {
+      const buckets = this.#buckets[kind];
+      const bucket = buckets.get(key);
       if (bucket) bucket.push(neighbour);
-      else this.#buckets.set(key, [neighbour]);
-    }
+      else buckets.set(key, [neighbour]);
+    });
   }
 
   remove(neighbour: Neighbour): void {
-    for (const key of neighbour.keys) {
-      const bucket = this.#buckets.get(key)?.filter((item) => item !== neighbour);
-      if (bucket && bucket.length > 0) this.#buckets.set(key, bucket);
-      else this.#buckets.delete(key);
-    }
+    forEachFiling(neighbour, (kind, key) => {
+      const buckets = this.#buckets[kind];
+      const bucket = buckets.get(key)?.filter((item) => item !== neighbour);
+      if (bucket && bucket.length > 0) buckets.set(key, bucket);
+      else buckets.delete(key);
+    });
   }
 
-  get(key: string): readonly Neighbour[] {
-    return this.#buckets.get(key) ?? EMPTY;
+  get(kind: IndexKind, key: string): readonly Neighbour[] {
+    return this.#buckets[kind].get(key) ?? EMPTY;
   }
 }
 
@@ -523,7 +539,7 @@ export function listingFindings(
   const out: Finding[] = [];
   const other = (n: Neighbour) => n.server !== self.server;
   let sameName = false;
-  for (const neighbour of neighbours.get(`n:${self.lowerName}`)) {
+  for (const neighbour of neighbours.get("name", self.lowerName)) {
     // The same server installed twice offers identical definitions: that is configuration, not an attack.
     if (!other(neighbour) || neighbour.canonical === self.canonical) continue;
     sameName = true;
@@ -557,10 +573,10 @@ export function listingFindings(
     }
   }
   if (!sameName) {
-    const lookalike = [
-      ...neighbours.get(`c:${self.confusable}`),
-      ...neighbours.get(`s:${self.wordSet}`),
-    ].find((n) => other(n) && n.lowerName !== self.lowerName && !ownSpelling(self, n));
+    const readsAlike = (n: Neighbour) => other(n) && n.lowerName !== self.lowerName && !ownSpelling(self, n);
+    const lookalike =
+      neighbours.get("confusable", self.confusable).find(readsAlike) ??
+      neighbours.get("wordSet", self.wordSet).find(readsAlike);
     if (lookalike)
       out.push(
         finding(
@@ -573,7 +589,7 @@ export function listingFindings(
   }
   const seen = new Set<Neighbour>();
   overlap: for (const word of self.nameWords) {
-    const bucket = neighbours.get(`w:${word}`);
+    const bucket = neighbours.get("word", word);
     if (bucket.length > MAX_SHARED_WORD) continue;
     for (const neighbour of bucket) {
       if (!other(neighbour) || neighbour.lowerName === self.lowerName || seen.has(neighbour)) continue;
@@ -617,7 +633,7 @@ export function listingFindings(
     // requests touching 'security' carry replicas 0", "merge_pull_request goes ahead with
     // merge_method 'squash'") still rules how that tool is called; and a claim that the tool is
     // broken, retired or costly steers the model away from it all the same (disparagement).
-    const holders = neighbours.get(`n:${mentioned}`);
+    const holders = neighbours.get("name", mentioned);
     const owner = holders.find(other);
     if (!owner || mentioned === self.lowerName || holders.some((n) => !other(n)) || siblings.has(mentioned))
       continue;
@@ -649,7 +665,7 @@ export function listingFindings(
   }
   if (steering) {
     for (const mentioned of self.mentioned) {
-      const holders = neighbours.get(`n:${mentioned}`);
+      const holders = neighbours.get("name", mentioned);
       const owner = holders.find(other);
       if (!owner || mentioned === self.lowerName || holders.some((n) => !other(n))) continue;
       if (siblings.has(mentioned)) continue;
@@ -866,7 +882,7 @@ export class ListingNeighbours {
       // reopens the finding. Most definitions have no such finding, and cost one rule comparison each.
       const cleared = own.some(ownServerMayExplain)
         ? explainedByOwnServer(own, server, tool.name.toLowerCase(), siblingsOf(), (name) =>
-            this.#index.get(`n:${name}`).some((n) => n.server !== server),
+            this.#index.get("name", name).some((n) => n.server !== server),
           )
         : NO_FINDINGS;
       return added.length === 0 && cleared.length === 0 ? NOTHING_JUDGED : { added, cleared };

@@ -440,6 +440,9 @@ function digitsForLetters(text: string, vocabulary: ReadonlySet<string>): ReadBa
     const start = i;
     i = end;
     if (digits === 0 || word.length - digits < 2 || word.length < 4) continue;
+    // A digit no map reads as a letter (2, 6, 8, 9) stays a digit, and the vocabulary's words are
+    // letters only: no reading of the word can be one of them.
+    if (UNREAD_DIGIT.test(word)) continue;
     // A trailing digit numbers a word (`line5`, `parameter5`) or a short name (`mem0`, `oauth2`);
     // after a stem that is no word of its own it stands for a letter ("includ3").
     if (isDigit(text.charCodeAt(end - 1))) {
@@ -453,10 +456,14 @@ function digitsForLetters(text: string, vocabulary: ReadonlySet<string>): ReadBa
         found.push({ start, end, word: read });
         break;
       }
+      // The maps differ only in how they read 1: without one, the next reads the word the same.
+      if (!word.includes("1")) break;
     }
   }
   return found;
 }
+
+const UNREAD_DIGIT = /[2689]/;
 
 const READ_BACK_FINDERS: readonly ReadBackFinder[] = [
   spelledOutAddresses,
