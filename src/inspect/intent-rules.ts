@@ -184,6 +184,14 @@ export const OVERRIDE_INSTRUCTIONS = {
   summary: "tells the model to ignore or override its instructions or policies",
 } as const;
 
+/** Every set of hidden.role-hijack carries this (rules.ts and translated-rules.ts). */
+export const ROLE_HIJACK = {
+  id: "hidden.role-hijack",
+  category: "HiddenInstructions",
+  severity: "High",
+  summary: "claims priority over the model's instructions or gives it a new role or mode",
+} as const;
+
 /** Every set of intent.remote-instructions carries this (translated-rules.ts holds the other languages'). */
 export const REMOTE_INSTRUCTIONS = {
   id: "intent.remote-instructions",

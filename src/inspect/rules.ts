@@ -1,4 +1,4 @@
-import { INTENT_RULES, OVERRIDE_INSTRUCTIONS } from "./intent-rules.ts";
+import { INTENT_RULES, OVERRIDE_INSTRUCTIONS, ROLE_HIJACK } from "./intent-rules.ts";
 import { OBJECT_RULES, SECRET_HARVEST, SECRET_IN_ARGUMENT, SHELL_PERSISTENCE } from "./object-rules.ts";
 import type { DetectorName, Severity } from "./types.ts";
 
@@ -214,13 +214,6 @@ const CONCEAL_VERBS =
   "tell|telling|inform|informing|notify|notifying|mention|mentioning|alert|alerting|reveal|revealing|show|showing|disclose|disclosing|display|displaying|explain|explaining|warn|warning|let|letting|acknowledge|acknowledging|reference|referencing|surface";
 
 /** One concept, two trigger sets: the entries of hidden.role-hijack share this. */
-const ROLE_HIJACK = {
-  id: "hidden.role-hijack",
-  category: "HiddenInstructions",
-  severity: "High",
-  summary: "claims priority over the model's instructions or gives it a new role or mode",
-} as const;
-
 const PHRASE_RULES: readonly PatternRule[] = [
   // CredentialTheft
   {

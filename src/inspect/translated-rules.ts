@@ -1,4 +1,4 @@
-import { HOST_COMMANDS, OVERRIDE_INSTRUCTIONS, REMOTE_INSTRUCTIONS } from "./intent-rules.ts";
+import { HOST_COMMANDS, OVERRIDE_INSTRUCTIONS, REMOTE_INSTRUCTIONS, ROLE_HIJACK } from "./intent-rules.ts";
 import type { PatternRule } from "./rules.ts";
 
 /**
@@ -1641,6 +1641,32 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "ユーザー(?:の)?(?:指示|依頼|要求|命令)(?:より(?:も)?)(?:優先)",
       "사용자(?:의)?\\s*(?:지시|요청|명령)(?:보다|에\\s*우선)",
       "\\bprioridade?\\s+sobre\\s+(?:las|as|los|os)\\s+(?:instrucciones|instruções|indicaciones)\\s+d(?:el|o)\\s+(?:usuario|usuário)|\\bpriorité\\s+sur\\s+les\\s+(?:instructions|consignes)\\s+de\\s+l'utilisateur|\\bvorrang\\s+vor\\s+(?:den\\s+)?(?:anweisungen|vorgaben)\\s+des\\s+(?:nutzers|benutzers|anwenders)",
+    ),
+  },
+  // The model told it is now in another mode, as "you are now in developer mode" is caught in English:
+  // addressed to it ("estás", "du bist", "你现在处于", "あなたは"), not a device's developer mode to
+  // switch on ("开启开发者模式", "開発者モードに入ってください").
+  {
+    ...ROLE_HIJACK,
+    triggers: [
+      ...["estás", "está", "te encuentras", "você está", "tu es", "vous êtes", "du bist", "sie sind", "sei"],
+      ...["siete", "ты", "вы", "你", "あなたは", "당신은", "너는"],
+    ],
+    alsoTriggers: [
+      ...["modo", "mode", "entwicklermodus", "entwickler-modus", "modus", "modalità", "режиме", "模式"],
+      "モード",
+      "모드",
+    ],
+    pattern: any(
+      "\\b(?:estás|está|te encuentras)\\s+(?:ahora\\s+)?en\\s+(?:el\\s+)?modo\\s+(?:desarrollador|sin restricciones|dios|administrador)",
+      "\\b(?:você está|está|estás)\\s+(?:agora\\s+)?no\\s+modo\\s+(?:desenvolvedor|sem restrições|deus|administrador)",
+      "\\b(?:tu es|vous êtes)\\s+(?:maintenant\\s+|désormais\\s+)?en\\s+mode\\s+(?:développeur|sans restriction|dieu|administrateur)",
+      "\\b(?:du bist|sie sind)\\s+(?:jetzt\\s+|nun\\s+|ab sofort\\s+)?im\\s+(?:entwicklermodus|entwickler-modus|uneingeschränkten modus|gott-modus|admin-modus)",
+      "\\b(?:sei|siete)\\s+(?:ora\\s+)?in\\s+modalità\\s+(?:sviluppatore|senza restrizioni|dio|amministratore)",
+      "(?:ты|вы)\\s+(?:теперь\\s+)?(?:в|находишься в|находитесь в)\\s+режиме\\s+(?:разработчика|без ограничений|бога|администратора)",
+      "你(?:现在|現在|目前)?(?:处于|處於|进入了|進入了|在)(?:开发者|開發者|无限制|無限制|上帝|管理员|管理員)模式",
+      "あなたは(?:今|現在|これから)?(?:は)?[、,]?\\s*(?:開発者|無制限|管理者)モード",
+      "(?:당신은|너는)\\s*(?:이제|지금)?\\s*(?:개발자|무제한|관리자)\\s*모드",
     ),
   },
 ];
