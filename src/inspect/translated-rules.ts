@@ -1645,11 +1645,13 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
   },
   // The model told it is now in another mode, as "you are now in developer mode" is caught in English:
   // addressed to it ("estás", "du bist", "你现在处于", "あなたは"), not a device's developer mode to
-  // switch on ("开启开发者模式", "開発者モードに入ってください").
+  // switch on ("开启开发者模式", "開発者モードに入ってください"). "está" is written "esta", as the
+  // reading folds it: a rule's accented word joins the vocabulary the reading keeps accents for, which
+  // would change what every rule, and the phrasing model's training, reads in Spanish and Portuguese.
   {
     ...ROLE_HIJACK,
     triggers: [
-      ...["estás", "está", "te encuentras", "você está", "tu es", "vous êtes", "du bist", "sie sind", "sei"],
+      ...["estas", "esta", "te encuentras", "você esta", "tu es", "vous êtes", "du bist", "sie sind", "sei"],
       ...["siete", "ты", "вы", "你", "あなたは", "당신은", "너는"],
     ],
     alsoTriggers: [
@@ -1658,8 +1660,8 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "모드",
     ],
     pattern: any(
-      "\\b(?:estás|está|te encuentras)\\s+(?:ahora\\s+)?en\\s+(?:el\\s+)?modo\\s+(?:desarrollador|sin restricciones|dios|administrador)",
-      "\\b(?:você está|está|estás)\\s+(?:agora\\s+)?no\\s+modo\\s+(?:desenvolvedor|sem restrições|deus|administrador)",
+      "\\b(?:estas|esta|te encuentras)\\s+(?:ahora\\s+)?en\\s+(?:el\\s+)?modo\\s+(?:desarrollador|sin restricciones|dios|administrador)",
+      "\\b(?:você esta|esta|estas)\\s+(?:agora\\s+)?no\\s+modo\\s+(?:desenvolvedor|sem restrições|deus|administrador)",
       "\\b(?:tu es|vous êtes)\\s+(?:maintenant\\s+|désormais\\s+)?en\\s+mode\\s+(?:développeur|sans restriction|dieu|administrateur)",
       "\\b(?:du bist|sie sind)\\s+(?:jetzt\\s+|nun\\s+|ab sofort\\s+)?im\\s+(?:entwicklermodus|entwickler-modus|uneingeschränkten modus|gott-modus|admin-modus)",
       "\\b(?:sei|siete)\\s+(?:ora\\s+)?in\\s+modalità\\s+(?:sviluppatore|senza restrizioni|dio|amministratore)",
