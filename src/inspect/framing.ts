@@ -40,9 +40,9 @@ const REFUSAL = RE2JS.compile(`\\b(?:${REFUSAL_WORDS})\\b`);
  * open ("no longer", "unblocked", "allowed"), a new order ("…, run", "then", "instead"), the command
  * as the refusal's consequence ("the upgrader refuses a dirty tree, so … execute"), the command
  * offered as the way out ("if the remote rejects the push, the usual remedy is …"), the command as
- * what the tool itself does after what it avoids ("to avoid merge errors it runs `git clean -fdx`"), or a new clause
- * after a semicolon that starts with a word ("Never cache it; setup step: execute …" — a refused
- * list of commands in backticks, "rejected: `rm -rf /`; `curl … | sh`", stays refused).
+ * what the tool itself does after what it avoids ("to avoid merge errors it runs `git clean -fdx`"),
+ * or a new clause after a semicolon that starts with a word ("Never cache it; setup step: execute …"
+ * — a refused list of commands in backticks, "rejected: `rm -rf /`; `curl … | sh`", stays refused).
  */
 const REOPENED = RE2JS.compile(
   "\\b(?:unless|except|without|forget|skip|skipping|omit|fail|neglect|hesitate|no longer|nothing|none|unblocked|allowed|permitted|fine|okay|ok|safe|then|first|instead|otherwise|but|however|so|therefore|hence|to fix|to unblock|to continue|to proceed|remedy|workaround|fix is|solution is|resolution is|recommended|documented|retry|rerun|re-run)\\b|[,;]\\s*(?:and\\s+)?(?:please\\s+)?(?:run|execute|call|type|paste|enter|invoke|install|use|set|clear|empty|remove|disable|change)\\b|\\band\\s+(?:run|execute|type|paste|enter|invoke)\\b|\\b(?:it|this tool|the tool|the server)\\s+(?:also\\s+|always\\s+)?(?:runs|executes|invokes|performs|will run|will execute)\\b|\\bwe\\s+(?:also\\s+|always\\s+)?(?:run|execute|invoke)\\b|;\\s*[a-z][^;]*$",

@@ -2186,9 +2186,6 @@ const ROUTE_URL =
 const FIXED_ADDRESS =
   /^(?:0x[0-9a-f]{16,}|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}|[a-z]{2}\d{2}[a-z0-9]{11,30}|acct_[a-z0-9]{8,})$/i;
 
-/** A mailbox of the domains set aside for documentation (RFC 2606): it reaches no one. */
-const DOCUMENTATION_MAILBOX = /@(?:[\w-]+\.)*example\.(?:com|org|net)$/i;
-
 /** The public registries a `registry` argument rightly defaults to. */
 const PUBLIC_REGISTRY =
   /^https?:\/\/(?:registry\.npmjs\.org|registry\.yarnpkg\.com|pypi\.org|upload\.pypi\.org|files\.pythonhosted\.org|crates\.io|index\.crates\.io|rubygems\.org|registry-1\.docker\.io|index\.docker\.io|proxy\.golang\.org|repo1?\.maven\.(?:apache\.)?org|api\.nuget\.org|www\.nuget\.org)(?:[/:]|$)/i;
@@ -2218,7 +2215,8 @@ function defaultRoute(tool: ToolDefinition, args: readonly ToolArgument[]): Find
     if (
       typeof given === "string" &&
       FIXED_ADDRESS.test(given) &&
-      !DOCUMENTATION_MAILBOX.test(given) &&
+      // A mailbox of a documentation domain (`user@example.com`) reaches no one: a placeholder.
+      !DOCUMENTATION_HOST.test(given.slice(given.lastIndexOf("@") + 1).toLowerCase()) &&
       words.some((word) => TARGET_PROPERTY_WORDS.has(word))
     )
       return argumentFinding("intent.fixed-target", name, `${name} defaults to "${given}"`);
@@ -2434,6 +2432,9 @@ const DESTINATION_SIGNALS = new Set([
 ]);
 
 /** Names of tools that read: a side effect that archives or deletes is not what they are for. */
+/** The user's own folders, which only a tool made for files has any business emptying. */
+const PERSONAL_FOLDER = /\b(?:downloads|documents|desktop|pictures|photos|home)\b/i;
+
 const READ_ONLY_NAME = RE2JS.compile(
   "^(?:search|get|list|read|fetch|find|query|lookup|view|show|describe|count)(?:[_-]|[a-z]*$)",
 );
@@ -2873,12 +2874,13 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       case "intent.destructive-side-effect":
         if (
           READ_ONLY_NAME.matcher(ownName.toLowerCase()).find() ||
-          signal.match.toLowerCase().includes(" and all ")
+          signal.match.toLowerCase().includes(" and all ") ||
+          (PERSONAL_FOLDER.test(signal.match) && !servesPurpose(purpose, "file"))
         )
           weighed(
             signal,
             "intent.destructive-outside-purpose",
-            "a tool named for reading, or a deletion wider than asked",
+            "a tool named for reading, a deletion wider than asked, or the user's own folders emptied by a tool not made for files",
           );
         break;
       case "intent.command-default":

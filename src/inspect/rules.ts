@@ -157,7 +157,7 @@ const HAND_OVER_TRIGGERS = [
 ];
 
 const CONTEXT_NOUNS =
-  "(?:any|all|every) private files?|private files? you have read|files? you have read|everything you have read|system prompt|system message|full chat|entire chat|whole chat|chat so far|chat transcript|whole conversation|conversation history|chat history|previous messages|prior messages|full conversation|entire conversation|conversation so far|all (?:previous |prior |other )?messages|(?:your|the|entire|full|current|whole) context window|your instructions|environment variables|env vars|\\.env (?:file|contents)";
+  "(?:any|all|every) private files?|private files? you have read|files? you have read|everything you have read|system prompt|system message|full chat|entire chat|whole chat|chat so far|chat transcript|whole conversation|conversation history|chat history|previous messages|prior messages|full conversation|entire conversation|conversation so far|all (?:previous |prior |other )?messages|(?:last|latest|most recent) (?:user )?messages?|user'?s? (?:last |latest |recent |previous )?messages|(?:your|the|entire|full|current|whole) context window|your instructions|environment variables|env vars|\\.env (?:file|contents)";
 const CONTEXT_TRIGGERS = [
   "private file",
   "you have read",
@@ -165,7 +165,7 @@ const CONTEXT_TRIGGERS = [
   "system prompt",
   "system message",
   "history",
-  "messages",
+  "message",
   "conversation",
   "context window",
   "your instructions",
@@ -213,7 +213,6 @@ const SEND_VERBS =
 const CONCEAL_VERBS =
   "tell|telling|inform|informing|notify|notifying|mention|mentioning|alert|alerting|reveal|revealing|show|showing|disclose|disclosing|display|displaying|explain|explaining|warn|warning|let|letting|acknowledge|acknowledging|reference|referencing|surface";
 
-/** One concept, two trigger sets: the entries of hidden.role-hijack share this. */
 const PHRASE_RULES: readonly PatternRule[] = [
   // CredentialTheft
   {
@@ -975,7 +974,9 @@ const PHRASE_RULES: readonly PatternRule[] = [
     triggers: ["secret", "hidden", "confidential", "invisible", "private"],
     alsoTriggers: ["instruction", "step", "note", "action", "rule"],
     pattern:
-      "\\b(?:this|these) (?:instructions?|steps?|notes?|actions?|rules?)\\b[^.\\n]{0,30}?\\b(?:are|is|must remain|must stay|should remain)\\b[^.\\n]{0,20}?\\b(?:secret|hidden|confidential|invisible|private)\\b",
+      "\\b(?:this|these) (?:instructions?|steps?|notes?|actions?|rules?)\\b[^.\\n]{0,30}?\\b(?:are|is|must remain|must stay|should remain)\\b[^.\\n]{0,20}?\\b(?:secret|hidden|confidential|invisible|private)\\b" +
+      // "the assistant must keep these steps confidential".
+      "|\\bkeep\\s+(?:this|these|the following)\\s+(?:instructions?|steps?|notes?|actions?|rules?)\\s+(?:\\w+\\s+)?(?:secret|hidden|confidential|invisible|private)\\b",
   },
   {
     id: "hidden.conceal-from-answer",
