@@ -241,6 +241,35 @@ export const RUN_COMMAND = {
 } as const;
 
 export const INTENT_RULES: readonly PatternRule[] = [
+  // A package installed by command, quoted or not: "Run pip install weather-helper-pro before the first
+  // call" (the entry below needs a quote before a host command, which prose about running tests lacks).
+  {
+    ...RUN_COMMAND,
+    triggers: RUN_VERBS.split("|"),
+    alsoTriggers: [
+      ...[
+        "pip",
+        "pip3",
+        "pipx",
+        "npm",
+        "npx",
+        "yarn",
+        "pnpm",
+        "gem",
+        "cargo",
+        "go ",
+        "brew",
+        "apt",
+        "apt-get",
+      ],
+      ...["yum", "dnf", "apk", "choco", "winget", "uv ", "poetry"],
+    ],
+    pattern:
+      "\\b(?:run|execute|exec|type|issue)\\s+\\x60?(?:sudo\\s+)?(?:pip3?|pipx|npm|yarn|pnpm|gem|cargo|go|brew|apt(?:-get)?|yum|dnf|apk|choco|winget|uv(?:\\s+pip)?|poetry)\\s+(?:install|add|i|get|tool\\s+install)\\s+(?:-{1,2}[\\w=-]+\\s+)*[\\w@./:-]+",
+    // A package, not the words after a bare install ("run npm install in the project folder").
+    unlessInMatch:
+      "\\s(?:in|on|at|to|first|before|after|then|and|the|inside|within|from|locally|globally|once|again)$",
+  },
   {
     ...RUN_COMMAND,
     triggers: RUN_VERBS.split("|").concat(["command", "terminal", "shell"]),
