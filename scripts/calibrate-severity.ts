@@ -33,6 +33,7 @@ const FRESH_AT: Partial<Record<BlindRound, string>> = {
   "blind-14": "c4d85d8",
   "blind-15": "db09e84",
   "blind-16": "5d4adcf",
+  "blind-17": "a534db1",
 };
 
 const repository = join(import.meta.dirname, "..");
