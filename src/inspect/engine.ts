@@ -32,7 +32,7 @@ import {
   scoreWithout,
   shippedPhrasingModels,
 } from "./phrasing.ts";
-import { definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
+import { type DefinitionHash, definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
 import { foldSpaces, readAsModel } from "./reading.ts";
 import { COMPOUND_RULES, type CompoundRule, PATTERN_RULES, type PatternRule } from "./rules.ts";
 import {
@@ -123,9 +123,16 @@ export interface CompiledInspection {
  */
 export class StringFindings extends TextMemo<readonly Finding[]> {
   constructor() {
-    super({ kinds: 4, maxCharacters: STRING_CACHE_CHARACTERS });
+    super({ kinds: 5, maxCharacters: STRING_CACHE_CHARACTERS });
   }
 }
+
+/**
+ * The StringFindings kind of a whole input schema, keyed by its JSON as received (hashForCache's
+ * receivedSchema): the findings of every string in it, fields included. Servers repeat schemas, and
+ * one lookup then stands for the few dozen its strings would cost.
+ */
+const INPUT_SCHEMA_KIND = 4;
 
 const CACHE_LIMIT = 20_000;
 /** Definitions kept per tool name (one name offered by several servers, or changing back and forth). */
@@ -508,13 +515,16 @@ function pathString(path: readonly (string | number)[]): string {
   return out;
 }
 
-function visitStrings(tool: ToolDefinition, visit: Visit): void {
+/** Visits a tool's strings, field by field; an object-valued inputSchema by `walkInputSchema` when given. */
+function visitStrings(tool: ToolDefinition, visit: Visit, walkInputSchema?: (schema: object) => void): void {
   if (typeof tool.name === "string") visit(tool.name, true, false, ["name"]);
   if (typeof tool.title === "string") visit(tool.title, false, false, ["title"]);
   if (typeof tool.description === "string") visit(tool.description, false, false, ["description"]);
   for (const field of ["inputSchema", "outputSchema", "annotations"] as const) {
     const value = tool[field];
     if (typeof value === "string") visit(value, false, false, [field]);
+    else if (walkInputSchema && field === "inputSchema" && typeof value === "object" && value !== null)
+      walkInputSchema(value);
     else walkStrings(value, [field], 0, visit);
   }
 }
@@ -884,14 +894,39 @@ function analyzeString(
 
 const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
-function inspectUncached(compiled: CompiledInspection, tool: ToolDefinition): Finding[] {
-  const findings: Finding[] = [];
-  visitStrings(tool, (text, identifier, valuePosition, path) => {
+/** A Visit that adds each string's findings (analyzeString) to `into`, with the string's field. */
+function collectFindings(compiled: CompiledInspection, into: Finding[]): Visit {
+  return (text, identifier, valuePosition, path) => {
     const found = analyzeString(compiled, text, identifier, valuePosition);
     if (found.length === 0) return;
     const field = pathString(path);
-    for (const finding of found) findings.push({ ...finding, field });
-  });
+    for (const finding of found) into.push({ ...finding, field });
+  };
+}
+
+function inspectUncached(
+  compiled: CompiledInspection,
+  tool: ToolDefinition,
+  receivedSchema: string | undefined,
+): Finding[] {
+  const findings: Finding[] = [];
+  const collect = collectFindings(compiled, findings);
+  visitStrings(
+    tool,
+    collect,
+    receivedSchema === undefined
+      ? undefined
+      : (schema) => {
+          let found = compiled.strings.get(receivedSchema, INPUT_SCHEMA_KIND);
+          if (found === undefined) {
+            const walked: Finding[] = [];
+            walkStrings(schema, ["inputSchema"], 0, collectFindings(compiled, walked));
+            found = walked.length === 0 ? NO_FINDINGS : walked;
+            compiled.strings.set(receivedSchema, found, INPUT_SCHEMA_KIND);
+          }
+          for (const finding of found) findings.push({ ...finding });
+        },
+  );
   for (const finding of weighIntent(tool, findings))
     if (compiled.detectors.has(finding.category as DetectorName)) findings.push(finding);
   // Findings that only restate the tool's own business, or what an optional switch does when the
@@ -1146,8 +1181,7 @@ export function inspectTool(
   const compiled = resolveCompiled(config);
   const cached = cachedInspection(tool, compiled);
   if (cached) return cached;
-  const { hash, cacheable } = hashForCache(tool);
-  return inspectHashed(tool, compiled, hash, cacheable);
+  return inspectHashed(tool, compiled, hashForCache(tool));
 }
 
 /** The result this compiled config already holds for exactly this definition, if any (no hashing). */
@@ -1162,15 +1196,14 @@ export function cachedInspection(
 export function inspectHashed(
   tool: ToolDefinition,
   compiled: CompiledInspection,
-  hash: string,
-  cacheable: boolean,
+  { hash, cacheable, receivedSchema }: DefinitionHash,
 ): InspectionResult {
   return adoptFindings(
     tool,
     compiled,
     hash,
     cacheable,
-    compiled.enabled ? inspectUncached(compiled, tool) : [],
+    compiled.enabled ? inspectUncached(compiled, tool, receivedSchema) : [],
   );
 }
 

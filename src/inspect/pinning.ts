@@ -1,4 +1,5 @@
 import { hash as digest } from "node:crypto";
+import { TextMemo } from "../kernel/bounded-map.ts";
 import { canonicalJson, canonicalJsonOf, matchJsonTokens, pushJsonTokens } from "../kernel/json.ts";
 import type { ToolDefinition } from "./types.ts";
 
@@ -26,13 +27,78 @@ export function toolHash(tool: ToolDefinition): string {
 }
 
 /**
- * The hash, and whether a definition can be answered from a result cache: not when it has index-like
- * or `__proto__` keys (its canonical JSON is built by hand; rare, and never worth the risk).
+ * A definition's pin hash; whether it can be answered from a result cache (not when it has
+ * index-like or `__proto__` keys: its canonical JSON is built by hand; rare, and never worth the
+ * risk); and its input schema's JSON as received, the key of what is derived from that schema alone.
  */
-export function hashForCache(tool: ToolDefinition): { hash: string; cacheable: boolean } {
-  const { text, viaCopy } = canonicalJsonOf(pinnedView(tool));
+export interface DefinitionHash {
+  hash: string;
+  cacheable: boolean;
+  /** JSON.stringify of an object-valued inputSchema; absent when the definition was serialised the general way. */
+  receivedSchema?: string;
+}
+
+export function hashForCache(tool: ToolDefinition): DefinitionHash {
+  const pinned = pinnedCanonicalJson(tool);
+  const { text, viaCopy } = pinned ?? canonicalJsonOf(pinnedView(tool));
   // The one-shot hash: a quarter cheaper than createHash for a definition's few kilobytes.
-  return { hash: digest("sha256", text, "hex"), cacheable: viaCopy };
+  const hash = digest("sha256", text, "hex");
+  return pinned?.receivedSchema === undefined
+    ? { hash, cacheable: viaCopy }
+    : { hash, cacheable: viaCopy, receivedSchema: pinned.receivedSchema };
+}
+
+/** PINNED_FIELDS in the order canonical JSON writes them, each with its key as written there. */
+const SORTED_PINNED_FIELDS = [...PINNED_FIELDS].sort().map((field) => [field, `"${field}":`] as const);
+
+/**
+ * The canonical JSON of an object-valued pinned field, kept per its JSON as received: servers
+ * repeat their schemas, and a policy compiled anew or a renamed copy of a tool meets them again.
+ * Serialising a parsed value as received is native and allocates only its text, where sorting it
+ * copies every object. The two texts agree for every JSON value; a `toJSON` method (which no parsed
+ * value has) would make them differ, and pinned fields are parsed JSON.
+ */
+const CANONICAL_BY_RECEIVED = new TextMemo<{ text: string; viaCopy: boolean }>();
+
+/**
+ * canonicalJsonOf(pinnedView(tool)) assembled field by field, object-valued fields from
+ * CANONICAL_BY_RECEIVED; undefined for a field that is not a JSON value (or cannot be serialised),
+ * which the caller then serialises the general way.
+ */
+function pinnedCanonicalJson(
+  tool: ToolDefinition,
+): { text: string; viaCopy: boolean; receivedSchema?: string } | undefined {
+  let text = "{";
+  let viaCopy = true;
+  let receivedSchema: string | undefined;
+  for (const [field, key] of SORTED_PINNED_FIELDS) {
+    const value: unknown = tool[field];
+    if (value === undefined) continue;
+    let json: string;
+    if (typeof value === "object" && value !== null) {
+      let received: string;
+      try {
+        received = JSON.stringify(value);
+      } catch {
+        return undefined;
+      }
+      if (field === "inputSchema") receivedSchema = received;
+      const canonical = CANONICAL_BY_RECEIVED.of(received, () => canonicalJsonOf(value));
+      json = canonical.text;
+      viaCopy &&= canonical.viaCopy;
+    } else if (
+      typeof value === "string" ||
+      typeof value === "number" ||
+      typeof value === "boolean" ||
+      value === null
+    )
+      json = JSON.stringify(value);
+    else return undefined;
+    text += text.length === 1 ? key + json : `,${key}${json}`;
+  }
+  return receivedSchema === undefined
+    ? { text: `${text}}`, viaCopy }
+    : { text: `${text}}`, viaCopy, receivedSchema };
 }
 
 /**

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { CappedMap } from "../kernel/bounded-map.ts";
 import { adoptFindings, type CompiledInspection, cachedInspection, inspectHashed } from "./engine.ts";
 import type { VerdictStore } from "./judge.ts";
-import { hashForCache } from "./pinning.ts";
+import { type DefinitionHash, hashForCache } from "./pinning.ts";
 import {
   type Category,
   DETECTORS,
@@ -139,26 +139,26 @@ export async function inspectWithStore(
   const prefix = `rules:${findingsFingerprint(compiled)}:`;
   const missing: {
     index: number;
-    hash: string;
-    cacheable: boolean;
+    hashed: DefinitionHash;
     stored?: string;
     asked: boolean;
     known?: boolean;
   }[] = [];
   results.forEach((result, index) => {
     if (result) return;
-    const { hash, cacheable } = hashForCache(tools[index]!);
+    const hashed = hashForCache(tools[index]!);
     // Definitions with index-like or __proto__ keys (not cacheable) are never shared: inspected here.
-    missing.push({ index, hash, cacheable, asked: compiled.enabled && cacheable });
+    missing.push({ index, hashed, asked: compiled.enabled && hashed.cacheable });
   });
   // What this process already learnt through this store (under any config with the same
   // fingerprint): a policy update or a second inspecting policy costs no round trip.
   const memo = memoOf(store);
   for (const entry of missing) {
     if (!entry.asked) continue;
-    const known = memo.get(prefix + entry.hash);
+    const { hash, cacheable } = entry.hashed;
+    const known = memo.get(prefix + hash);
     if (known) {
-      results[entry.index] = adoptFindings(tools[entry.index]!, compiled, entry.hash, entry.cacheable, known);
+      results[entry.index] = adoptFindings(tools[entry.index]!, compiled, hash, cacheable, known);
       outcome.shared++;
       entry.asked = false;
       entry.known = true;
@@ -167,7 +167,7 @@ export async function inspectWithStore(
   const asked = missing.filter((entry) => entry.asked);
   if (asked.length > 0) {
     try {
-      const stored = await store.getVerdicts(asked.map((entry) => prefix + entry.hash));
+      const stored = await store.getVerdicts(asked.map((entry) => prefix + entry.hashed.hash));
       asked.forEach((entry, i) => {
         entry.stored = stored[i];
       });
@@ -176,8 +176,9 @@ export async function inspectWithStore(
     }
   }
   const writes: Promise<void>[] = [];
-  for (const { index, hash, cacheable, stored, known } of missing) {
+  for (const { index, hashed, stored, known } of missing) {
     if (known) continue;
+    const { hash, cacheable } = hashed;
     const tool = tools[index]!;
     const shareable = compiled.enabled && cacheable;
     const findings = stored === undefined ? undefined : decodeFindings(stored);
@@ -187,7 +188,7 @@ export async function inspectWithStore(
       memo.set(prefix + hash, findings);
       continue;
     }
-    const result = inspectHashed(tool, compiled, hash, cacheable);
+    const result = inspectHashed(tool, compiled, hashed);
     results[index] = result;
     outcome.inspected++;
     if (!shareable) continue;

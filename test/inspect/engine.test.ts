@@ -290,6 +290,28 @@ describe("configuration", () => {
     expect(inspectTool(zebra, custom).findings.map((f) => f.rule)).toEqual(["custom.x"]);
   });
 
+  it("judges a schema met before, under another name or parsed anew, as it judged it the first time", () => {
+    // Each config with a custom pattern has string findings of its own: a fresh one meets every
+    // schema for the first time; the second definition of each pair is answered from its memo.
+    const freshConfig = () => compileInspection({ customPatterns: [{ name: "never", pattern: "qqzzqq" }] });
+    const schemaFindings = (result: { findings: readonly { field: string }[] }) =>
+      result.findings.filter((f) => f.field.startsWith("inputSchema"));
+    const tools = loadBlindPoisoned("blind-7").map((entry) => entry.tool);
+    let withSchemaFindings = 0;
+    for (const definition of tools) {
+      const config = freshConfig();
+      const first = schemaFindings(inspectTool(definition, config));
+      const renamed = inspectTool(
+        { ...structuredClone(definition), name: `${definition.name}_again` },
+        config,
+      );
+      expect(schemaFindings(renamed)).toEqual(first);
+      expect(schemaFindings(inspectTool(definition, freshConfig()))).toEqual(first);
+      if (first.length > 0) withSchemaFindings++;
+    }
+    expect(withSchemaFindings).toBeGreaterThan(20);
+  });
+
   it("compiles a config object once and answers an unchanged definition from the cache", () => {
     const config: InspectionConfig = { threshold: "High" };
     expect(compileInspection(config)).toBe(compileInspection(config));

@@ -142,6 +142,27 @@ describe("pinning hash", () => {
     );
   });
 
+  it("hashes fields met before (kept per their JSON as received) as it hashes them the first time", () => {
+    fc.assert(
+      fc.property(toolArb, toolArb, fc.nat(7), (tool, other, seed) => {
+        const variants = [
+          tool,
+          structuredClone(tool),
+          shuffleKeys(tool, seed) as ToolDefinition,
+          { ...other, inputSchema: tool.inputSchema, annotations: tool.annotations },
+        ];
+        for (const variant of variants) {
+          const { hash, receivedSchema } = hashForCache(variant);
+          expect(hash).toBe(toolHash(variant));
+          expect(receivedSchema).toBe(
+            variant.inputSchema === undefined ? undefined : JSON.stringify(variant.inputSchema),
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("distinguishes a schema change that leaves the description alone", () => {
     const before = {
       name: "read",
