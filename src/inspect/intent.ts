@@ -886,7 +886,11 @@ const OWN_PURPOSE_RULES = new Set([
   "credential.secret-file-read",
   "credential.secret-in-argument",
   "exfil.send-to-destination",
+  "intent.public-exposure",
 ]);
+
+/** A tool named for publishing (`publish_game`, `publishPost`): what it handles is meant to be public. */
+const PUBLISHING_NAME_WORDS = new Set(["publish", "publishes"]);
 
 /**
  * Names spell out what paths abbreviate: an "environment variables" tool vouches for `.env`. A Map:
@@ -922,11 +926,13 @@ export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Find
   const onChain = name.some((word) => ON_CHAIN_WORDS.has(word));
   const sendsByName = servesPurpose(new Set(name), "network");
   const chatByName = name.some((word) => CONVERSATION_NAME_WORDS.has(word));
+  const publishesByName = name.some((word) => PUBLISHING_NAME_WORDS.has(word));
   if (
     !secretsByName &&
     !onChain &&
     !sendsByName &&
     !chatByName &&
+    !publishesByName &&
     !findings.some(
       (f) => f.rule === "credential.secret-file-as-value" || f.rule === "credential.secret-file-read",
     )
@@ -978,6 +984,11 @@ export function ownPurposeFindings(tool: ToolDefinition, findings: readonly Find
       name.some((word) => CONVERSATION_NAME_WORDS.has(word))
     ) {
       own.add(finding);
+      continue;
+    }
+    // A publishing tool whose first sentence says its result is public: exposure is what it is for.
+    if (finding.rule === "intent.public-exposure") {
+      if (publishesByName && /\bpublic(?:ly)?\b/.test(first.toLowerCase())) own.add(finding);
       continue;
     }
     if (finding.rule === "exfil.send-to-destination" ? !sendsByName : !secretsByName) continue;
@@ -2955,14 +2966,17 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           );
         break;
       case "intent.accuse-named-tool":
-      case "intent.disparage-named-tool":
-        // "Do not use read_file for binary files" steers between siblings; only an unconditional ban counts.
+      case "intent.disparage-named-tool": {
+        // "Do not use read_file for binary files" steers between siblings; only an unconditional ban
+        // counts. "Supersedes preserve_speech", said of the tool's own switch, compares its options.
+        const ownArguments = new Set(args.map(([name]) => leafName(name)));
         if (
-          otherToolsNamed(signal.match, ownName).length > 0 &&
+          otherToolsNamed(signal.match, ownName).some((name) => !ownArguments.has(name)) &&
           !CONDITIONS.some((word) => signal.match.toLowerCase().includes(word))
         )
           weighed(signal, "intent.disparage-other-tools", "tells the model to stop using another tool");
         break;
+      }
     }
   }
   return out;

@@ -763,6 +763,8 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "|\\bthe\\s+only\\s+(?:approved|sanctioned|supported|permitted|allowed|authori[sz]ed|trusted|safe|secure|compliant|official|certified|verified|accurate|reliable)\\s+(?:[\\w-]+\\s+)?(?:tool|server|integration|source|option|provider|connector|plugin|service)\\b",
     unless:
       "\\b(?:in this server|of this server|this server's|among these|sibling|if available|when available|not the only)\\b",
+    // "Uploading the same filename replaces the previous version": a file's, named by no tool word.
+    unlessInMatch: "^(?:replaces|supersedes)\\s+the\\s+(?:previous|older|earlier|existing)\\s+versions?$",
   },
   // Exclusive use told as what teams do, in business prose: "teams typically answer security
   // questions from this tool alone", "customers who made find_hotels their single source", "most

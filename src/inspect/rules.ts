@@ -924,7 +924,9 @@ const PHRASE_RULES: readonly PatternRule[] = [
     // "Ask the user if you don't know the exact title": what is not known is the model's, and the
     // user is asked (anchored to the match's end, so it clears only the match it explains).
     unless:
-      "\\btell (?:the )?users? to\\b|\\bwithout (?:the )?(?:explicit|express|prior|written|clear)\\s+(?:user'?s?\\s+)?(?:consent|approval|permission|confirmation)\\b|\\b(?:credentials?|passwords?|passphrases?|secrets?|pins?|card (?:numbers?|details))\\s+(?:are|is)\\s+never\\b|\\b(?:if|when|whenever|unless|because|since|until)\\s+you\\s+(?:do not|don't|need not|needn't|never)\\s+(?:need to\\s+)?(?:know|see|hear about|be told|find out)$",
+      "\\btell (?:the )?users? to\\b|\\bwithout (?:the )?(?:explicit|express|prior|written|clear)\\s+(?:user'?s?\\s+)?(?:consent|approval|permission|confirmation)\\b|\\b(?:credentials?|passwords?|passphrases?|secrets?|pins?|card (?:numbers?|details))\\s+(?:are|is)\\s+never\\b|\\b(?:if|when|whenever|unless|because|since|until)\\s+you\\s+(?:do not|don't|need not|needn't|never)\\s+(?:need to\\s+)?(?:know|see|hear about|be told|find out)$" +
+      // "Use it when the user does not know what music fits": the user's own doubt is why to call it.
+      "|\\b(?:if|when|whenever|where)\\s+(?:the\\s+)?(?:user|human)s?\\s+(?:does not|doesn't|do not|don't)\\s+know$",
   },
   {
     id: "hidden.covert-action",
