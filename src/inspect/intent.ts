@@ -2079,6 +2079,7 @@ function writtenTargetValue(text: string, targetArgument: boolean): string | und
     if (
       targetArgument ||
       paymentAddress(token) ||
+      routingNumberOfAccount(text, start, token) ||
       SENT_TO.matcher(clause).find() ||
       namesTargetArgument(`${clause}${text.slice(end, end + 40)}`)
     )
@@ -2099,6 +2100,17 @@ function paymentAddress(token: string): boolean {
 }
 
 const WALLET = /^(?:0x[0-9a-f]{40}|bc1[02-9ac-hj-np-z]{25,60})$/i;
+
+/** A US bank account spelled out: an ABA routing number, then the account's ("ACH routing 091000019, account 7721940058"). */
+const ROUTING_AND_ACCOUNT =
+  /\brouting(?: number| no\.?| #)?:?\s+(\d{9})\b[^\n]{0,30}?\baccount(?: number| no\.?| #)?:?\s+\d{4,17}\b/i;
+
+/** Whether `token`, written at `start`, is the routing number of a bank account written out in full. */
+function routingNumberOfAccount(text: string, start: number, token: string): boolean {
+  if (token.length !== 9) return false;
+  const found = ROUTING_AND_ACCOUNT.exec(text.slice(Math.max(0, start - 24), start + 80));
+  return found?.[1] === token;
+}
 const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 
 /** An IBAN written in groups of four, as banks print it: `NL62 RABO 0312 8846 07`. */
@@ -2191,7 +2203,7 @@ const ROUTE_PROPERTY =
 
 /** Schemes of a place data is sent to or replicated at: web, sockets, git, storage, databases. */
 const ROUTE_URL =
-  /^(?:https?|wss?|git|ssh|sftp|ftp|s3|gs|libsql|redis|rediss|postgres(?:ql)?|mysql|mongodb(?:\+srv)?):\/\//i;
+  /^(?:(?:https?|wss?|git|ssh|sftp|ftp|s3|gs|libsql|redis|rediss|postgres(?:ql)?|mysql|mongodb(?:\+srv)?):\/\/|git@[\w.-]+:)/i;
 
 /** A wallet address, an e-mail address, an IBAN or a payment platform's account id written out as a value. */
 const FIXED_ADDRESS =
@@ -2211,7 +2223,7 @@ const PUBLIC_BODY_HOST =
 
 /** "Defaults to https://…" in an argument's description, where the schema has no `default`. */
 const DESCRIBED_DEFAULT =
-  /\bdefaults? to:?\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?((?:https?|wss?):\/\/[^\s'"`),;]+)/i;
+  /\bdefault(?:s? to:?|:)\s+(?:the\s+)?(?:[\w-]+[\s,]+){0,3}?((?:https?|wss?|git|ssh):\/\/[^\s'"`),;]+|git@[\w.-]+:[^\s'"`),;]+)/i;
 
 /**
  * A proxy, relay, callback or webhook argument whose default is a URL on a host that is not the
@@ -2445,6 +2457,12 @@ const DESTINATION_SIGNALS = new Set([
 /** Names of tools that read: a side effect that archives or deletes is not what they are for. */
 /** The user's own folders, which only a tool made for files has any business emptying. */
 const PERSONAL_FOLDER = /\b(?:downloads|documents|desktop|pictures|photos|home)\b/i;
+
+/** The input a tool works from deleted: what a copy, a conversion or an export leaves behind is gone. */
+const SOURCE_DELETED = /\b(?:source|original|input)\b/i;
+
+/** Words of a tool whose job includes taking the source away. */
+const MOVING_WORDS = new Set(["move", "mv", "rename", "cut", "migrate", "transfer", "replace"]);
 
 const READ_ONLY_NAME = RE2JS.compile(
   "^(?:search|get|list|read|fetch|find|query|lookup|view|show|describe|count)(?:[_-]|[a-z]*$)",
@@ -2886,6 +2904,8 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
         if (
           READ_ONLY_NAME.matcher(ownName.toLowerCase()).find() ||
           signal.match.toLowerCase().includes(" and all ") ||
+          (SOURCE_DELETED.test(signal.match) &&
+            !nameWords(ownName).some((word) => DELETING_WORDS.has(word) || MOVING_WORDS.has(word))) ||
           (PERSONAL_FOLDER.test(signal.match) && !servesPurpose(purpose, "file"))
         )
           weighed(
