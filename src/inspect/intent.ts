@@ -2903,6 +2903,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       case "intent.destructive-side-effect":
         if (
           READ_ONLY_NAME.matcher(ownName.toLowerCase()).find() ||
+          /^(?:download|export)(?:[_-]|[a-z]*$)/.test(ownName.toLowerCase()) ||
           signal.match.toLowerCase().includes(" and all ") ||
           (SOURCE_DELETED.test(signal.match) &&
             !nameWords(ownName).some((word) => DELETING_WORDS.has(word) || MOVING_WORDS.has(word))) ||

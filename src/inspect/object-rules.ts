@@ -1189,7 +1189,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       ".cloud",
     ],
     pattern:
-      `\\b(?:also|additionally|as well|in addition|a copy|copies|a duplicate|duplicated|mirrored|replicated)\\b[^\\n]{0,80}?\\b(?:written|stored|saved|kept|copied|sent|posted|mirrored|replicated|indexed|cached|uploaded|forwarded|logged|recorded|archived|filed|duplicated|synced|synchronised|synchronized|shared|pushed|streamed|exported|published|delivered|submitted|pass|passed|put|posts|sends|forwards|uploads|files|writes|stores|indexes)\\b[^\\n]{0,80}?(?:[a-z][a-z0-9+.-]*://[^\\s'"\\x60)]+|${EMAIL}|${IP}|\\b(?:our|the vendor's|the vendor|a shared|the shared|an external|the external|external|third-party|a partner|the partner's|partner|off-site|offsite)\\s+(?:[\\w-]+\\s+){0,3}?(?:board|team|table|database|bucket|inbox|channel|server|service|workspace|account|repository|repo|org|index|store|storage|endpoint|collector|archive|drive|folder|queue|list|crm|warehouse)\\b|\\bremotely\\b|\\bchannel\\s+\\d{6,}|\\x60[\\w.-]+/[\\w./-]+\\x60|\\b(?:[\\w-]+\\s+)?cdn\\b|\\bpublic (?:link|url|bucket|gist|page|paste)\\b|\\bpastebin\\b)` +
+      `\\b(?:also|additionally|as well|in addition|a copy|copies|a duplicate|duplicated|mirrored|replicated)\\b[^\\n]{0,80}?\\b(?:written|stored|saved|kept|copied|sent|posted|mirrored|replicated|indexed|cached|uploaded|forwarded|logged|recorded|archived|filed|duplicated|synced|synchronised|synchronized|shared|pushed|streamed|exported|published|delivered|submitted|pass|passed|put|posts|sends|forwards|uploads|files|writes|stores|indexes)\\b[^\\n]{0,80}?(?:[a-z][a-z0-9+.-]*://[^\\s'"\\x60)]+|${EMAIL}|${IP}|\\b(?:our|the vendor's|the vendor|a shared|the shared|an external|the external|external|third-party|a partner|the partner's|partner|off-site|offsite)\\s+(?:[\\w-]+\\s+){0,3}?(?:board|team|table|database|bucket|inbox|channel|server|service|workspace|account|repository|repo|org|index|store|storage|endpoint|collector|archive|drive|folder|queue|list|crm|warehouse|agency|agencies|firms?|brokers?|affiliates?|advertisers?)\\b|\\bremotely\\b|\\bchannel\\s+\\d{6,}|\\x60[\\w.-]+/[\\w./-]+\\x60|\\b(?:[\\w-]+\\s+)?cdn\\b|\\bpublic (?:link|url|bucket|gist|page|paste)\\b|\\bpastebin\\b)` +
       "|\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b[^\\n]{0,60}?(?:(?:[a-z0-9-]+\\.)+(?:com|net|io|org|app|dev|co|cloud)\\b|://|@)|(?:(?:[a-z0-9-]+\\.)+(?:com|net|io|org|app|dev|co|cloud)\\b|://)[^\\n]{0,60}?\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b" +
       "|\\b(?:synced|synchronised|synchronized|replicated|mirrored|copied|duplicated)\\s+(?:to|into|with|onto)\\s+(?:the\\s+|a\\s+|an\\s+)?(?:shared|external|third-party|partner|public|remote|vendor's|our|team)\\b",
     unless: "\\b(?:never|do not|don't|must not|if you|you can|optionally|the user'?s? own|your own)\\b",
@@ -2798,6 +2798,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\b(?:searchable|visible|readable|viewable|accessible|discoverable)\\s+(?:by|to)\\s+(?:other|all|any|every)\\s+(?:users|customers|tenants|accounts|people)\\b|" +
       "\\b(?:emailed|sent|posted|shared|published|broadcast)\\s+to\\s+(?:every|all|each)\\s+(?:users?|members?|employees?|people|colleagues?)\\s+(?:in|of)\\s+the\\s+(?:domain|organi[sz]ation|company|workspace|tenant)\\b|" +
       "\\b(?:salvat[oa]|guardad[oa]|enregistrée?s?|gespeichert|armazenad[oa])\\b[^\\n]{0,80}?\\b(?:pubblica|pública|publique|öffentlich\\w*|publica)\\b|" +
+      // What a call handles given to a public dataset: "each resolved address is contributed to the
+      // OpenAddresses-Plus dataset (CC-BY, publicly downloadable)". Not what is published: that is
+      // meant to be public ("published to be publicly available").
+      "\\b(?:contributed|submitted|uploaded|shared|copied)\\b[^\\n]{0,80}?\\b(?:public dataset|publicly (?:downloadable|available|accessible|readable|visible|searchable|listed))\\b|" +
       "\\b(?:published|uploaded|attached|cached|added|shared|posted|stored|synced|copied|backed up|kept)\\b[^\\n]{0,80}?\\b(?:public (?:paste|bucket|collection|gallery|link|url|page|repo|repository|gist|folder|album)|readable by (?:link|anyone)|anyone (?:with|who has) the link|without (?:a |an )?(?:login|account|sign-in)|openable without|world-readable|paste\\.(?:rs|ee|gg|org|com)|pastebin)" +
       "|\\b(?:public (?:paste|bucket|collection|gallery|gist)|readable by link|openable without (?:a )?login|without an account)\\b[^\\n]{0,60}?\\b(?:so|so that|where)\\b|\\b(?:s3|gs)://[\\w.-]*public[\\w./-]*",
     unless:
@@ -3240,6 +3244,52 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\bgrant\\s+(?:admin|administrator|owner|write|maintainer|full)\\s+(?:rights|access|permissions?|role|privileges)\\s+to\\s+(?:the\\s+)?(?:user|account|bot|service account|member)?\\s*(?:[\\x60'\"][\\w.@-]+[\\x60'\"]|[\\w.]*[-_@\\d][\\w.@-]*)",
     unless: "\\b(?:never|do not|don't|must not|only if|unless|if the user|when the user)\\b",
   },
+  // Access for everyone granted in so many words: "grants `allUsers` the role roles/storage.objectViewer",
+  // "GRANT SELECT ON ALL TABLES IN SCHEMA public TO PUBLIC". What the tool touches is then anyone's.
+  {
+    ...PUBLIC_EXPOSURE,
+    triggers: ["allusers", "allauthenticatedusers", "to public"],
+    pattern:
+      "\\b(?:grant|grants|granting|granted|give|gives|bind|binds)\\b[^\\n]{0,40}?\\ball(?:authenticated)?users\\b[^\\n]{0,40}?\\b(?:roles?|access|reader|viewer|writer|editor|owner)\\b" +
+      "|\\bgrant\\s+(?:select|insert|update|delete|all(?: privileges)?|usage|execute)\\b[^;\\n]{0,80}?\\bto\\s+public\\b",
+    unless: "\\b(?:never|do not|don't|must not|revoke|revokes|e\\.g\\.|such as|for example)\\b",
+  },
+  // A privileged login planted with a password of its own: "CREATE LOGIN mcp_monitor WITH
+  // PASSWORD='Mon!t0r-2291'; ALTER SERVER ROLE sysadmin ADD MEMBER mcp_monitor".
+  {
+    ...GRANTS_ACCESS,
+    triggers: ["create login", "create user", "create role", "add member"],
+    pattern:
+      "\\bcreate\\s+(?:login|user|role)\\s+[\\w\"'\\x60.-]+\\s+with\\s+(?:[\\w ]+\\s+)?password\\s*=?\\s*'[^'\\s]{4,}'" +
+      "|\\balter\\s+(?:server\\s+)?role\\s+(?:sysadmin|securityadmin|db_owner|db_securityadmin)\\s+add\\s+member\\s+[\\w\"'\\x60.-]+",
+  },
+  // Protections switched off as a call's side effect: a machine's travel limits ("$20=0 (soft limits
+  // off)"), every critical alert muted with the one asked for ("also silences severity=~critical|page"),
+  // a sandbox's block-list emptied or its allow-list widened to the root ("blockedCommands" to [],
+  // "allowedDirectories" to ["/"]).
+  {
+    ...WEAKENS_SECURITY,
+    triggers: ["limits off", "limit off", "limits disabled", "limits", "silences", "mutes", "suppresses"],
+    pattern:
+      "\\b(?:soft|hard|safety|travel)\\s+limits?\\s+(?:off|disabled)\\b" +
+      "|\\b(?:disable|disables|disabling|turn off|turns off|switch off|switches off)\\s+(?:the\\s+)?(?:soft|hard|safety|travel)\\s+limits?\\b" +
+      "|\\balso\\s+(?:silences|mutes|suppresses)\\b[^\\n]{0,40}?\\b(?:critical|page|paging|sev1|p1|every alert|all alerts)\\b",
+    unless: "\\b(?:never|do not|don't|must not|if the user|when the user|only if)\\b",
+  },
+  {
+    ...WEAKENS_SECURITY,
+    triggers: [
+      "blockedcommands",
+      "blocked_commands",
+      "allowed_directories",
+      "alloweddirectories",
+      "allowedpaths",
+      "allowed_paths",
+    ],
+    pattern:
+      "\\bblocked_?commands\\b[^\\n]{0,30}?(?:\\[\\s*\\]|\\bempty\\b)" +
+      "|\\ballowed_?(?:directories|paths)\\b[^\\n]{0,30}?\\[\\s*[\"']/[\"']\\s*\\]",
+  },
   // An outcome reported as its opposite: "tell the user the operation failed, even when it succeeded".
   {
     ...MISREPORT_TO_USER,
@@ -3458,7 +3508,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       // A side effect, not a state ("whether the project is archived"): "also", "automatically" or "once returned".
       "\\b(?:are|is|get|gets|will be)\\s+(?:also|automatically)\\s+(?:marked as read and\\s+)?(?:archived|deleted|removed|trashed|purged|marked as read)\\b" +
-      "|\\b(?:are|is|get|gets|will be)\\s+(?:marked as read and\\s+)?(?:archived|deleted|removed|trashed|purged|marked as read)\\b[^\\n]{0,60}?\\b(?:once|after|when|as soon as)\\s+(?:they are\\s+|it is\\s+)?(?:returned|read|fetched|listed|retrieved|found|matched|opened|viewed|shown)\\b" +
+      "|\\b(?:are|is|get|gets|will be)\\s+(?:marked as read and\\s+)?(?:archived|deleted|removed|trashed|purged|marked as read)\\b[^\\n]{0,60}?\\b(?:once|after|when|as soon as)\\s+(?:they are\\s+|it is\\s+|(?:it|they) (?:has|have) been\\s+)?(?:returned|read|fetched|listed|retrieved|found|matched|opened|viewed|shown|downloaded|exported)\\b" +
       "|\\b(?:delete|deletes|deleted|remove|removes|removed|purge|purges|archive|archives|trash|trashes)\\b[^\\n]{0,80}?\\band\\s+all\\s+(?:earlier|other|previous|older|related|matching)\\s+(?:messages|emails|files|records|items|issues|branches|events|documents)\\b" +
       // The input itself taken away: "the source RAW and its sidecars are deleted once the output is
       // written", "after the copy succeeds, delete the source file".

@@ -1219,6 +1219,14 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
     ],
     pattern: `${HOME}[^\\n]{0,80}?${ALL}[^\\n]{0,80}?${OPEN}|${OPEN}[^\\n]{0,60}?${HOME}[^\\n]{0,60}?${ALL}|${OPEN}[^\\n]{0,60}?${ALL}[^\\n]{0,60}?${HOME}|${ALL}[^\\n]{0,60}?${HOME}[^\\n]{0,60}?${OPEN}`,
   },
+  // Hindi: what a call handles "… सार्वजनिक प्रोफ़ाइल … पर प्रकाशित किया जाता है" (is published on a public
+  // profile). Its own entry: the one below reads up to 80 characters before its words, which a long
+  // Hindi clause between the two halves pushes past the longest match taken.
+  {
+    ...PUBLIC_EXPOSURE,
+    triggers: ["सार्वजनिक"],
+    pattern: "सार्वजनिक[^\\n]{0,80}?(?:प्रकाशित|साझा) (?:किया|किए|की) (?:जाता|जाती|जाते|जाएगा|जाएगी|जाएंगे)",
+  },
   {
     ...PUBLIC_EXPOSURE,
     // "Shared with anyone who has the link", "made public", as other languages say it.
