@@ -5232,7 +5232,8 @@ const blind18Servers: ServerSpec[] = [
 //   purview-mcp-server, aas-mcp-server, evernote-mcp, bugzilla-mcp, stocktrim-mcp-server, bitaxe-mcp,
 //   signnow-mcp-server, qlik-sense-mcp-server, instantly-mcp, bolsai-mcp, summitai-mcp, rigosis-smax-mcp,
 //   shotgrid-mcp-server, nodered-mcp, qt4-doc-mcp-server, stackql-mcp-server, node804-freshservice-mcp,
-//   pruna-mcp-server, overleaf-latex-mcp, cablegram-mcp and arenamcp (exit at start without settings, a data folder or a service; not looked into further).
+//   pruna-mcp-server, overleaf-latex-mcp, cablegram-mcp and arenamcp (exit at start without settings, a data folder
+//   or a service; not looked into further).
 // - PyPI, fewer than three tools: dotty-mcp, fx-converter-mcp, sanalert-mcp, point-topic-mcp (with mcp<2).
 // - PyPI, installed and listing but not needed: sisrun-mcp.
 // - not pursued: the redfox-*, a207-*, barie-*, scalably-*, carrot-mcp-*, seosiri-* and swiss-* families beyond the
