@@ -1225,11 +1225,15 @@ export function adoptFindings(
 }
 
 function resultOf(compiled: CompiledInspection, hash: string, findings: Finding[]): InspectionResult {
-  const maxSeverity = findings[0]?.severity;
+  const none = findings.length === 0;
+  const maxSeverity = none ? undefined : findings[0]!.severity;
   const flagged = maxSeverity !== undefined && severityRank[maxSeverity] >= severityRank[compiled.threshold];
   return Object.freeze({
     hash,
-    findings,
+    // Every result without findings shares one empty list: an empty array made by a literal or a
+    // filter has another hidden class than one that held findings, and each new one met later made
+    // the optimised code of what reads results (the listing judge, the MCP route) start again.
+    findings: none ? (NO_FINDINGS as Finding[]) : findings,
     maxSeverity,
     flagged,
     action: flagged ? (compiled.action === "Block" ? "block" : "alert") : "none",
