@@ -1,5 +1,11 @@
 import { INTENT_RULES, OVERRIDE_INSTRUCTIONS, ROLE_HIJACK } from "./intent-rules.ts";
-import { OBJECT_RULES, SECRET_HARVEST, SECRET_IN_ARGUMENT, SHELL_PERSISTENCE } from "./object-rules.ts";
+import {
+  OBJECT_RULES,
+  SECRET_HARVEST,
+  SECRET_IN_ARGUMENT,
+  SHADOW_OTHER_TOOLS,
+  SHELL_PERSISTENCE,
+} from "./object-rules.ts";
 import type { DetectorName, Severity } from "./types.ts";
 
 /**
@@ -801,10 +807,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "\\b(?:call|invoke|use|run|trigger)\\b[^.\\n]{0,30}?\\b(?:tool|function)\\b[^.\\n]{0,40}?\\bwith\\b[^.\\n]{0,30}?\\b(?:contents?|results?|outputs?|data|credentials|conversation|messages|history|keys|tokens|secrets|everything)\\b|\\bpass\\b[^.\\n]{0,30}?\\b(?:contents?|results?|outputs?|data|credentials|conversation|history|keys|tokens|secrets)\\b[^.\\n]{0,40}?\\bto\\b[^.\\n]{0,20}?\\b(?:tool|function)\\b",
   },
   {
-    id: "exfil.shadow-other-tools",
-    category: "Exfiltration",
-    severity: "High",
-    summary: "changes how the model uses other tools (tool shadowing)",
+    ...SHADOW_OTHER_TOOLS,
     triggers: ["tool", "function", "side effect", "side-effect"],
     alsoTriggers: ["when", "side", "instead of", "rather than"],
     pattern:
