@@ -3,7 +3,7 @@
  * image with pullPolicy Never, the bundled Redis, one replica of each component.
  */
 import { join } from "node:path";
-import { type CommandResult, helm } from "../k8s/cluster.ts";
+import { type CommandResult, helm, kubectl } from "../k8s/cluster.ts";
 import type { ControlPlaneInfo } from "../k8s/global-setup.ts";
 import { repoRoot } from "./images.ts";
 
@@ -35,4 +35,36 @@ export function installToolwall(
     "--wait",
     "--timeout=5m",
   ]);
+}
+
+/**
+ * What the node says when an install does not become ready: helm's "context deadline exceeded" names
+ * no cause. The pods, the recent events (image not found, no space left, a crash) and the node's
+ * conditions (disk or memory pressure) do.
+ */
+export async function clusterState(plane: ControlPlaneInfo): Promise<string> {
+  const sections: [string, string[]][] = [
+    ["pods", ["get", "pods", "-A", "-o", "wide"]],
+    ["events, latest last", ["get", "events", "-A", "--sort-by=.lastTimestamp"]],
+    [
+      "node conditions",
+      [
+        "get",
+        "nodes",
+        "-o",
+        "jsonpath={range .items[*].status.conditions[*]}{.type}={.status} {.message}{'\\n'}{end}",
+      ],
+    ],
+  ];
+  const parts: string[] = [];
+  for (const [title, args] of sections) {
+    const result = await kubectl(plane, args);
+    const text = (result.code === 0 ? result.stdout : result.stderr)
+      .trimEnd()
+      .split("\n")
+      .slice(-40)
+      .join("\n");
+    parts.push(`--- ${title}\n${text}`);
+  }
+  return parts.join("\n");
 }

@@ -3,7 +3,7 @@
  * the image built here. Prints the kubeconfig and the first commands; `make cluster-down` removes it.
  */
 import { images } from "./images.ts";
-import { installToolwall } from "./install.ts";
+import { clusterState, installToolwall } from "./install.ts";
 import { startNode } from "./node.ts";
 
 const started = Date.now();
@@ -19,7 +19,7 @@ const plane = {
 const install = await installToolwall(plane, images);
 if (install.code !== 0) {
   process.stderr.write(
-    `helm install failed:\n${install.stderr}\nThe node is still up: make cluster-down removes it.\n`,
+    `helm install failed:\n${install.stderr}\n${await clusterState(plane)}\nThe node is still up: make cluster-down removes it.\n`,
   );
   process.exit(1);
 }

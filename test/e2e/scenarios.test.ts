@@ -11,7 +11,12 @@ import { CoreV1Api, type V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseAllDocuments, parseDocument, stringify } from "yaml";
 import { createCertificateAuthority, issueCertificate } from "../../src/k8s/pki.ts";
-import { installToolwall, RELEASE as release, RELEASE_NAMESPACE as system } from "../cluster/install.ts";
+import {
+  clusterState,
+  installToolwall,
+  RELEASE as release,
+  RELEASE_NAMESPACE as system,
+} from "../cluster/install.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { cacheRoot } from "../k8s/binaries.ts";
 import { CONTROL_PLANE_TIMEOUT_MS, type CommandResult, helm, kubeConfig, kubectl } from "../k8s/cluster.ts";
@@ -189,7 +194,8 @@ describeWithCluster("Toolwall on a real Kubernetes node", () => {
 
     const installStarted = Date.now();
     const install = await installToolwall(cluster.plane, cluster.images);
-    expect(install.code, install.stderr).toBe(0);
+    if (install.code !== 0)
+      throw new Error(`helm install failed:\n${install.stderr}\n${await clusterState(cluster.plane)}`);
     figures.helmInstallSeconds = (Date.now() - installStarted) / 1000;
     figures.notes = install.stdout.includes("Next steps");
 
