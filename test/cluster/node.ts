@@ -160,14 +160,19 @@ async function purgeContainers(): Promise<void> {
   }
 }
 
-/** Imports each image whose key changed since it was last imported into this containerd. */
+/**
+ * Imports each image whose key changed since it was last imported into this containerd, or that the
+ * store no longer holds: a run on a full disk once left the stamps and lost the images, and every
+ * later run's pods then waited for a pull that cannot happen.
+ */
 async function importImages(built: Record<ImageName, BuiltImage>, log: Log): Promise<void> {
   await mkdir(paths.importStamps(), { recursive: true });
+  const held = new Set((await ctr(["images", "ls", "-q"])).split("\n").filter(Boolean));
   // The bases only feed other builds; pods run these.
   const run: ImageName[] = ["pause", "coredns", "redis", "toolwall", "peers"];
   for (const image of run.map((name) => built[name])) {
     const stamp = join(paths.importStamps(), image.name.replaceAll(/[/:]/g, "_"));
-    if ((await readFile(stamp, "utf8").catch(() => "")) === image.key) continue;
+    if (held.has(image.name) && (await readFile(stamp, "utf8").catch(() => "")) === image.key) continue;
     log(`importing ${image.name} into containerd`);
     const archive = join(imagesDir(), "export.tar");
     await exportImage(image.name, archive);
