@@ -547,12 +547,60 @@ function firstMatch(pattern: CompiledPattern, lower: string): [number, number] |
     const start = matcher.start();
     const end = matcher.end();
     from = start + 1;
-    if (end - start > MAX_MATCH_LENGTH) continue;
-    if (pattern.unless?.matcher(lower.slice(lookBackStart(lower, start), end)).find()) continue;
-    if (pattern.unlessInMatch?.matcher(lower.slice(start, end)).find()) continue;
+    if (end - start > MAX_MATCH_LENGTH) {
+      const late = lateStartMatch(pattern, lower, start, end);
+      if (late) return late;
+      continue;
+    }
+    if (cleared(pattern, lower, start, end)) continue;
     return [start, end];
   }
   return undefined;
+}
+
+/** Whether the rule's `unless` (with the words before) or `unlessInMatch` explains a match away. */
+function cleared(pattern: CompiledPattern, lower: string, start: number, end: number): boolean {
+  return (
+    (pattern.unless?.matcher(lower.slice(lookBackStart(lower, start), end)).find() ?? false) ||
+    (pattern.unlessInMatch?.matcher(lower.slice(start, end)).find() ?? false)
+  );
+}
+
+/**
+ * A match too long to take ran from an early start to `end`; one that starts later may end there too,
+ * within the length allowed. Patterns' bounded gaps run unbounded (rulePatternSource), so each start
+ * word before a real match — "send, send, send … send the notes to https://…", or a leading gap that
+ * reads from the sentence's start — yields one too-long match, and the tries ran out on decoys
+ * before reaching it. Searched in the text's last MAX_MATCH_LENGTH characters before `end`, from a
+ * word's start so that no word is cut into another.
+ */
+function lateStartMatch(
+  pattern: CompiledPattern,
+  lower: string,
+  start: number,
+  end: number,
+): [number, number] | undefined {
+  let from = end - MAX_MATCH_LENGTH;
+  while (from > start + 1 && isWordCharacter(lower.charCodeAt(from - 1))) from--;
+  const window = lower.slice(from, end);
+  const matcher = pattern.regex.matcher(window);
+  let at = 0;
+  for (let tries = 0; tries < MAX_MATCHES_TRIED && at <= window.length && matcher.find(at); tries++) {
+    const found: [number, number] = [from + matcher.start(), from + matcher.end()];
+    at = matcher.start() + 1;
+    if (found[1] - found[0] <= MAX_MATCH_LENGTH && !cleared(pattern, lower, found[0], found[1])) return found;
+  }
+  return undefined;
+}
+
+function isWordCharacter(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x5f ||
+    code > 0x7f
+  );
 }
 
 /**
