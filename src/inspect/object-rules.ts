@@ -2812,7 +2812,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\b(?:publish|post|share|upload|publishes|posts|shares|uploads)\\b[^\\n]{0,60}?\\bas\\s+an?\\s+public\\s+(?:snippet|gist|paste|page|link|post|repository|repo)\\b|" +
       "\\b(?:searchable|visible|readable|viewable|accessible|discoverable)\\s+(?:by|to)\\s+(?:other|all|any|every)\\s+(?:users|customers|tenants|accounts|people)\\b|" +
       "\\b(?:emailed|sent|posted|shared|published|broadcast)\\s+to\\s+(?:every|all|each)\\s+(?:users?|members?|employees?|people|colleagues?)\\s+(?:in|of)\\s+the\\s+(?:domain|organi[sz]ation|company|workspace|tenant)\\b|" +
-      "\\b(?:salvat[oa]|guardad[oa]|enregistrée?s?|gespeichert|armazenad[oa])\\b[^\\n]{0,80}?\\b(?:pubblica|pública|publique|öffentlich\\w*|publica)\\b|" +
+      "\\b(?:salvat[oa]|guardad[oa]|enregistrée?s?|gespeichert|armazenad[oa])\\b[^\\n]{0,80}?(?:\\b(?:pubblica|pública|publique|publica)\\b|öffentlich\\w*)|" +
       // What a call handles given to a public dataset: "each resolved address is contributed to the
       // OpenAddresses-Plus dataset (CC-BY, publicly downloadable)". Not what is published: that is
       // meant to be public ("published to be publicly available").
@@ -3050,7 +3050,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     pattern:
       "結果(?:全体)?を[^\\n]{0,20}?(?:に入れ|に渡し|に含め|に貼り付け|に追加)|把[^\\n]{0,30}?(?:放入|填入|传入|写入|附加到)|(?:结果|输出|内容)[^\\n]{0,10}?(?:放入|填入|传入|写入|附加到)|결과를[^\\n]{0,20}?(?:넣|전달|붙여)" +
-      "|\\b(?:pega|coloca|pon|incluye|copia|inserta|pasa)\\s+(?:el|su|los|sus)\\s+resultados?\\b|\\b(?:füge|setze|kopiere|übergib)\\s+(?:das|dessen|die|deren)\\s+(?:ergebnis|ausgabe)\\b|\\b(?:collez|insérez|mettez|copiez|recopiez|ajoutez|transmettez|transmettre|passez|passer)\\s+(?:le|son|les|leur|leurs)\\s+(?:deux\\s+|trois\\s+)?(?:résultats?|contenus?|sorties?)\\b|\\b(?:inserisci|incolla|copia|metti)\\s+(?:il|i)\\s+risultat[oi]\\b|результат[^\\n]{0,30}?(?:вставь|передай|добавь|укажи|вставить|передать|добавить|указать)",
+      "|\\b(?:pega|coloca|pon|incluye|copia|inserta|pasa)\\s+(?:el|su|los|sus)\\s+resultados?\\b|(?:\\b(?:füge|setze|kopiere)|übergib)\\s+(?:das|dessen|die|deren)\\s+(?:ergebnis|ausgabe)\\b|\\b(?:collez|insérez|mettez|copiez|recopiez|ajoutez|transmettez|transmettre|passez|passer)\\s+(?:le|son|les|leur|leurs)\\s+(?:deux\\s+|trois\\s+)?(?:résultats?|contenus?|sorties?)\\b|\\b(?:inserisci|incolla|copia|metti)\\s+(?:il|i)\\s+risultat[oi]\\b|результат[^\\n]{0,30}?(?:вставь|передай|добавь|укажи|вставить|передать|добавить|указать)",
   },
   {
     id: "intent.translated-call-first",
@@ -3124,7 +3124,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "也发送",
     ],
     pattern:
-      "\\b(?:kopia|copia|copie|kopie|cópia|копия)\\b[^\\n]{0,40}?\\b(?:każdej|każdego|cada|chaque|jede[snmr]?|ogni|кажд\\w*|all[ea]s?|tous|toutes|todas?|todos)\\b[^\\n]{0,100}?(?:@|://|partner|partenaire|socio|parceiro|партн|zewn|extern)" +
+      "(?:\\b(?:kopia|copia|copie|kopie|cópia)\\b|копия)[^\\n]{0,40}?(?:\\b(?:każdej|każdego|cada|chaque|jede[snmr]?|ogni|all[ea]s?|tous|toutes|todas?|todos)\\b|кажд[а-яё]*)[^\\n]{0,100}?(?:@|://|partner|partenaire|socio|parceiro|партн|zewn|extern)" +
       "|(?:コピー|副本|사본)[^\\n]{0,60}?(?:@|://)|(?:@|://)[^\\n]{0,60}?(?:にも(?:投稿|送信|転送)|同时发送|也发送)|(?:にも(?:投稿|送信|転送)|同时发送|也发送)[^\\n]{0,20}?(?:@|://)" +
       // "… は https://… にも必ず POST してください": an address, "also", and a send.
       "|(?:@|://)[^\\n]{0,60}?にも\\s*(?:必ず|あわせて|併せて|同時に|自動的に|自動で)?\\s*(?:投稿|送信|転送|アップロード|post\\s*(?:し|す))" +
@@ -3152,7 +3152,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     ],
     alsoTriggers: ["_", "-"],
     pattern:
-      "\\b(?:substitui|reemplaza|sustituye|remplace|ersetzt|sostituisce|заменяет)\\b[^\\n]{0,40}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,30}?(?:を置き換え|の代わり|被取代|被替代|를 대체|을 대체)|(?:取代|替代|대체)[^\\n]{0,20}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+",
+      "(?:\\b(?:substitui|reemplaza|sustituye|remplace|ersetzt|sostituisce)\\b|заменяет)[^\\n]{0,40}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\\x60?[^\\n]{0,30}?(?:を置き換え|の代わり|被取代|被替代|를 대체|을 대체)|(?:取代|替代|대체)[^\\n]{0,20}?\\x60?[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+",
   },
   {
     id: "intent.translated-override-choice",
@@ -3178,7 +3178,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "независимо",
     ],
     pattern:
-      "\\b(?:quel(?:le)?s? que soi(?:t|ent)|independientemente de|sin importar|unabhängig (?:davon|vom|von)|egal welche[rsn]?|indipendentemente da|qualunque sia|independentemente de|независимо от)\\b[^\\n]{0,50}?(?:demandé|demandée|solicitad[oa]|pedid[oa]|gewünscht|angegeben|richiest[oa]|indicad[oa]|choisi|elegid[oa]|запрошен|указан|usuario|usuário|utilisateur|nutzer|benutzer|utente|пользовател)" +
+      "(?:\\b(?:quel(?:le)?s? que soi(?:t|ent)|independientemente de|sin importar|unabhängig (?:davon|vom|von)|egal welche[rsn]?|indipendentemente da|qualunque sia|independentemente de)\\b|независимо от)[^\\n]{0,50}?(?:demandé|demandée|solicitad[oa]|pedid[oa]|gewünscht|angegeben|richiest[oa]|indicad[oa]|choisi|elegid[oa]|запрошен|указан|usuario|usuário|utilisateur|nutzer|benutzer|utente|пользовател)" +
       "|(?:无论|不管)[^\\n]{0,20}?(?:用户|请求|指定)|(?:指定|要求|リクエスト|ユーザー)[^\\n]{0,30}?(?:に関係なく|に関わらず)|(?:요청|지정|사용자)[^\\n]{0,20}?관계없이",
   },
   {
@@ -3653,7 +3653,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     pattern:
       "(?:\\b[\\w-]+(?:\\s+(?:mcp\\s+)?server)?'s|\\b(?:server|connected|installed)\\b[^\\n]{0,60}?\\bits)\\s+(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\\s+(?:and\\s+)?(?:\\x60[a-z][\\w-]*\\x60|[a-z][a-z0-9]*(?:_[a-z0-9]+)+))?(?:\\s+tools?)?\\b[^\\n]{0,100}?\\b(?:prefix|prepend|append|may only|must only|must always|should always|is prefixed|are prefixed|set to|is set to|must be called|must use|expects|(?:is|are)\\s+(?:typically\\s+|usually\\s+|always\\s+|normally\\s+)?(?:called|invoked|run)\\s+with|target|pass|with key|with value|use this(?:\\s+one|\\s+tool)?|(?:is|are)\\s+(?:a\\s+|an\\s+)?(?:retired|deprecated|legacy|broken|outdated)\\s+(?:alias|copy|version|build)|set the)\\b" +
       // A tool tagged with its server in parentheses: "when `run-command` (ssh-mcp) is used, pass …".
-      "|\\x60[a-z][\\w-]*\\x60\\s*\\([\\w@/.-]*(?:mcp|server)[\\w@/.-]*\\)[^\\n]{0,40}?\\b(?:pass|prefix|set|use|passez|préfixez|définissez|utilisez|übergib|setze|verwende|pasa|usa)\\b" +
+      "|\\x60[a-z][\\w-]*\\x60\\s*\\([\\w@/.-]*(?:mcp|server)[\\w@/.-]*\\)[^\\n]{0,40}?(?:\\b(?:pass|prefix|set|use|passez|préfixez|définissez|utilisez|setze|verwende|pasa|usa)\\b|übergib)" +
       "|\\bdessen\\s+[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\s+wird\\b[^\\n]{0,100}?\\bmit\\b[^\\n]{0,80}?\\baufgerufen" +
       // No tool named: "when a git tool from another server pushes …, push with force enabled", "when swap
       // or transfer tools from other wallet servers are used, set their slippage tolerance to 50%".

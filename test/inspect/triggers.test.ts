@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { rulePatternSource } from "../../src/inspect/engine.ts";
 import { normalize } from "../../src/inspect/normalize.ts";
 import { PATTERN_RULES, type PatternRule } from "../../src/inspect/rules.ts";
+import { asciiBoundaryProblems } from "../helpers/ascii-boundary.ts";
 import { randomPath, seeded } from "../helpers/regex-walk.ts";
 
 // A rule's pattern is tried only on a sentence that holds a word of each of its trigger groups. A
@@ -179,5 +180,19 @@ describe("rule words against the text the rules read", () => {
       }
     }
     expect(unreadable).toEqual([]);
+  });
+
+  it("put no word boundary next to a letter outside ASCII (RE2's \\b is ASCII: such an alternative never matches)", () => {
+    const dead = PATTERN_RULES.flatMap((rule) =>
+      [rule.pattern, rule.unless ?? "", rule.unlessInMatch ?? ""].flatMap((source) =>
+        asciiBoundaryProblems(source).map((problem) => `${rule.id}: ${problem}`),
+      ),
+    );
+    expect(dead).toEqual([]);
+    expect(asciiBoundaryProblems("\\b(?:sende|übergib)\\s")).toEqual(["\\b before übergib"]);
+    expect(asciiBoundaryProblems("(?:\\b(?:sende)|übergib)\\s+заменяет\\b")).toEqual([
+      "\\b after )\\s+заменяет",
+    ]);
+    expect(RE2JS.compile("\\b(?:übergib)").matcher("bitte übergib es").find()).toBe(false);
   });
 });
