@@ -33,7 +33,7 @@ import {
   shippedPhrasingModels,
 } from "./phrasing.ts";
 import { type DefinitionHash, definitionTokens, hashForCache, pathJoin, sameTokens } from "./pinning.ts";
-import { foldSpaces, readAsModel } from "./reading.ts";
+import { foldSpaces, isWordCode, readAsModel } from "./reading.ts";
 import { COMPOUND_RULES, type CompoundRule, PATTERN_RULES, type PatternRule } from "./rules.ts";
 import {
   type Category,
@@ -581,7 +581,7 @@ function lateStartMatch(
   end: number,
 ): [number, number] | undefined {
   let from = end - MAX_MATCH_LENGTH;
-  while (from > start + 1 && isWordCharacter(lower.charCodeAt(from - 1))) from--;
+  while (from > start + 1 && isWordCode(lower.charCodeAt(from - 1))) from--;
   const window = lower.slice(from, end);
   const matcher = pattern.regex.matcher(window);
   let at = 0;
@@ -591,16 +591,6 @@ function lateStartMatch(
     if (found[1] - found[0] <= MAX_MATCH_LENGTH && !cleared(pattern, lower, found[0], found[1])) return found;
   }
   return undefined;
-}
-
-function isWordCharacter(code: number): boolean {
-  return (
-    (code >= 0x30 && code <= 0x39) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x61 && code <= 0x7a) ||
-    code === 0x5f ||
-    code > 0x7f
-  );
 }
 
 /**

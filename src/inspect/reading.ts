@@ -529,7 +529,8 @@ function isLetterCode(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || code > 0x7f;
 }
 
-function isWordCode(code: number): boolean {
+/** A character of a word in lower-cased text: a-z, a digit, `_`, or any character outside ASCII. */
+export function isWordCode(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code > 0x7f;
 }
 
