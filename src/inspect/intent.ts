@@ -2461,6 +2461,9 @@ const PERSONAL_FOLDER = /\b(?:downloads|documents|desktop|pictures|photos|home)\
 /** The input a tool works from deleted: what a copy, a conversion or an export leaves behind is gone. */
 const SOURCE_DELETED = /\b(?:source|original|input)\b/i;
 
+/** A tool named for taking a copy (`download_file`, `exportReport`): what it copies should stay. */
+const COPYING_NAME = /^(?:download|export)(?:[_-]|[a-z]*$)/i;
+
 /** Words of a tool whose job includes taking the source away. */
 const MOVING_WORDS = new Set(["move", "mv", "rename", "cut", "migrate", "transfer", "replace"]);
 
@@ -2903,7 +2906,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
       case "intent.destructive-side-effect":
         if (
           READ_ONLY_NAME.matcher(ownName.toLowerCase()).find() ||
-          /^(?:download|export)(?:[_-]|[a-z]*$)/.test(ownName.toLowerCase()) ||
+          COPYING_NAME.test(ownName) ||
           signal.match.toLowerCase().includes(" and all ") ||
           (SOURCE_DELETED.test(signal.match) &&
             !nameWords(ownName).some((word) => DELETING_WORDS.has(word) || MOVING_WORDS.has(word))) ||

@@ -42,10 +42,7 @@ export function hashForCache(tool: ToolDefinition): DefinitionHash {
   const pinned = pinnedCanonicalJson(tool);
   const { text, viaCopy } = pinned ?? canonicalJsonOf(pinnedView(tool));
   // The one-shot hash: a quarter cheaper than createHash for a definition's few kilobytes.
-  const hash = digest("sha256", text, "hex");
-  return pinned?.receivedSchema === undefined
-    ? { hash, cacheable: viaCopy }
-    : { hash, cacheable: viaCopy, receivedSchema: pinned.receivedSchema };
+  return { hash: digest("sha256", text, "hex"), cacheable: viaCopy, receivedSchema: pinned?.receivedSchema };
 }
 
 /** PINNED_FIELDS in the order canonical JSON writes them, each with its key as written there. */
@@ -96,9 +93,7 @@ function pinnedCanonicalJson(
     else return undefined;
     text += text.length === 1 ? key + json : `,${key}${json}`;
   }
-  return receivedSchema === undefined
-    ? { text: `${text}}`, viaCopy }
-    : { text: `${text}}`, viaCopy, receivedSchema };
+  return { text: `${text}}`, viaCopy, receivedSchema };
 }
 
 /**
