@@ -34,6 +34,7 @@ const FRESH_AT: Partial<Record<BlindRound, string>> = {
   "blind-15": "db09e84",
   "blind-16": "5d4adcf",
   "blind-17": "a534db1",
+  "blind-18": "2fe3e5a",
 };
 
 const repository = join(import.meta.dirname, "..");

@@ -36,9 +36,10 @@ export const BLIND_ROUNDS = [
   "blind-16",
   "blind-17",
   "blind-18",
+  "blind-19",
 ] as const;
 export type BlindRound = (typeof BLIND_ROUNDS)[number];
-export const LATEST_BLIND_ROUND: BlindRound = "blind-18";
+export const LATEST_BLIND_ROUND: BlindRound = "blind-19";
 
 export function blindRoundDir(round: BlindRound): string {
   return join(import.meta.dirname, round);
