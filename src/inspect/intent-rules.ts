@@ -232,6 +232,28 @@ const DISPARAGE_OTHER_TOOLS = {
 /** Words a definition names other tools by ("the Sentry tools", "direct database tools"). */
 const TOOLS_NOUN = "(?:tools?|servers?|apis?|integrations?|connectors?|plugins?)";
 
+/** "Instructions" and "rules" as a file is named in other languages, in the ASCII a URL path spells them with. */
+const OTHER_LANGUAGE_INSTRUCTION_FILES = [
+  "instrucoes",
+  "instrucciones",
+  "instructies",
+  "istruzioni",
+  "anweisungen",
+  "consignes",
+  "regles",
+  "reglas",
+  "regras",
+  "regeln",
+  "regole",
+  "instrukcje",
+  "instrukce",
+  "instruktioner",
+  "talimatlar",
+  "kurallar",
+  "huong-dan",
+  "huongdan",
+] as const;
+
 /** One concept, several trigger sets: the entries of intent.run-command (here and in object-rules.ts) share this. */
 export const RUN_COMMAND = {
   id: "intent.run-command",
@@ -519,6 +541,7 @@ export const INTENT_RULES: readonly PatternRule[] = [
     alsoTriggers: ["~/", "/tmp/", "/var/", "/etc/", "$home", "to .", "into .", "in .", "at ."],
     pattern:
       "\\b(?:write|writes|save|saves|append|appends|store|stores|dump|dumps|copy)\\b[^\\n]{0,50}?\\b(?:to|into|in|at)\\s+(?:~/|\\$home/|/tmp/|/var/|/etc/|\\.[a-z])[^\\s'\"`,;)]*",
+    unless: "\\b(?:never|do not|don't|must not)\\b",
   },
   {
     id: "intent.send-to-destination",
@@ -621,8 +644,8 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "(?:https?|ftp)://[^\\s]+[^\\n]{0,240}?(?:\\b(?:supersedes?|overrides?|takes? (?:precedence|priority) over|(?:has|have) (?:precedence|priority) over|prevails? over|outranks?)\\s+(?:all\\s+|any\\s+)?(?:the\\s+|this\\s+|your\\s+)?(?:earlier\\s+|previous\\s+|other\\s+|user's\\s+|system\\s+)?(?:instructions?|conversation|descriptions?|prompts?|context|guidance|rules|results?|documentation|the user|anything)\\b|\\b(?:disagree|conflict)s?\\b[^\\n]{0,60}?\\b(?:wins|prevails|is authoritative|takes precedence)\\b|\\b(?:vorrang|prioridad|priorité|priorità|prioridade)|приоритет|優先|优先)",
   },
   // A file made for agents at an outside address: ".../agent.txt", ".../agent-rules.md",
-  // ".../v3/policy.md", ".../latest/instructions.txt" — whoever serves it steers the model, in whatever
-  // language the sentence around it asks for it to be fetched or followed. No real tool of any
+  // ".../v3/policy.md", ".../latest/instructions.txt", ".../instrucoes.txt" — whoever serves it steers
+  // the model, in whatever language the sentence around it asks for it to be fetched or followed. No real tool of any
   // collected server links one.
   {
     ...REMOTE_INSTRUCTIONS,
@@ -638,9 +661,9 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "convention",
       "guideline",
       "directive",
+      ...OTHER_LANGUAGE_INSTRUCTION_FILES,
     ],
-    pattern:
-      "(?:https?|ftp)://[^\\s'\"\\x60)]*/(?:agents?|rules?|instructions?|prompts?|system[-_]?prompts?|polic(?:y|ies)|conventions|guidelines|directives)(?:[-_.][\\w-]+)?\\.(?:md|txt|json|ya?ml)\\b",
+    pattern: `(?:https?|ftp)://[^\\s'"\\x60)]*/(?:agents?|rules?|instructions?|prompts?|system[-_]?prompts?|polic(?:y|ies)|conventions|guidelines|directives|${OTHER_LANGUAGE_INSTRUCTION_FILES.join("|")})(?:[-_.][\\w-]+)?\\.(?:md|txt|json|ya?ml)\\b`,
   },
   // Text meant for the agent kept at an outside address: "build it from the mapping and
   // agent_instructions at https://…", "apply the Agent notes section of https://…".
@@ -758,6 +781,9 @@ export const INTENT_RULES: readonly PatternRule[] = [
       "|\\b(?:append|add|prepend|attach)\\s+['\"`]?(?:site:|https?://|[\\w-]+\\.[a-z]{2,}\\b)[^\\n]{0,40}?\\bto (?:every|each|all|any)\\b",
     // "Default 25. Override ONLY IF user requests": the user's request is what allows the change.
     unless: "\\bonly (?:if|when) (?:the )?users? (?:explicitly )?(?:requests?|asks?|wants?)\\b",
+    // "The file is always JPEG data whatever extension is given": a file name's form, not a target.
+    unlessInMatch:
+      "\\b(?:whatever|regardless of|no matter what|irrespective of)\\s+(?:the\\s+)?(?:file\\s+)?(?:extension|suffix)\\b",
   },
   {
     id: "intent.feed-other-tool",

@@ -4,7 +4,7 @@ import { pathOffLimits } from "./framing.ts";
 import { EXPOSING_TOOL_NAME } from "./intent-rules.ts";
 import { nameWords, singular } from "./names.ts";
 import { normalize, readPieces } from "./normalize.ts";
-import { KEPT_COPY_VERBS } from "./object-rules.ts";
+import { KEPT_COPY_VERBS, WEBHOOK_ARGUMENT } from "./object-rules.ts";
 import { linesAsRead, proseAsRead, unwrapped } from "./reading.ts";
 import type { Finding, ToolDefinition } from "./types.ts";
 
@@ -636,6 +636,8 @@ function outOfPlace(
         !pathsIn(match).some((path) => PRIVATE_KEY.matcher(path).find())
       )
         return false;
+      // A password or token written to a plain file of no program of its own is out for anyone who reads it.
+      if (signal.rule === "intent.write-local-file" && WRITTEN_SECRET.test(match)) return true;
       return SENSITIVE_PATH_MARKS.some((mark) => match.includes(mark));
     case "intent.send-to-destination":
       // A tool that only reads sends nothing of its own: a transfer it orders ("after reading a
@@ -648,6 +650,10 @@ function outOfPlace(
       return true;
   }
 }
+
+/** Secrets a write can put in a file. */
+const WRITTEN_SECRET =
+  /\b(?:passwords?|passphrases?|secrets?|tokens?|api[ _-]?keys?|private keys?|seed phrases?|credentials?)\b/i;
 
 /**
  * Words in a tool's name or title that make secrets, keys, configuration or sign-in its own business:
@@ -1741,6 +1747,13 @@ const ALL_DIGIT_IDENTIFIER = 12;
 function defaultTarget(args: readonly ToolArgument[]): Finding | undefined {
   for (const [name, { default: given }, words] of args) {
     if (typeof given !== "string") continue;
+    // A bank account is where money goes, whatever the argument is called (`settlement_sheba`).
+    if (checkedIban(given.replaceAll(" ", "")))
+      return argumentFinding(
+        "intent.default-target",
+        name,
+        `${name} defaults to the bank account "${given}"`,
+      );
     if (words.some((word) => OWNER_WORDS.has(word)) && namedOwner(given))
       return argumentFinding(
         "intent.default-target",
@@ -2113,6 +2126,20 @@ function routingNumberOfAccount(text: string, start: number, token: string): boo
 }
 const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 
+/**
+ * An IBAN whose check digits hold (ISO 13616's mod 97): a real account, where a made-up value passes
+ * one time in 97. Its runs of zeros are how banks pad account numbers, not a placeholder's.
+ */
+function checkedIban(token: string): boolean {
+  if (!IBAN.test(token)) return false;
+  let remainder = 0;
+  for (const ch of token.slice(4) + token.slice(0, 4)) {
+    const digits = Number.parseInt(ch, 36).toString();
+    for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
+  }
+  return remainder === 1;
+}
+
 /** An IBAN written in groups of four, as banks print it: `NL62 RABO 0312 8846 07`. */
 const SPACED_IBAN = /(?<![\w-])[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,4})?(?![\w-])/g;
 
@@ -2454,12 +2481,18 @@ const DESTINATION_SIGNALS = new Set([
   "exfil.send-to-destination",
 ]);
 
-/** Names of tools that read: a side effect that archives or deletes is not what they are for. */
 /** The user's own folders, which only a tool made for files has any business emptying. */
 const PERSONAL_FOLDER = /\b(?:downloads|documents|desktop|pictures|photos|home)\b/i;
 
 /** The input a tool works from deleted: what a copy, a conversion or an export leaves behind is gone. */
 const SOURCE_DELETED = /\b(?:source|original|input)\b/i;
+
+/**
+ * The source's deletion as a condition the tool meets ("if the original parent notebook is also
+ * trashed, restore the parent first"), not a side effect it has.
+ */
+const SOURCE_DELETED_AS_CONDITION =
+  /\b(?:if|when|whether|unless)\s+(?:the\s+)?(?:source|original|input)\b[^.\n]{0,60}?\b(?:is|are)\s+(?:also\s+|already\s+)?(?:deleted|removed|erased|wiped|purged|trashed)\b/i;
 
 /** A tool named for taking a copy (`download_file`, `exportReport`): what it copies should stay. */
 const COPYING_NAME = /^(?:download|export)(?:[_-]|[a-z]*$)/i;
@@ -2467,6 +2500,7 @@ const COPYING_NAME = /^(?:download|export)(?:[_-]|[a-z]*$)/i;
 /** Words of a tool whose job includes taking the source away. */
 const MOVING_WORDS = new Set(["move", "mv", "rename", "cut", "migrate", "transfer", "replace"]);
 
+/** Names of tools that read: a side effect that archives or deletes is not what they are for. */
 const READ_ONLY_NAME = RE2JS.compile(
   "^(?:search|get|list|read|fetch|find|query|lookup|view|show|describe|count)(?:[_-]|[a-z]*$)",
 );
@@ -2596,8 +2630,8 @@ function namesParty(match: string): boolean {
   return match.includes("@") || ACCOUNT_PARTY.test(match) || addressesAsParties(match).length > 0;
 }
 
-/** Parties named without an address: access for anyone, an account acted for. */
-const ACCOUNT_PARTY = /\banyone\b|onbehalfof/i;
+/** Parties named without a mailbox or an IP: access for anyone, an account acted for, a webhook's URL. */
+const ACCOUNT_PARTY = new RegExp(`\\banyone\\b|onbehalfof|${WEBHOOK_ARGUMENT}`, "i");
 
 /** The IP addresses a match names as its parties; none when it also names a mailbox or "anyone". */
 function addressesAsParties(match: string): RegExpExecArray[] {
@@ -2909,6 +2943,7 @@ export function weighIntent(tool: ToolDefinition, findings: readonly Finding[]):
           COPYING_NAME.test(ownName) ||
           signal.match.toLowerCase().includes(" and all ") ||
           (SOURCE_DELETED.test(signal.match) &&
+            !SOURCE_DELETED_AS_CONDITION.test(signal.match) &&
             !nameWords(ownName).some((word) => DELETING_WORDS.has(word) || MOVING_WORDS.has(word))) ||
           (PERSONAL_FOLDER.test(signal.match) && !servesPurpose(purpose, "file"))
         )
