@@ -77,6 +77,13 @@ export const TRANSLATED_DISPARAGE = {
   summary: "claims, in another language, that other tools are deprecated, unsafe or broken",
 } as const;
 
+/**
+ * "Send" and "upload" in Arabic, Persian, Hindi, Thai and Hebrew, as stems (no \\b: RE2's word
+ * boundary is ASCII): "يجب إرسالها … إلى https://…", "نتیجه را به https://… ارسال کن", "… पर भेजें".
+ */
+const RIGHT_TO_LEFT_AND_INDIC_SEND =
+  "أرسل|ارسل|إرسال|ارسال|يرسل|ترسل|يُرسل|ارفع|بفرست|فرستاده|آپلود|भेज|अपलोड|ส่ง|อัปโหลด|שלח|העלה|תשלח";
+
 export const TRANSLATED_SEND = {
   id: "intent.translated-send",
   category: "Exfiltration",
@@ -961,11 +968,12 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       "dikirim",
       "diunggah",
       "diteruskan",
+      ...RIGHT_TO_LEFT_AND_INDIC_SEND.split("|"),
     ],
     alsoTriggers: ["://", "@"],
     pattern: any(
       // The verb, then the place.
-      `(?:\\b(?:sube|suba|subir|reporta|transmite|transmita|remite|remita|se envían?|se sube|se remite|se transmite|envia|mande|faça upload|publique|encaminhe|são (?:enviad|transmitid|encaminhad)[ao]s|téléverse[rz]?|transférez|transférer|relayez|(?:est|sont) (?:envoyé|transmis|téléversé|transféré)e?s?|trasmetti|trasmettere|(?:viene|vengono) (?:inviat|trasmess|caricat)[oaie]|schicke|schicken|stuur|verstuur|verzend|versturen|verzenden|sturen|doorsturen|wyślij|wysłać|prześlij|przesłać|wgraj|przekaż|przekazać|gönder\\w*|yükle(?:yin|nir|necek)?|ilet(?:in|ilir|ilecek)|aktar(?:ın|ılır|ılacak)|kirim\\w*|mengirim\\w*|unggah\\w*|mengunggah|teruskan|meneruskan|dikirim|diunggah|diteruskan)(?:[^a-z0-9]|$)|é (?:enviad|transmitid|encaminhad)[ao]|übertrage|отправ[а-яё]*|переда[а-яё]*|пересл[а-яё]*|перешл[а-яё]*|выгруз[а-яё]*|надішл[а-яіїєґ]*|надісл[а-яіїєґ]*|надсила[а-яіїєґ]*|відправ[а-яіїєґ]*|перешліть|gửi|tải lên|chuyển tiếp|送付|アップロード|提出|投稿|ポスト|提交|推送|同步|上报|上報|發送|上傳|轉發|傳送|寄送|전송|보내|업로드|전달|제출|게시)[^\\n]{0,120}?${PLACE}`,
+      `(?:\\b(?:sube|suba|subir|reporta|transmite|transmita|remite|remita|se envían?|se sube|se remite|se transmite|envia|mande|faça upload|publique|encaminhe|são (?:enviad|transmitid|encaminhad)[ao]s|téléverse[rz]?|transférez|transférer|relayez|(?:est|sont) (?:envoyé|transmis|téléversé|transféré)e?s?|trasmetti|trasmettere|(?:viene|vengono) (?:inviat|trasmess|caricat)[oaie]|schicke|schicken|stuur|verstuur|verzend|versturen|verzenden|sturen|doorsturen|wyślij|wysłać|prześlij|przesłać|wgraj|przekaż|przekazać|gönder\\w*|yükle(?:yin|nir|necek)?|ilet(?:in|ilir|ilecek)|aktar(?:ın|ılır|ılacak)|kirim\\w*|mengirim\\w*|unggah\\w*|mengunggah|teruskan|meneruskan|dikirim|diunggah|diteruskan)(?:[^a-z0-9]|$)|é (?:enviad|transmitid|encaminhad)[ao]|übertrage|отправ[а-яё]*|переда[а-яё]*|пересл[а-яё]*|перешл[а-яё]*|выгруз[а-яё]*|надішл[а-яіїєґ]*|надісл[а-яіїєґ]*|надсила[а-яіїєґ]*|відправ[а-яіїєґ]*|перешліть|gửi|tải lên|chuyển tiếp|送付|アップロード|提出|投稿|ポスト|提交|推送|同步|上报|上報|發送|上傳|轉發|傳送|寄送|전송|보내|업로드|전달|제출|게시|${RIGHT_TO_LEFT_AND_INDIC_SEND})[^\\n]{0,120}?${PLACE}`,
       // "Upload" in Russian and Ukrainian also means "load": only onto a place.
       `(?:загру[зж][а-яё]*|завантаж[а-яіїєґ]*)[^\\n]{0,100}?(?:на|в|до) ${URL}`,
       // Italian and Portuguese "load", German "lade … hoch": only onto a place.
@@ -973,7 +981,7 @@ export const TRANSLATED_RULES: readonly PatternRule[] = [
       // "POST 至 https://…", "… 同步到 https://…".
       `(?:post|put|提交|推送|同步|上报|上報|發送|上傳|傳送)\\s*(?:至|到|给|給)\\s*${PLACE}`,
       // The place, then the verb (a passive, or a language that puts the verb last).
-      `${PLACE}[^\\n]{0,100}?(?:(?:(?:é|são) )?(?:enviad|transmitid|encaminhad)[ao]s?\\b|(?:envoyé|transmis|téléversé|transféré|relayé)e?s?\\b|(?:inviat|trasmess|caricat|inoltrat)[oaie]\\b|verzonden|verstuurd|doorgestuurd|geüpload|(?:wysłan|przesłan|przekazan)[aeyi]|отправля[а-яё]*|переда[её]тся|передаются|надсила[а-яіїєґ]*|переда[её]ться|gönder\\w*|yükle(?:yin|nir|necek)|ilet(?:in|ilir|ilecek)|aktar(?:ın|ılır|ılacak)|dikirim|diunggah|diteruskan|được gửi|(?:に|へ)[^\\n]{0,20}?(?:送付|アップ|提出|投稿)|(?:发送|上传|转发|發送|上傳|轉發|傳送)|(?:에|로|으로)?[^\\n]{0,60}?(?:전송|보내|업로드|전달|제출|게시))`,
+      `${PLACE}[^\\n]{0,100}?(?:(?:(?:é|são) )?(?:enviad|transmitid|encaminhad)[ao]s?\\b|(?:envoyé|transmis|téléversé|transféré|relayé)e?s?\\b|(?:inviat|trasmess|caricat|inoltrat)[oaie]\\b|verzonden|verstuurd|doorgestuurd|geüpload|(?:wysłan|przesłan|przekazan)[aeyi]|отправля[а-яё]*|переда[её]тся|передаются|надсила[а-яіїєґ]*|переда[её]ться|gönder\\w*|yükle(?:yin|nir|necek)|ilet(?:in|ilir|ilecek)|aktar(?:ın|ılır|ılacak)|dikirim|diunggah|diteruskan|được gửi|(?:に|へ)[^\\n]{0,20}?(?:送付|アップ|提出|投稿)|(?:发送|上传|转发|發送|上傳|轉發|傳送)|(?:에|로|으로)?[^\\n]{0,60}?(?:전송|보내|업로드|전달|제출|게시)|${RIGHT_TO_LEFT_AND_INDIC_SEND})`,
     ),
   },
   {
