@@ -4,14 +4,14 @@
 // official SDK client. The answers land in test/inspect/corpus/benign/<name>.json with the package's
 // name and installed version. Run: node scripts/collect-benign-tools.ts [--pypi | --blind | --blind-2 | --blind-3 |
 // --blind-4 | --blind-5 | --blind-6 | --blind-7 | --blind-8 | --blind-9 | --blind-10 | --blind-11 | --blind-12 |
-// --blind-13 | --blind-14 | --blind-15 | --blind-16 | --blind-17 | --blind-18 | --blind-19 | --intl |
+// --blind-13 | --blind-14 | --blind-15 | --blind-16 | --blind-17 | --blind-18 | --blind-19 | --blind-20 | --intl |
 // --intl-latin] [package-name …]. With no flag it
 // collects the development corpus's first list (`servers`); --pypi collects its second list (`pypiServers`, servers from
 // PyPI) into test/inspect/corpus/benign-pypi/, development data for the rules that the phrasing model does not learn
 // (yet); --intl collects its third (`intlServers`, servers documented in languages other than English) into
 // test/inspect/corpus/benign-intl/; --intl-latin collects its fourth (`intlLatinServers`, servers documented in
 // Latin-script languages other than English) into test/inspect/corpus/benign-intl-latin/. --blind, --blind-2, --blind-3, --blind-4,
-// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14, --blind-15, --blind-16, --blind-17, --blind-18 and --blind-19 collect a
+// --blind-5, --blind-6, --blind-7, --blind-8, --blind-9, --blind-10, --blind-11, --blind-12, --blind-13, --blind-14, --blind-15, --blind-16, --blind-17, --blind-18, --blind-19 and --blind-20 collect a
 // round of the blind evaluation set
 // instead (other packages each, into test/inspect/blind/benign/, test/inspect/blind-2/benign/,
 // test/inspect/blind-3/benign/, test/inspect/blind-4/benign/, test/inspect/blind-5/benign/,
@@ -19,7 +19,7 @@
 // test/inspect/blind-9/benign/, test/inspect/blind-10/benign/, test/inspect/blind-11/benign/,
 // test/inspect/blind-12/benign/, test/inspect/blind-13/benign/, test/inspect/blind-14/benign/,
 // test/inspect/blind-15/benign/, test/inspect/blind-16/benign/, test/inspect/blind-17/benign/,
-// test/inspect/blind-18/benign/ and test/inspect/blind-19/benign/).
+// test/inspect/blind-18/benign/, test/inspect/blind-19/benign/ and test/inspect/blind-20/benign/).
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -5441,6 +5441,293 @@ const blind19Servers: ServerSpec[] = [
   },
 ];
 
+// Round 20 of the blind evaluation (test/inspect/blind-20/benign/), collected on 2026-11-29 before any tuning on it:
+// real servers from packages in none of the lists or comments above, none a fork, port or rename of a package named
+// there, and with no tool description word for word equal to one in the development corpus or an earlier blind round
+// (checked over every file of test/inspect/corpus/benign*/ and test/inspect/blind*/benign/ among the tools kept; no two
+// packages of this round share a description either). Every package is pinned. Every vendor, organisation or author is
+// new to these lists as far as the packages' metadata tells, and no vendor has more than one package here (as far as
+// that metadata tells; some packages name no author). At most 30
+// tools come from one package: where a server lists more, an evenly spaced selection in listing order is kept and the
+// number listed is recorded as `listedTools` (largest lists: audacity-mcp 131, geoedge-mcp 124, finstack-mcp 95,
+// datris-mcp-server 88, geoservercloud-mcp 76, hypershell-asuswrt-mcp 68, cf-polygon-mcp 63). Every file of this round
+// records `listedNames`, the names of all the tools its server listed, in listing order.
+// Ecosystems: 1 package (30 tools) comes from npm and 54 (812 tools) from PyPI; 55 packages, 842 tools. The other
+// registries gave no more than that, so the fifth outside PyPI asked for could not be had:
+// - npm: Capgo's command-line tool (@capgo/cli, `capgo mcp`) lists its tools. The per-platform builds of this
+//   machine's npm package list that no comment above names are libraries, bundlers, linters, runtimes and agents with
+//   no MCP server mode, or builds of servers already collected or left out above (@azure/mcp, slack-mcp-server,
+//   kubernetes-mcp-server, podman-mcp-server, mcp-alertmanager, @falconer/mcp). The MCP packages of that list that no
+//   comment above names are SDKs, frameworks, proxies, inspectors, installers and plugins of other applications;
+//   @anaisbetts/mcp-installer lists two tools only. No TypeScript SDK generated with an MCP bin was taken.
+// - Go: the module proxy refuses (403) the modules asked for: github.com/geropl/linear-mcp-go,
+//   github.com/reza-gholizade/k8s-mcp-server and github.com/yokingma/time-mcp.
+// - crates.io and Maven Central: no crate or artifact with an MCP server was known here beyond those the comments
+//   above name; nothing was asked of them.
+// Chosen across domains: developer tools (Capgo app updates, Fizzy boards, Lightdash analytics, Datris data
+// pipelines, Arpe.io data transfer, serial ports, Loki logs, KLayout chip layouts, Glyphs font design, business-day
+// arithmetic), cloud and data platforms (GeoServer Cloud, 3DCityDB city models, GDAL and GeoPandas geodata, Agimus
+// ontologies), security (MITRE Caldera adversary emulation, AsusWRT routers), science and engineering (EPICS control
+// systems, ITASCA FLAC simulation, CFAST fire modelling, LeRobot, ArduPilot flight logs, aerospace flight planning,
+// Jiskta climate data, LINDAT's language tools, clinical evidence in helix-mcp), finance (NSE/BSE markets in
+// finstack-mcp, Longbridge brokerage, stock screens, SheetsFinance formulas, ZenMoney budgets, Mainbook bank
+// statements, Privy wallets, Matchbook betting exchange), business (LinkedIn Ads, applicant-tracking job boards,
+// DataSignals filing events, TrueSource procurement signals, Cerebro VFX production tracking), government and open
+// data (Dutch municipal council transcripts), property and cars (Zameen.com listings, CarDossier valuations),
+// productivity and office (LeenO bills of quantities in LibreOffice), media (Audacity, King Crimson's discography,
+// 30book's Iranian books, the 4PDA forum), games and sport (Steam store data, Steam launch forecasts, game prices,
+// the Genshin Impact wiki, Formula 1 through FastF1), events (Luma), astrology (planetary retrogrades) and
+// education (Codeforces Polygon problem packages).
+// Interpreters: every PyPI package runs on Python 3.12 (from pyenv here). Their venvs were made here with uv at the
+// same pins.
+// Pinned beside the package (`requires`): mcp<2 for the servers written for the 1.x SDK (longbridge-mcp,
+// finstack-mcp, cf-polygon-mcp, cfast-mcp, jiskta-mcp, steamforecast-mcp, helix-mcp, 3dcitydb-mcp-server,
+// klayout-draw-mcp, glyphs-info-mcp, privy-mcp-server, fizzy-mcp, retrograde-mcp, zenmoney-mcp, cerebrohq-mcp,
+// audacity-mcp, lightdash-mcp).
+// Placeholder credentials (`env`): caldera-mcp and agimus-mcp exit at start without a key (caldera-mcp also takes its
+// service's address); neither uses them to list its tools.
+// Tried and left out:
+// - PyPI, by vendor: monarch-mcp-jamiew (the author of spotify-mcp-jamiew above), mcp-systemd-crunchtools (the vendor
+//   of mcp-slack-crunchtools above), lotw-mcp (likely the Parks on the Air server's vendor of round 19).
+// - PyPI, word for word: tiretrack-mcp (a description of actionstep-mcp in blind round 10, among the tools it would
+//   keep).
+// - PyPI, needing a live service to list tools: mysqltuner-mcp (connects to MySQL at start), linkwarden-mcp and
+//   kimai-mcp (connect to their service at start), catalyst-center-super-mcp (builds its tools from the controller's
+//   API at start), accela-mcp (lists only its login tools until it is signed in), awx-mcp-server (an HTTP server
+//   only), aapanel-mcp (needs a file describing its servers), moneywiz-mcp-server (macOS only).
+// - PyPI, fewer than three tools: complexipy-mcp, remoji-tg-mcp, best-price-mcp, gotify-mcp.
+// - PyPI, failing here: celery-flower-mcp, librus-mcp, elementfm-mcp-server, bosch-flow-mcp, mhs5200a-mcp,
+//   usesend-mcp, sifflet-mcp and math-mcp-learning-server (not installable on Python 3.12; not retried with a newer
+//   one), cnb-rs-mcp, peasy-mcp and fyipedia-mcp (no console script), casino-mcp and torna-mcp (exit at start),
+//   ghidra-bizhawk-mcp (needs JPype), traackr-api-mcp (not retried with a key).
+// - not pursued: the *-eli-mcp, *-blade-mcp, meok-*, chuk-*, iflow-mcp-*, swiss-* and Kenyan civic families, the
+//   "Plain-English access" Australian family (ato-mcp; asic-mcp of round 19 is one of it), and the Odoo, *arr and
+//   Apple families.
+// Collected with HOME set to a scratch folder.
+const blind20Servers: ServerSpec[] = [
+  // npm: a command-line tool with an MCP mode.
+  { package: "@capgo/cli", version: "8.68.1", bin: "capgo", args: ["mcp"] },
+  // PyPI.
+  {
+    package: "fastf1-mcp-server",
+    pypi: { version: "0.2.0", script: "fastf1-mcp-server", python: "python3.12" },
+  },
+  {
+    package: "gdal-mcp",
+    pypi: { version: "1.1.3", script: "gdal", python: "python3.12" },
+  },
+  {
+    package: "geoedge-mcp",
+    pypi: { version: "1.0.9", script: "geoedge-mcp", python: "python3.12" },
+  },
+  {
+    package: "logmcp",
+    pypi: { version: "1.0.3", script: "logmcp", python: "python3.12" },
+  },
+  {
+    package: "luma-mcp",
+    pypi: { version: "0.1.0", script: "luma-mcp", python: "python3.12" },
+  },
+  {
+    package: "zameen-mcp",
+    pypi: { version: "0.3.0", script: "zameen-mcp", python: "python3.12" },
+  },
+  {
+    package: "lerobot-mcp",
+    pypi: { version: "0.2.0", script: "lerobot-mcp", python: "python3.12" },
+  },
+  {
+    package: "ardupilot-mcp",
+    pypi: { version: "1.0.0", script: "ardupilot-mcp", python: "python3.12" },
+  },
+  {
+    package: "longbridge-mcp",
+    pypi: { version: "0.1.3", script: "longbridge-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "finstack-mcp",
+    pypi: { version: "0.10.0", script: "finstack-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "linkedin-ads-mcp",
+    pypi: { version: "0.4.1", script: "linkedin-ads-mcp", python: "python3.12" },
+  },
+  {
+    package: "ats-jobs-mcp",
+    pypi: { version: "1.1.0", script: "ats-jobs-mcp", python: "python3.12" },
+  },
+  {
+    package: "genshin-bwiki-mcp",
+    pypi: { version: "0.1.2", script: "genshin-bwiki-mcp", python: "python3.12" },
+  },
+  {
+    package: "4pda-mcp",
+    pypi: { version: "0.2.1", script: "4pda-mcp", python: "python3.12" },
+  },
+  {
+    package: "cf-polygon-mcp",
+    pypi: { version: "0.13.0", script: "cf-polygon-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "leeno-mcp",
+    pypi: { version: "0.5.0", script: "leeno-mcp", python: "python3.12" },
+  },
+  {
+    package: "itasca-mcp",
+    pypi: { version: "0.10.6", script: "itasca-mcp", python: "python3.12" },
+  },
+  {
+    package: "mcp-game-info",
+    pypi: { version: "0.1.0", script: "mcp-game-info", python: "python3.12" },
+  },
+  {
+    package: "cfast-mcp",
+    pypi: { version: "0.1.1", script: "cfast-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "jiskta-mcp",
+    pypi: { version: "0.1.0", script: "jiskta-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "aerospace-mcp",
+    pypi: { version: "0.1.0", script: "aerospace-mcp", python: "python3.12" },
+  },
+  {
+    package: "hypershell-asuswrt-mcp",
+    pypi: { version: "0.3.0", script: "asuswrt-mcp", python: "python3.12" },
+  },
+  {
+    package: "steamforecast-mcp",
+    pypi: { version: "0.1.0", script: "steamforecast-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "helix-mcp",
+    pypi: { version: "1.5.0", script: "helix", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "ria-mcp",
+    pypi: { version: "0.1.0", script: "ria-mcp", python: "python3.12" },
+  },
+  {
+    package: "geoservercloud-mcp",
+    pypi: { version: "1.0.0", script: "geoservercloud-mcp", python: "python3.12" },
+  },
+  {
+    package: "matchbook-mcp",
+    pypi: { version: "0.1.0", script: "matchbook-mcp", python: "python3.12" },
+  },
+  {
+    package: "3dcitydb-mcp-server",
+    pypi: { version: "1.1.0", script: "3dcitydb-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "klayout-draw-mcp",
+    pypi: { version: "0.1.2", script: "klayout-draw-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "glyphs-info-mcp",
+    pypi: { version: "1.4.0", script: "glyphs-info-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "playtide-steam-mcp",
+    pypi: { version: "0.2.8", script: "steam-mcp", python: "python3.12" },
+  },
+  {
+    package: "mainbook-mcp",
+    pypi: { version: "0.5.1", script: "mainbook-mcp", python: "python3.12" },
+  },
+  {
+    package: "privy-mcp-server",
+    pypi: { version: "0.1.2", script: "privy-mcp-server", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "fizzy-mcp",
+    pypi: { version: "0.1.0", script: "fizzy-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "epics-mcp",
+    pypi: { version: "0.7.0", script: "epics-mcp", python: "python3.12" },
+  },
+  {
+    package: "arpeio-mcp",
+    pypi: { version: "0.3.9", script: "arpeio-mcp", python: "python3.12" },
+  },
+  {
+    package: "retrograde-mcp",
+    pypi: { version: "0.1.6", script: "retrograde-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "datasignals-events-mcp",
+    pypi: { version: "1.0.4", script: "datasignals-events-mcp", python: "python3.12" },
+  },
+  {
+    package: "truesource-mcp",
+    pypi: { version: "0.1.1", script: "truesource-mcp", python: "python3.12" },
+  },
+  {
+    package: "anonymize-mcp",
+    pypi: { version: "0.10.3", script: "anonymize-mcp", python: "python3.12" },
+  },
+  {
+    package: "zenmoney-mcp",
+    pypi: { version: "0.1.0", script: "zenmoney-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "cerebrohq-mcp",
+    pypi: { version: "0.1.0", script: "cerebro-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "audacity-mcp",
+    pypi: { version: "0.1.8", script: "audacity-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "lightdash-mcp",
+    pypi: { version: "0.1.1", script: "lightdash-mcp", python: "python3.12", requires: ["mcp<2"] },
+  },
+  {
+    package: "king-crimson-mcp",
+    pypi: { version: "0.3.0", script: "king-crimson-mcp", python: "python3.12" },
+  },
+  {
+    package: "cardossier-mcp-server",
+    pypi: { version: "1.0.4", script: "cardossier-mcp", python: "python3.12" },
+  },
+  {
+    package: "serio-mcp",
+    pypi: { version: "0.1.0", script: "serio-mcp", python: "python3.12" },
+  },
+  {
+    package: "sheets-finance-mcp",
+    pypi: { version: "0.2.0", script: "sheets-finance-mcp", python: "python3.12" },
+  },
+  {
+    package: "stockscreen-mcp",
+    pypi: { version: "0.1.1", script: "stockscreen-mcp", python: "python3.12" },
+  },
+  {
+    package: "business-day-mcp",
+    pypi: { version: "0.1.0", script: "business-day-mcp", python: "python3.12" },
+  },
+  {
+    package: "datris-mcp-server",
+    pypi: { version: "1.53.0", script: "datris-mcp-server", python: "python3.12" },
+  },
+  {
+    package: "30book-mcp",
+    pypi: { version: "0.3.2", script: "30book-mcp", python: "python3.12" },
+  },
+  {
+    package: "caldera-mcp",
+    pypi: { version: "0.1.2", script: "caldera-mcp", python: "python3.12" },
+    env: { CALDERA_API_KEY: "placeholder", CALDERA_URL: "http://127.0.0.1:9" },
+  },
+  {
+    package: "agimus-mcp",
+    pypi: { version: "1.2.0", script: "agimus-mcp", python: "python3.12" },
+    env: { AGIMUS_API_KEY: "agm_placeholder" },
+  },
+];
+
 // Which list a run collects and where it writes: the development corpus or one blind round.
 interface Target {
   servers: ServerSpec[];
@@ -5507,6 +5794,12 @@ const targets = {
     maxTools: 30,
     listedNames: true,
   },
+  "--blind-20": {
+    servers: blind20Servers,
+    outDir: join("blind-20", "benign"),
+    maxTools: 30,
+    listedNames: true,
+  },
   "--intl-latin": {
     servers: intlLatinServers,
     outDir: join("corpus", "benign-intl-latin"),
@@ -5538,6 +5831,7 @@ const flag = (
     "--intl-latin",
     "--blind-18",
     "--blind-19",
+    "--blind-20",
   ] as const
 ).find((name) => process.argv.includes(name));
 const target: Target = targets[flag ?? "corpus"];
