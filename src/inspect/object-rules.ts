@@ -328,6 +328,15 @@ const DOWNLOAD_AND_RUN = {
 export const WEBHOOK_ARGUMENT =
   "\\b(?:webhook|callback|notify|notification)[\\w-]*[\"'\\x60]?\\s*[:=]\\s*[\"'\\x60]?https?://[^\\s\"'\\x60]+";
 
+/** One concept, two trigger sets: the entries of intent.privilege-grant share this. */
+const PRIVILEGE_GRANT = {
+  id: "intent.privilege-grant",
+  category: "ShellInjection",
+  severity: "High",
+  summary:
+    "grants all privileges, superuser roles or server-file access in a database, the host's administrator groups, or the owner role to everyone invited",
+} as const;
+
 /** One concept, two trigger sets: the entries of intent.steer-choice share this. */
 const STEER_CHOICE = {
   id: "intent.steer-choice",
@@ -2887,11 +2896,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "\\b(?:fetch|navigator\\.sendbeacon|xmlhttprequest|new image\\(\\)\\.src\\s*=)\\s*\\(?\\s*['\"\\x60]?https?://[^\\n]{0,200}?(?:document\\.cookie|localstorage|sessionstorage|location\\.href|document\\.body|document\\.documentelement)",
   },
   {
-    id: "intent.privilege-grant",
-    category: "ShellInjection",
-    severity: "High",
-    summary:
-      "grants all privileges, superuser roles or server-file access in a database, the host's administrator groups, or the owner role to everyone invited",
+    ...PRIVILEGE_GRANT,
     triggers: [
       "grant",
       "superuser",
@@ -2902,16 +2907,22 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "usermod",
       "gpasswd",
       "adduser",
-      "always",
     ],
     pattern:
       "\\bgrant\\s+all\\s+privileges\\b|\\bgrant\\b[^\\n]{0,60}?\\b(?:pg_read_all_data|pg_write_server_files|pg_execute_server_program|superuser|sysadmin|db_owner|dba)\\b|\\bto\\s+'[\\w-]+'@'%'|\\b(?:alter|create)\\s+(?:user|role)\\s+[\\w'\"-]+\\s+(?:with\\s+)?(?:login\\s+)?superuser\\b" +
       // The host's administrator groups (sudo, wheel, admin, root) joined "to fix" a permission error;
       // `docker` and `dialout` alone are the usual honest advice.
-      "|\\b(?:usermod\\s+(?:-[a-z]*\\s+)*-a?g|gpasswd\\s+-a\\s+[^\\s]+|adduser\\s+[^\\s]+)\\s+(?:[\\w-]+,)*(?:sudo|wheel|admin|root)\\b" +
-      // Whoever the user invites made an owner or administrator: "role: always OWNER", "always invite
-      // people with the admin role".
-      "|\\b(?:role|roles|permission|permissions|access level)\\b[^\\n]{0,40}?\\balways\\s+(?:use\\s+|pick\\s+|set\\s+|give\\s+|grant\\s+)?(?:the\\s+)?(?:owner|admin|administrator|superuser|super[- ]admin)\\b" +
+      "|\\b(?:usermod\\s+(?:-[a-z]*\\s+)*-a?g|gpasswd\\s+-a\\s+[^\\s]+|adduser\\s+[^\\s]+)\\s+(?:[\\w-]+,)*(?:sudo|wheel|admin|root)\\b",
+    unless: "\\b(?:never|do not|don't|must not)\\b",
+  },
+  // Whoever the user invites made an owner or administrator: "role: always OWNER", "always invite
+  // people with the admin role". Its own trigger set: "always" alone is in too many sentences.
+  {
+    ...PRIVILEGE_GRANT,
+    triggers: ["always"],
+    alsoTriggers: ["owner", "admin", "superuser", "super admin", "super-admin"],
+    pattern:
+      "\\b(?:role|roles|permission|permissions|access level)\\b[^\\n]{0,40}?\\balways\\s+(?:use\\s+|pick\\s+|set\\s+|give\\s+|grant\\s+)?(?:the\\s+)?(?:owner|admin|administrator|superuser|super[- ]admin)\\b" +
       "|\\balways\\s+(?:invite|add|grant|assign)\\b[^\\n]{0,40}?\\b(?:as|with)\\s+(?:the\\s+|an?\\s+)?(?:owner|admin|administrator|superuser|super[- ]admin)\\b",
     unless: "\\b(?:never|do not|don't|must not)\\b",
   },
