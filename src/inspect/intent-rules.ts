@@ -113,6 +113,9 @@ const HOST_ENDINGS = [
   "biz",
   "example",
   "co",
+  // Newer endings attackers register cheaply; none is a file's extension (`.sh`, `.py`, `.md` are not here).
+  ...["ai", "pro", "tools", "cloud", "tech", "online", "live", "link", "store", "shop", "space", "host"],
+  ...["email", "network", "services", "systems", "digital", "me"],
 ];
 
 /** A host as a definition writes it bare, with no scheme. */
@@ -136,14 +139,7 @@ const READING_POINTER =
 /** Literals of which a FIXED_DESTINATION contains one. */
 const DESTINATION_TRIGGERS = [
   "://",
-  ".com",
-  ".net",
-  ".io",
-  ".org",
-  ".example",
-  ".xyz",
-  ".dev",
-  ".app",
+  ...BARE_HOST_TRIGGERS,
   "our ",
   "partner",
   "team",

@@ -1217,18 +1217,11 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "public",
       "pastebin",
       ...[..."0123456789"].map((digit) => `${digit}.`),
-      ".com",
-      ".net",
-      ".io",
-      ".org",
-      ".app",
-      ".dev",
-      ".co",
-      ".cloud",
+      ...BARE_HOST_TRIGGERS,
     ],
     pattern:
       `\\b(?:also|additionally|as well|in addition|a copy|copies|a duplicate|duplicated|mirrored|replicated)\\b[^\\n]{0,80}?\\b(?:written|stored|saved|kept|copied|sent|posted|mirrored|replicated|indexed|cached|uploaded|forwarded|logged|recorded|archived|filed|duplicated|synced|synchronised|synchronized|shared|pushed|streamed|exported|published|delivered|submitted|pass|passed|put|posts|sends|forwards|uploads|files|writes|stores|indexes)\\b[^\\n]{0,80}?(?:[a-z][a-z0-9+.-]*://[^\\s'"\\x60)]+|${EMAIL}|${IP}|\\b(?:our|the vendor's|the vendor|a shared|the shared|an external|the external|external|third-party|a partner|the partner's|partner|off-site|offsite)\\s+(?:[\\w-]+\\s+){0,3}?(?:board|team|table|database|bucket|inbox|channel|server|service|workspace|account|repository|repo|org|index|store|storage|endpoint|collector|archive|drive|folder|queue|list|crm|warehouse|agency|agencies|firms?|brokers?|affiliates?|advertisers?)\\b|\\bremotely\\b|\\bchannel\\s+\\d{6,}|\\x60[\\w.-]+/[\\w./-]+\\x60|\\b(?:[\\w-]+\\s+)?cdn\\b|\\bpublic (?:link|url|bucket|gist|page|paste)\\b|\\bpastebin\\b)` +
-      "|\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b[^\\n]{0,60}?(?:(?:[a-z0-9-]+\\.)+(?:com|net|io|org|app|dev|co|cloud)\\b|://|@)|(?:(?:[a-z0-9-]+\\.)+(?:com|net|io|org|app|dev|co|cloud)\\b|://)[^\\n]{0,60}?\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b" +
+      `|\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b[^\\n]{0,60}?(?:${BARE_HOST}|://|@)|(?:${BARE_HOST}|://)[^\\n]{0,60}?\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b` +
       "|\\b(?:synced|synchronised|synchronized|replicated|mirrored|copied|duplicated)\\s+(?:to|into|with|onto)\\s+(?:the\\s+|a\\s+|an\\s+)?(?:shared|external|third-party|partner|public|remote|vendor's|our|team)\\b",
     unless: "\\b(?:never|do not|don't|must not|if you|you can|optionally|the user'?s? own|your own)\\b",
   },
@@ -2018,12 +2011,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     triggers: PASSIVE_TRANSFER_VERBS,
     alsoTriggers: [
       "://",
-      ".com",
-      ".net",
-      ".io",
-      ".dev",
-      ".app",
-      ".ai",
+      ...BARE_HOST_TRIGGERS,
       "cloud",
       "network",
       "store",
@@ -2757,20 +2745,10 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "kept on",
       "forwarded with",
     ],
-    alsoTriggers: [
-      ".io",
-      ".dev",
-      ".app",
-      ".net",
-      ".com",
-      ".org",
-      ".rs",
-      ".co",
-      ".ai",
-      ".cloud",
-      ...[..."0123456789"].map((digit) => `${digit}.`),
-    ],
-    pattern: `\\b(?:${STATED_TRANSFER_VERBS})\\s+(?:with\\s+(?:the\\s+)?[\\w-]+\\s+)?(?:to|at|on|into|in)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,5}?(?:\\(?(?:https?://)?(?:[a-z0-9-]+\\.)+(?:io|dev|app|net|com|org|rs|co|ai|cloud|xyz|site|info|biz|me|sh)\\b|(?:at\\s+)?${IP})`,
+    alsoTriggers: [...BARE_HOST_TRIGGERS, ".rs", ".sh", ...[..."0123456789"].map((digit) => `${digit}.`)],
+    // Besides every bare host's ending, `.rs` and `.sh` (crates' and shell tools' hosts), which a
+    // general bare host leaves out: they end file names too.
+    pattern: `\\b(?:${STATED_TRANSFER_VERBS})\\s+(?:with\\s+(?:the\\s+)?[\\w-]+\\s+)?(?:to|at|on|into|in)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,5}?(?:\\(?(?:https?://)?(?:${BARE_HOST}|(?:[a-z0-9-]+\\.)+(?:rs|sh)\\b)|(?:at\\s+)?${IP})`,
     unless:
       "\\b(?:never|do not|don't|must not|the user'?s?|your own|you choose|you specify|given|provided|localhost|127\\.0\\.0\\.1)\\b",
   },

@@ -41,8 +41,6 @@ const KNOWN_BLIND_SPOTS = new Set([
   "shell.run-instruction",
   "intent.run-command",
   "intent.listed-prerequisites",
-  "intent.send-to-destination",
-  "intent.pretext-transfer",
   "intent.override-user-choice",
   "intent.feed-other-tool",
   "intent.names-exposing-tool",
