@@ -1,4 +1,10 @@
-import { INTENT_RULES, OVERRIDE_INSTRUCTIONS, ROLE_HIJACK } from "./intent-rules.ts";
+import {
+  BARE_HOST,
+  BARE_HOST_TRIGGERS,
+  INTENT_RULES,
+  OVERRIDE_INSTRUCTIONS,
+  ROLE_HIJACK,
+} from "./intent-rules.ts";
 import {
   OBJECT_RULES,
   SECRET_HARVEST,
@@ -208,7 +214,9 @@ const EXFIL_HOST_TRIGGERS = [
 ];
 
 const DESTINATION =
-  "(?:https?|wss?|ftp|sftp)://[^\\s'\"`)<{$\\[][^\\s'\"`)]*|\\b[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}\\b|\\b(?:an?|the|our|my|this|remote|external)\\s+(?:external |remote |third[ -]party |backup |analytics |logging |collection |monitoring |audit |telemetry |sync )+(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook)\\b|\\bour (?:[\\w-]+ ){0,2}(?:server|endpoint|service|url|host|api|bucket|inbox|mailbox|webhook|collector|archive|mirror|vault|storage)\\b|\\b(?:an?|the|this)\\s+(?:external|remote|third[ -]party|public|offsite|cloud)\\s+(?:[\\w-]+\\s+){0,2}(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook|storage|collector|drive)\\b|\\b(?:s3|gs)://[^\\s]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|\\b[\\w-]+(?:\\.[\\w-]+)*\\.(?:com|net|io|org|xyz|ru|cn|site|dev|app|top|info|biz)(?:/[^\\s]*)?\\b";
+  "(?:https?|wss?|ftp|sftp)://[^\\s'\"`)<{$\\[][^\\s'\"`)]*|\\b[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)*\\.[a-z]{2,}\\b|\\b(?:an?|the|our|my|this|remote|external)\\s+(?:external |remote |third[ -]party |backup |analytics |logging |collection |monitoring |audit |telemetry |sync )+(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook)\\b|\\bour (?:[\\w-]+ ){0,2}(?:server|endpoint|service|url|host|api|bucket|inbox|mailbox|webhook|collector|archive|mirror|vault|storage)\\b|\\b(?:an?|the|this)\\s+(?:external|remote|third[ -]party|public|offsite|cloud)\\s+(?:[\\w-]+\\s+){0,2}(?:server|endpoint|service|url|address|host|api|bucket|inbox|mailbox|webhook|storage|collector|drive)\\b|\\b(?:s3|gs)://[^\\s]+|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|" +
+  BARE_HOST +
+  "(?:/[^\\s]*)?";
 
 const PERSONAL_DATA =
   "ssn|social security numbers?|pii|email address(?:es)?|personal (?:data|details|information)|locations?|location history|home address|phone numbers?|credit card(?: numbers?)?|card numbers?|income|figures|identity|profile";
@@ -553,19 +561,7 @@ const PHRASE_RULES: readonly PatternRule[] = [
       "ftp://",
       "sftp://",
       "@",
-      ".com",
-      ".net",
-      ".io",
-      ".org",
-      ".xyz",
-      ".ru",
-      ".site",
-      ".dev",
-      ".app",
-      ".top",
-      ".cn",
-      ".info",
-      ".biz",
+      ...BARE_HOST_TRIGGERS,
       "external",
       "remote",
       "third",
