@@ -140,6 +140,7 @@ const CACHED_PER_NAME = 4;
 /** Characters of text the string findings hold before they start again (about 8 MB of strings). */
 const STRING_CACHE_CHARACTERS = 4_000_000;
 const MAX_SCHEMA_DEPTH = 64;
+/** Matches of one rule searched past (cleared or too long) in a text (firstMatch). */
 const MAX_MATCHES_TRIED = 8;
 const MAX_MATCH_LENGTH = 240;
 /** Longest stretch of one sentence a pattern sees at once (windows overlap by MAX_MATCH_LENGTH). */
@@ -537,11 +538,17 @@ function raise(severity: Severity): Severity {
 /**
  * The first match the rule's `unless` and `unlessInMatch` do not clear. After a match too long or
  * cleared the search goes on from just after its start, not its end: a cleared match ("silently
- * ignores …; quietly send …") must not hide one that starts inside it.
+ * ignores …; quietly send …") must not hide one that starts inside it. When MAX_MATCHES_TRIED matches
+ * in a row were each cleared by a negation of their own, the next is taken as it is: honest text does
+ * not negate one order that many times, and a search that gave up there let nine negated copies hide
+ * the real order after them. One condition that clears many overlapping readings of a sentence ("the
+ * user chooses whether it is shared with anyone …") counts once.
  */
 function firstMatch(pattern: CompiledPattern, lower: string): [number, number] | undefined {
   if (!pattern.regex.test(lower)) return undefined;
   const matcher = pattern.regex.matcher(lower);
+  // Made only when a match is cleared: most searches find one at once or none.
+  let negations: Set<number> | undefined;
   let from = 0;
   for (let tries = 0; tries < MAX_MATCHES_TRIED && from <= lower.length && matcher.find(from); tries++) {
     const start = matcher.start();
@@ -552,18 +559,26 @@ function firstMatch(pattern: CompiledPattern, lower: string): [number, number] |
       if (late) return late;
       continue;
     }
-    if (cleared(pattern, lower, start, end)) continue;
-    return [start, end];
+    const negation = clearedAt(pattern, lower, start, end);
+    if (negation < 0) return [start, end];
+    (negations ??= new Set()).add(negation);
   }
-  return undefined;
+  if ((negations?.size ?? 0) < MAX_MATCHES_TRIED || from > lower.length || !matcher.find(from))
+    return undefined;
+  return matcher.end() - matcher.start() <= MAX_MATCH_LENGTH ? [matcher.start(), matcher.end()] : undefined;
 }
 
-/** Whether the rule's `unless` (with the words before) or `unlessInMatch` explains a match away. */
-function cleared(pattern: CompiledPattern, lower: string, start: number, end: number): boolean {
-  return (
-    (pattern.unless?.matcher(lower.slice(lookBackStart(lower, start), end)).find() ?? false) ||
-    (pattern.unlessInMatch?.matcher(lower.slice(start, end)).find() ?? false)
-  );
+/**
+ * Where the rule's `unless` (with the words before) or `unlessInMatch` explains a match away: the
+ * offset of the words that do, or -1.
+ */
+function clearedAt(pattern: CompiledPattern, lower: string, start: number, end: number): number {
+  const from = lookBackStart(lower, start);
+  const unless = pattern.unless?.matcher(lower.slice(from, end));
+  if (unless?.find()) return from + unless.start();
+  const inMatch = pattern.unlessInMatch?.matcher(lower.slice(start, end));
+  if (inMatch?.find()) return start + inMatch.start();
+  return -1;
 }
 
 /**
@@ -572,7 +587,7 @@ function cleared(pattern: CompiledPattern, lower: string, start: number, end: nu
  * word before a real match — "send, send, send … send the notes to https://…", or a leading gap that
  * reads from the sentence's start — yields one too-long match, and the tries ran out on decoys
  * before reaching it. Searched in the text's last MAX_MATCH_LENGTH characters before `end`, from a
- * word's start so that no word is cut into another.
+ * word's start so that no word is cut into another; past cleared matches as firstMatch is.
  */
 function lateStartMatch(
   pattern: CompiledPattern,
@@ -584,11 +599,16 @@ function lateStartMatch(
   while (from > start + 1 && isWordCode(lower.charCodeAt(from - 1))) from--;
   const window = lower.slice(from, end);
   const matcher = pattern.regex.matcher(window);
+  const negations = new Set<number>();
   let at = 0;
-  for (let tries = 0; tries < MAX_MATCHES_TRIED && at <= window.length && matcher.find(at); tries++) {
+  for (let tries = 0; tries <= MAX_MATCHES_TRIED && at <= window.length && matcher.find(at); tries++) {
     const found: [number, number] = [from + matcher.start(), from + matcher.end()];
     at = matcher.start() + 1;
-    if (found[1] - found[0] <= MAX_MATCH_LENGTH && !cleared(pattern, lower, found[0], found[1])) return found;
+    if (found[1] - found[0] > MAX_MATCH_LENGTH) continue;
+    if (negations.size >= MAX_MATCHES_TRIED) return found;
+    const negation = clearedAt(pattern, lower, found[0], found[1]);
+    if (negation < 0) return found;
+    negations.add(negation);
   }
   return undefined;
 }
@@ -625,7 +645,10 @@ function sentenceEnds(text: string): number[] {
   return ends;
 }
 
-/** How many framed matches of one rule a sentence window is searched past for an unframed one. */
+/**
+ * How many framed matches of one rule a sentence window is searched past for an unframed one; past
+ * that many framed copies, each with its own end, the next is read unframed.
+ */
 const MAX_FRAMED_MATCHES = 8;
 
 function requiredMask(rule: PatternRule): number {
@@ -776,18 +799,22 @@ function scanText(
     windows: for (let from = sentenceStart; from < ends[s]!; from += WINDOW - MAX_MATCH_LENGTH) {
       const to = Math.min(ends[s]!, from + WINDOW);
       let searchFrom = from;
-      for (let tries = 0; tries < MAX_FRAMED_MATCHES && searchFrom < to; tries++) {
+      // Framed copies each of its own (a refused `curl … | sh`, nine times): past MAX_FRAMED_MATCHES,
+      // the next match is read plainly, as firstMatch takes a match past negated copies.
+      const framedEnds = new Set<number>();
+      for (let tries = 0; tries <= MAX_FRAMED_MATCHES && searchFrom < to; tries++) {
         const span = firstMatch(pattern, lower.slice(searchFrom, to));
         if (!span) break;
         const start = searchFrom + span[0];
         const end = searchFrom + span[1];
-        const framing = framed(id, lower, start, end);
+        const framing = framedEnds.size < MAX_FRAMED_MATCHES ? framed(id, lower, start, end) : undefined;
         if (!framing) {
           plainStarts.push(start);
           reported.add(index);
           report(id, category, severity, ...original(start, end));
           break windows;
         }
+        framedEnds.add(end);
         framedMatches.push({ framing, start, end });
         if (!framedFirst.has(index)) framedFirst.set(index, { rule: `${id}.${framing}`, start, end });
         // From just after the framed match's start: a match inside it ("do not silently skip; quietly
