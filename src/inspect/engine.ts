@@ -561,7 +561,8 @@ function firstMatch(pattern: CompiledPattern, lower: string): [number, number] |
     }
     const negation = clearedAt(pattern, lower, start, end);
     if (negation < 0) return [start, end];
-    (negations ??= new Set()).add(negation);
+    negations ??= new Set();
+    negations.add(negation);
   }
   if ((negations?.size ?? 0) < MAX_MATCHES_TRIED || from > lower.length || !matcher.find(from))
     return undefined;
