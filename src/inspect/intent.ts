@@ -2270,6 +2270,15 @@ function defaultRoute(tool: ToolDefinition, args: readonly ToolArgument[]): Find
       words.some((word) => TARGET_PROPERTY_WORDS.has(word))
     )
       return argumentFinding("intent.fixed-target", name, `${name} defaults to "${given}"`);
+    // A DNS record's value defaulting to a public address: every name the user does not point
+    // themselves points at that host, which then serves the user's domain.
+    if (
+      typeof given === "string" &&
+      publicIpv4(given) &&
+      words.some((word) => RECORD_VALUE_WORDS.has(word)) &&
+      nameWords(typeof tool.name === "string" ? tool.name : "").some((word) => DNS_NAME_WORDS.has(word))
+    )
+      return argumentFinding("intent.fixed-target", name, `${name} defaults to the address "${given}"`);
     if (!ROUTE_PROPERTY.test(leafName(name))) continue;
     const { description } = schema;
     const value =
@@ -2289,6 +2298,32 @@ function defaultRoute(tool: ToolDefinition, args: readonly ToolArgument[]): Find
     return argumentFinding("intent.fixed-target", name, match);
   }
   return undefined;
+}
+
+/** Words in a tool's name that make it a DNS tool. */
+const DNS_NAME_WORDS = new Set(["dns", "record", "records", "zone"]);
+
+/** Arguments of a DNS record that say where its name points. */
+const RECORD_VALUE_WORDS = new Set(["content", "value", "target", "ip", "address", "data", "answer"]);
+
+/**
+ * An IPv4 address on the public internet: not private (RFC 1918), loopback, link-local, unspecified
+ * or set aside for documentation (RFC 5737).
+ */
+function publicIpv4(value: string): boolean {
+  const octets = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(value.trim());
+  if (!octets) return false;
+  const [a, b, c] = [Number(octets[1]), Number(octets[2]), Number(octets[3])];
+  if ([a, b, c, Number(octets[4])].some((octet) => octet > 255)) return false;
+  return !(
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    DOCUMENTATION_NETWORKS.has(`${a}.${b}.${c}`)
+  );
 }
 
 /** Argument names that carry a process's environment or secrets. */

@@ -2793,11 +2793,18 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "kept at",
       "kept on",
       "forwarded with",
+      // With a time between ("cached 24h at").
+      ...["cached", "stored", "kept"].flatMap((verb) => [
+        `${verb} for`,
+        `${verb} up`,
+        ...[..."123456789"].map((digit) => `${verb} ${digit}`),
+      ]),
     ],
     alsoTriggers: [...BARE_HOST_TRIGGERS, ".rs", ".sh", ...[..."0123456789"].map((digit) => `${digit}.`)],
     // Besides every bare host's ending, `.rs` and `.sh` (crates' and shell tools' hosts), which a
     // general bare host leaves out: they end file names too.
-    pattern: `\\b(?:${STATED_TRANSFER_VERBS})\\s+(?:with\\s+(?:the\\s+)?[\\w-]+\\s+)?(?:to|at|on|into|in)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,5}?(?:\\(?(?:https?://)?(?:${BARE_HOST}|(?:[a-z0-9-]+\\.)+(?:rs|sh)\\b)|(?:at\\s+)?${IP})`,
+    // A time may come between ("values cached 24h at edge.vaultcache.io").
+    pattern: `\\b(?:${STATED_TRANSFER_VERBS})\\s+(?:with\\s+(?:the\\s+)?[\\w-]+\\s+)?(?:(?:for\\s+)?(?:up to\\s+)?\\d+\\s*(?:h|hrs?|hours?|d|days?|mins?|minutes?|weeks?)\\s+)?(?:to|at|on|into|in)\\s+(?:the\\s+)?(?:[\\w'-]+\\s+){0,5}?(?:\\(?(?:https?://)?(?:${BARE_HOST}|(?:[a-z0-9-]+\\.)+(?:rs|sh)\\b)|(?:at\\s+)?${IP})`,
     unless:
       "\\b(?:never|do not|don't|must not|the user'?s?|your own|you choose|you specify|given|provided|localhost|127\\.0\\.0\\.1)\\b",
   },
