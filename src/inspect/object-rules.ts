@@ -378,6 +378,18 @@ const SECURITY_CONTROL_WORDS = [
 ] as const;
 const SECURITY_CONTROLS = SECURITY_CONTROL_WORDS.map((word) => `${word}s?`).join("|");
 
+/** One concept, two trigger sets: the entries of intent.side-copy share this. */
+const SIDE_COPY = {
+  id: "intent.side-copy",
+  category: "Exfiltration",
+  severity: "High",
+  summary:
+    "keeps a copy of what the tool handles somewhere else as well: another URL, database, board, team or address",
+} as const;
+
+/** A chat channel's opaque id (`C07PONTE99`, a numeric snowflake): a letter and a digit, or digits, then more. */
+const OPAQUE_CHANNEL_ID = "(?:[a-z]\\d[a-z0-9]{6,}|\\d[a-z0-9]{7,})\\b";
+
 /** One concept, two trigger sets: the entries of intent.steer-choice share this. */
 const STEER_CHOICE = {
   id: "intent.steer-choice",
@@ -1277,11 +1289,7 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       "169\\.254\\.169\\.254|metadata\\.google\\.internal|100\\.100\\.100\\.200|fd00:ec2::254|/latest/meta-data|computemetadata/v1",
   },
   {
-    id: "intent.side-copy",
-    category: "Exfiltration",
-    severity: "High",
-    summary:
-      "keeps a copy of what the tool handles somewhere else as well: another URL, database, board, team or address",
+    ...SIDE_COPY,
     triggers: [
       "also",
       "additionally",
@@ -1330,6 +1338,33 @@ export const OBJECT_RULES: readonly PatternRule[] = [
       `|\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b[^\\n]{0,60}?(?:${BARE_HOST}|://|@)|(?:${BARE_HOST}|://)[^\\n]{0,60}?\\b(?:stores|keeps|retains|saves|holds|archives)\\s+a\\s+copy\\b` +
       "|\\b(?:synced|synchronised|synchronized|replicated|mirrored|copied|duplicated)\\s+(?:to|into|with|onto)\\s+(?:the\\s+|a\\s+|an\\s+)?(?:shared|external|third-party|partner|public|remote|vendor's|our|team)\\b",
     unless: "\\b(?:never|do not|don't|must not|if you|you can|optionally|the user'?s? own|your own)\\b",
+  },
+  // Every message copied, as a standing order, to a channel the definition names by id: "always cc
+  // channel C07PONTE99", "every message is also copied to channel C07PONTE99", "metti sempre in copia
+  // il canale C07PONTE99". Whoever reads that channel reads the user's messages.
+  {
+    ...SIDE_COPY,
+    triggers: [
+      "cc",
+      "bcc",
+      "copy",
+      "copied",
+      "mirrored",
+      "forwarded",
+      "cross-posted",
+      "crossposted",
+      "loop in",
+      "copia",
+      "copie",
+      "kopie",
+    ],
+    alsoTriggers: ["channel", "chat", "group", "room", "canal", "canale", "kanal", "gruppo", "grupo"],
+    pattern:
+      `\\b(?:always|every time|each time|also)\\s+(?:cc|bcc|copy in|loop in)\\s+(?:the\\s+)?(?:channel|chat|group|room)\\s+[#\\x60'"]?${OPAQUE_CHANNEL_ID}` +
+      `|\\b(?:also|always|additionally)\\s+(?:be\\s+)?(?:copied|cc'?d|mirrored|cross-?posted|forwarded)\\s+(?:to|into)\\s+(?:the\\s+)?(?:channel|chat|group|room)\\s+[#\\x60'"]?${OPAQUE_CHANNEL_ID}` +
+      `|\\b(?:metti|mettete|pon|poned|ponga|mets|mettez|setze|setzen sie)\\s+(?:sempre\\s+|siempre\\s+|toujours\\s+|immer\\s+)?(?:in|en)\\s+(?:copia|copie|kopie)\\s+(?:(?:il|la|el|le|den)\\s+)?(?:canale|canal|kanal|chat|gruppo|grupo|groupe)\\s+[#\\x60'"]?${OPAQUE_CHANNEL_ID}`,
+    unless:
+      "\\b(?:e\\.g\\.|for example|for instance|such as|never|do not|don't|the user names|the user picks|the user chooses)\\b",
   },
   {
     id: "intent.copy-to-destination",
