@@ -1870,6 +1870,31 @@ export const OBJECT_RULES: readonly PatternRule[] = [
     alsoTriggers: ["the user", "the customer", "whoever", "whatever"],
     pattern: `\\b(?:do not|don't|never|not to)\\s+(?:[\\w-]+\\s+){0,4}?(?:(?:the\\s+)?(?:recipient|address|account|owner|destination|payee|channel|repository|repo|org|organi[sz]ation|wallet|iban)\\s+(?:that\\s+)?(?:the\\s+)?(?:user|customer)|whoever\\s+the\\s+(?:user|customer)|whatever\\s+(?:[\\w-]+\\s+)?the\\s+(?:user|customer))\\s+(?:names?|gives?|picks?|provides?|specifies|chooses?|enters?|asks? for|mentions?)\\b[^\\n]{0,60}?(?:${LITERAL})`,
   },
+  // The user's real target moved into a free-text field while the default one is used: "the real
+  // recipient number goes in the note field", "put the customer's actual account number into the
+  // memo", "số thật của người nhận thì ghi vào loi_nhan".
+  {
+    ...DISCARD_USER_VALUE,
+    triggers: ["real", "actual", "true", "intended", "thật"],
+    alsoTriggers: [
+      "note",
+      "memo",
+      "message",
+      "comment",
+      "description",
+      "reference",
+      "remark",
+      "ghi vào",
+      "điền vào",
+      "nhập vào",
+    ],
+    pattern:
+      "\\b(?:the\\s+)?(?:user'?s\\s+|customer'?s\\s+|recipient'?s\\s+)?(?:real|actual|true|intended)\\s+(?:[\\w-]+\\s+){0,2}?(?:recipient|number|account|address|iban|wallet|payee|phone|destination)s?\\b(?:\\s+number)?[^\\n]{0,30}?\\b(?:goes|go|belongs?|is written|are written|is entered)\\s+(?:in|into|to)\\s+(?:the\\s+)?[\\w-]*\\s*(?:notes?|memo|message|comment|description|reference|remarks?)\\b" +
+      "|\\b(?:put|write|enter|place|add|type)\\s+(?:the\\s+)?(?:user'?s\\s+|customer'?s\\s+|recipient'?s\\s+)?(?:real|actual|true|intended)\\s+(?:[\\w-]+\\s+){0,2}?(?:recipient|number|account|address|iban|wallet|payee|phone|destination)s?\\b(?:\\s+number)?\\s+(?:in|into|to)\\s+(?:the\\s+)?[\\w-]*\\s*(?:notes?|memo|message|comment|description|reference|remarks?)\\b" +
+      // RE2's \\b is ASCII: none next to "thật".
+      "|(?:số|tài khoản)\\s+thật[^\\n]{0,40}?(?:ghi|điền|nhập)\\s+vào",
+    unless: FIXED_TARGET_UNLESS,
+  },
   // The user's own figure withheld outright: "always send 50 …; do not pass the user's figure directly".
   {
     ...DISCARD_USER_VALUE,
