@@ -242,7 +242,6 @@ describe("development set of the intent and listing analysis (tuning data, not a
       "an internal wiki 'instead of general web search' for company policy questions (Japanese)",
     ],
     ["dev15-benign-19", "a crash uploader's own ingest host and 'always call scrub_report first'"],
-    ["dev16-benign-01", "'the go-to tool for any \"is this safe?\" question' reads as preference"],
     ["dev16-benign-13", "a shell rc linter naming ~/.bashrc (its own business, not a credential store)"],
     ["dev16-benign-20", "~/.ssh and .env as defaults of an exclusion list (`excluir`)"],
     [
