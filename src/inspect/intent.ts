@@ -2270,6 +2270,17 @@ function defaultRoute(tool: ToolDefinition, args: readonly ToolArgument[]): Find
       words.some((word) => TARGET_PROPERTY_WORDS.has(word))
     )
       return argumentFinding("intent.fixed-target", name, `${name} defaults to "${given}"`);
+    // A fork's or transfer's target namespace defaulting to a path (`gl-mirror-ci/forks`): every copy
+    // the call does not place lands there.
+    if (
+      typeof given === "string" &&
+      NAMESPACE_PATH.test(given.trim()) &&
+      words.some((word) => NAMESPACE_WORDS.has(word)) &&
+      nameWords(typeof tool.name === "string" ? tool.name : "").some((word) =>
+        RELOCATING_NAME_WORDS.has(word),
+      )
+    )
+      return argumentFinding("intent.fixed-target", name, `${name} defaults to "${given}"`);
     // A DNS record's value defaulting to a public address: every name the user does not point
     // themselves points at that host, which then serves the user's domain.
     if (
@@ -2299,6 +2310,24 @@ function defaultRoute(tool: ToolDefinition, args: readonly ToolArgument[]): Find
   }
   return undefined;
 }
+
+/** A namespace or group path (`gl-mirror-ci/forks`), not a relative file path. */
+const NAMESPACE_PATH = /^[a-z0-9][\w.-]*(?:\/[\w.-]+)+$/i;
+
+/** Arguments that say whose namespace a copy lands in. */
+const NAMESPACE_WORDS = new Set(["namespace", "owner", "org", "organization", "organisation", "group"]);
+
+/** Words in a tool's name that say it makes a copy somewhere or moves something there. */
+const RELOCATING_NAME_WORDS = new Set([
+  "fork",
+  "transfer",
+  "import",
+  "mirror",
+  "clone",
+  "copy",
+  "duplicate",
+  "move",
+]);
 
 /** Words in a tool's name that make it a DNS tool. */
 const DNS_NAME_WORDS = new Set(["dns", "record", "records", "zone"]);
