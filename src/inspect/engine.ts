@@ -15,7 +15,7 @@ import {
 } from "./framing.ts";
 import { optionFindings, ownPurposeFindings, weighIntent } from "./intent.ts";
 import { LiteralSet } from "./literals.ts";
-import { type Channel, CONTEXT, normalize, readPieces, withContext } from "./normalize.ts";
+import { type Channel, CONTEXT, HIDDEN_TEXT_RULES, normalize, readPieces, withContext } from "./normalize.ts";
 import {
   bestSentence,
   bestWindowScore,
@@ -436,7 +436,8 @@ const VALUE_LISTS = new Set(["enum", "examples", "default"]);
 
 /**
  * Visits every string of a schema-like value: values, property names and non-keyword keys. The
- * path is a shared stack, turned into a string only for strings that have findings.
+ * path is a shared stack, turned into a string only for strings that have findings. Returns whether
+ * it left an object unread, nested deeper than MAX_SCHEMA_DEPTH.
  */
 function walkStrings(
   value: unknown,
@@ -444,8 +445,10 @@ function walkStrings(
   depth: number,
   visit: Visit,
   inValue = false,
-): void {
-  if (value === null || typeof value !== "object" || depth > MAX_SCHEMA_DEPTH) return;
+): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (depth > MAX_SCHEMA_DEPTH) return true;
+  let unread = false;
   const parentKey = path[path.length - 1];
   if (Array.isArray(value)) {
     const valueList = inValue || (typeof parentKey === "string" && VALUE_LISTS.has(parentKey));
@@ -453,10 +456,10 @@ function walkStrings(
       path.push(i);
       const item = value[i];
       if (typeof item === "string") visit(item, false, valueList, path);
-      else walkStrings(item, path, depth + 1, visit, inValue);
+      else if (walkStrings(item, path, depth + 1, visit, inValue)) unread = true;
       path.pop();
     }
-    return;
+    return unread;
   }
   const parentIsPropertyMap = !inValue && typeof parentKey === "string" && PROPERTY_MAPS.has(parentKey);
   for (const key in value) {
@@ -469,9 +472,24 @@ function walkStrings(
     // an example's inner fields only illustrate.
     const asValue = inValue || (!parentIsPropertyMap && VALUE_KEYS.has(key));
     if (typeof member === "string") visit(member, false, asValue, path);
-    else walkStrings(member, path, depth + 1, visit, asValue);
+    else if (walkStrings(member, path, depth + 1, visit, asValue)) unread = true;
     path.pop();
   }
+  return unread;
+}
+
+/**
+ * What a walk left unread is not judged harmless: the model receives every level of a schema, so
+ * one nested deeper than MAX_SCHEMA_DEPTH is refused at High, as a string too long to read is.
+ */
+function unreadNesting(field: string): Finding {
+  return {
+    rule: "hidden.deep-nesting",
+    category: "HiddenInstructions",
+    severity: HIDDEN_TEXT_RULES["hidden.deep-nesting"]!.severity,
+    field,
+    match: `nested deeper than ${MAX_SCHEMA_DEPTH} levels; the deeper levels were not inspected`,
+  };
 }
 
 /**
@@ -516,8 +534,16 @@ function pathString(path: readonly (string | number)[]): string {
   return out;
 }
 
-/** Visits a tool's strings, field by field; an object-valued inputSchema by `walkInputSchema` when given. */
-function visitStrings(tool: ToolDefinition, visit: Visit, walkInputSchema?: (schema: object) => void): void {
+/**
+ * Visits a tool's strings, field by field; an object-valued inputSchema by `walkInputSchema` when
+ * given. Returns the fields it left partly unread (walkStrings).
+ */
+function visitStrings(
+  tool: ToolDefinition,
+  visit: Visit,
+  walkInputSchema?: (schema: object) => void,
+): ("inputSchema" | "outputSchema" | "annotations")[] {
+  const unread: ("inputSchema" | "outputSchema" | "annotations")[] = [];
   if (typeof tool.name === "string") visit(tool.name, true, false, ["name"]);
   if (typeof tool.title === "string") visit(tool.title, false, false, ["title"]);
   if (typeof tool.description === "string") visit(tool.description, false, false, ["description"]);
@@ -526,8 +552,9 @@ function visitStrings(tool: ToolDefinition, visit: Visit, walkInputSchema?: (sch
     if (typeof value === "string") visit(value, false, false, [field]);
     else if (walkInputSchema && field === "inputSchema" && typeof value === "object" && value !== null)
       walkInputSchema(value);
-    else walkStrings(value, [field], 0, visit);
+    else if (walkStrings(value, [field], 0, visit)) unread.push(field);
   }
+  return unread;
 }
 
 function raise(severity: Severity): Severity {
@@ -922,11 +949,13 @@ function analyzeString(
   const normalized = normalize(
     identifier ? identifierWords(text) : oversized ? text.slice(0, MAX_SCANNED_LENGTH) : text,
   );
+  // What was not read is not judged harmless: the model reads the whole string, so a string too long
+  // to inspect is refused at High rather than passed at Medium with its tail unread.
   if (oversized)
     fieldFindings.push({
       rule: "hidden.oversized-text",
       category: "HiddenInstructions",
-      severity: "Medium",
+      severity: HIDDEN_TEXT_RULES["hidden.oversized-text"]!.severity,
       field: "",
       match: `${text.length} characters; only the first ${MAX_SCANNED_LENGTH} were inspected`,
     });
@@ -977,7 +1006,7 @@ function inspectUncached(
 ): Finding[] {
   const findings: Finding[] = [];
   const collect = collectFindings(compiled, findings);
-  visitStrings(
+  const unread = visitStrings(
     tool,
     collect,
     receivedSchema === undefined
@@ -986,13 +1015,19 @@ function inspectUncached(
           let found = compiled.strings.get(receivedSchema, INPUT_SCHEMA_KIND);
           if (found === undefined) {
             const walked: Finding[] = [];
-            walkStrings(schema, ["inputSchema"], 0, collectFindings(compiled, walked));
+            if (
+              walkStrings(schema, ["inputSchema"], 0, collectFindings(compiled, walked)) &&
+              compiled.detectors.has("HiddenInstructions")
+            )
+              walked.push(unreadNesting("inputSchema"));
             found = walked.length === 0 ? NO_FINDINGS : walked;
             compiled.strings.set(receivedSchema, found, INPUT_SCHEMA_KIND);
           }
           for (const finding of found) findings.push({ ...finding });
         },
   );
+  if (compiled.detectors.has("HiddenInstructions"))
+    for (const field of unread) findings.push(unreadNesting(field));
   for (const finding of weighIntent(tool, findings))
     if (compiled.detectors.has(finding.category as DetectorName)) findings.push(finding);
   // Findings that only restate the tool's own business, or what an optional switch does when the

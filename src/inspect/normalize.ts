@@ -735,9 +735,14 @@ export const HIDDEN_TEXT_RULES: Readonly<Record<string, { severity: Severity; su
     severity: "High",
     summary: 'a web or mail address spelt out ("relay dot io", "evil[.]com"), read back as the address',
   },
+  "hidden.deep-nesting": {
+    severity: "High",
+    summary:
+      "a schema nested deeper than 64 levels (the deeper levels are not inspected, so the schema is refused)",
+  },
   "hidden.oversized-text": {
-    severity: "Medium",
-    summary: "a string longer than 256 KiB (the rest is not inspected)",
+    severity: "High",
+    summary: "a string longer than 256 KiB (the rest is not inspected, so the string is refused)",
   },
   "hidden.whitespace-padding": {
     severity: "Medium",
