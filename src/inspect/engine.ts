@@ -14,6 +14,7 @@ import {
   SIBLING_RULES,
 } from "./framing.ts";
 import { optionFindings, ownPurposeFindings, weighIntent } from "./intent.ts";
+import { BARE_HOST } from "./intent-rules.ts";
 import { LiteralSet } from "./literals.ts";
 import { type Channel, CONTEXT, HIDDEN_TEXT_RULES, normalize, readPieces, withContext } from "./normalize.ts";
 import {
@@ -534,6 +535,10 @@ function pathString(path: readonly (string | number)[]): string {
   return out;
 }
 
+/** A definition's fields that hold objects, walked string by string. */
+const OBJECT_FIELDS = ["inputSchema", "outputSchema", "annotations"] as const;
+type ObjectField = (typeof OBJECT_FIELDS)[number];
+
 /**
  * Visits a tool's strings, field by field; an object-valued inputSchema by `walkInputSchema` when
  * given. Returns the fields it left partly unread (walkStrings).
@@ -542,12 +547,12 @@ function visitStrings(
   tool: ToolDefinition,
   visit: Visit,
   walkInputSchema?: (schema: object) => void,
-): ("inputSchema" | "outputSchema" | "annotations")[] {
-  const unread: ("inputSchema" | "outputSchema" | "annotations")[] = [];
+): ObjectField[] {
+  const unread: ObjectField[] = [];
   if (typeof tool.name === "string") visit(tool.name, true, false, ["name"]);
   if (typeof tool.title === "string") visit(tool.title, false, false, ["title"]);
   if (typeof tool.description === "string") visit(tool.description, false, false, ["description"]);
-  for (const field of ["inputSchema", "outputSchema", "annotations"] as const) {
+  for (const field of OBJECT_FIELDS) {
     const value = tool[field];
     if (typeof value === "string") visit(value, false, false, [field]);
     else if (walkInputSchema && field === "inputSchema" && typeof value === "object" && value !== null)
@@ -627,15 +632,16 @@ function lateStartMatch(
   while (from > start + 1 && isWordCode(lower.charCodeAt(from - 1))) from--;
   const window = lower.slice(from, end);
   const matcher = pattern.regex.matcher(window);
-  const negations = new Set<number>();
+  let negations: Set<number> | undefined;
   let at = 0;
   for (let tries = 0; tries <= MAX_MATCHES_TRIED && at <= window.length && matcher.find(at); tries++) {
     const found: [number, number] = [from + matcher.start(), from + matcher.end()];
     at = matcher.start() + 1;
     if (found[1] - found[0] > MAX_MATCH_LENGTH) continue;
-    if (negations.size >= MAX_MATCHES_TRIED) return found;
+    if ((negations?.size ?? 0) >= MAX_MATCHES_TRIED) return found;
     const negation = clearedAt(pattern, lower, found[0], found[1]);
     if (negation < 0) return found;
+    negations ??= new Set();
     negations.add(negation);
   }
   return undefined;
@@ -1131,8 +1137,9 @@ export function readAsDocumentation(
  * What a match may name that no reading of its sentence makes ordinary: a mailbox, a URL, a host, a
  * wallet, a password, token or other secret.
  */
-const CONCRETE_OBJECT =
-  /[a-z0-9._-]@[a-z0-9-]+\.[a-z]|:\/\/|\b0x[0-9a-f]{16,}|\b[a-z0-9-]+\.(?:com|net|org|io|dev|app|cloud|ai|co|xyz|sh|me|cc)\b|\b(?:password|passwd|token|secret|credential|api[ _-]?key|private[ _-]?key)s?\b/;
+const CONCRETE_OBJECT = new RegExp(
+  `[a-z0-9._-]@[a-z0-9-]+\\.[a-z]|:\\/\\/|\\b0x[0-9a-f]{16,}|${BARE_HOST}|\\b(?:password|passwd|token|secret|credential|api[ _-]?key|private[ _-]?key)s?\\b`,
+);
 
 /** How a finding's quoted match is found again in its field's reading (documentationSentence). */
 const QUOTE_PIECE = 12;

@@ -641,8 +641,8 @@ export const INTENT_RULES: readonly PatternRule[] = [
   },
   // A file made for agents at an outside address: ".../agent.txt", ".../agent-rules.md",
   // ".../v3/policy.md", ".../latest/instructions.txt", ".../instrucoes.txt" — whoever serves it steers
-  // the model, in whatever language the sentence around it asks for it to be fetched or followed. No real tool of any
-  // collected server links one.
+  // the model, in whatever language the sentence around it asks for it to be fetched or followed. No
+  // real tool of any collected server links one.
   {
     ...REMOTE_INSTRUCTIONS,
     triggers: ["://"],

@@ -2346,13 +2346,15 @@ function publicIpv4(value: string): boolean {
   if ([a, b, c, Number(octets[4])].some((octet) => octet > 255)) return false;
   return !(
     a === 0 ||
-    a === 10 ||
-    a === 127 ||
     (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
+    privateNetwork(a, b) ||
     DOCUMENTATION_NETWORKS.has(`${a}.${b}.${c}`)
   );
+}
+
+/** Whether an IPv4 address's first two octets are of a private network (RFC 1918) or loopback. */
+function privateNetwork(a: number, b: number): boolean {
+  return a === 10 || a === 127 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31);
 }
 
 /** Argument names that carry a process's environment or secrets. */
@@ -2707,11 +2709,7 @@ function onlyPrivateAddresses(match: string): boolean {
   const addresses = addressesAsParties(match);
   return (
     addresses.length > 0 &&
-    addresses.every(([, first, second]) => {
-      const a = Number(first);
-      const b = Number(second);
-      return a === 10 || a === 127 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31);
-    })
+    addresses.every(([, first, second]) => privateNetwork(Number(first), Number(second)))
   );
 }
 
